@@ -1,0 +1,18 @@
+"""fogboard_games: imperfect-information games for OpenSpiel.
+
+Importing the package registers every game with pyspiel:
+
+    import pyspiel, fogboard_games
+    game = pyspiel.load_game("fogboard_dark_hex(board_size=5,abrupt=true)")
+    game = fogboard_games.load("dark-hex-5")      # the same, by preset name
+
+`PRESETS` lists the named presets, `GAMES` the registered short names,
+`load_review(review)` rebuilds a finished game from its JSON review.
+"""
+
+from fogboard_games import boards  # noqa: F401  (registers the board games)
+from fogboard_games.core.registry import GAMES, PRESETS, load
+from fogboard_games.core.review import load_review
+
+__all__ = ["GAMES", "PRESETS", "load", "load_review"]
+__version__ = "0.1.0"

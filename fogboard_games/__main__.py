@@ -1,0 +1,31 @@
+"""Command line: `python -m fogboard_games bench | tour`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m fogboard_games")
+    sub = parser.add_subparsers(dest="command", required=True)
+    bench = sub.add_parser("bench", help="playout speed beside OpenSpiel's C++ games")
+    bench.add_argument("--rounds", type=int, default=3, help="alternating rounds (best is kept)")
+    bench.add_argument("--seconds", type=float, default=0.4, help="time per measurement")
+    bench.add_argument("--only", default=None, help="comma-separated preset names")
+    sub.add_parser("tour", help="play every preset once at random and print a table")
+    args = parser.parse_args(argv)
+    if args.command == "bench":
+        from fogboard_games.bench import run
+
+        only = args.only.split(",") if args.only else None
+        run(rounds=args.rounds, seconds=args.seconds, only=only)
+    else:
+        from fogboard_games.tour import tour
+
+        tour()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,351 @@
+"""pyspiel glue for the Fog-of-War boards (SPEC.md sections 0 and 1).
+
+Registers `fogboard_phantom_ttt`, `fogboard_dark_hex` and `fogboard_recon_hex`.
+Only translation lives here: actions <-> rules.Match moves, observers, the
+review. The rules are in `rules.py`, the encodings in `observer.py`.
+
+Speed notes (see docs/performance.md). OpenSpiel's Python-game clone calls
+`new_initial_state()` and then deep-copies every attribute, so the state
+keeps exactly one attribute, a `rules.Match` with a fast `__deepcopy__`; a
+fresh state shares the game's template match and copies it on first write.
+`legal_actions`, `current_player`, `is_terminal`, `is_chance_node` and the
+information-state/observation methods are plain Python methods here, which
+serves Python callers without a round trip through C++; C++ callers reach
+the same code through `_legal_actions` and the observer, and a test checks
+that both routes give the same answers.
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+from fogboard_games.boards import observer as obs
+from fogboard_games.boards import rules
+from fogboard_games.core import registry
+from fogboard_games.core.observer import INFO_STATE, OBSERVATION, PieceObserver, obs_type_key
+from fogboard_games.core.params import Param, ParamSpec
+
+TERMINAL = pyspiel.PlayerId.TERMINAL
+OBSTYPES = ("reveal-nothing", "reveal-numturns")
+
+
+def _common() -> list[Param]:
+    out = []
+    out.append(
+        Param("obstype", "reveal-nothing", "whether ply movers are public (as OpenSpiel)", choices=OBSTYPES)
+    )
+    out.append(
+        Param("max_plies", -1, "ply cap; -1 means 2 x cells (get_parameters shows the number)", 1, 242, extra=(-1,))
+    )
+    return out
+
+
+def _check_sense(p: dict) -> None:
+    if not 1 <= p["sense"] <= p["board_size"]:
+        raise ValueError(
+            f"fogboard_recon_hex: parameter 'sense' must be an int in 1..board_size "
+            f"({p['board_size']}), got {p['sense']}"
+        )
+
+
+def _check_cap(p: dict, cells: int) -> None:
+    if p["max_plies"] > 2 * cells:
+        raise ValueError(
+            f"parameter 'max_plies' must be -1 or 1..{2 * cells} (2 x cells), got {p['max_plies']}"
+        )
+
+
+SPECS = {
+    "fogboard_phantom_ttt": ParamSpec(
+        "fogboard_phantom_ttt",
+        [Param("abrupt", False, "a collision ends the turn")] + _common(),
+        lambda p: _check_cap(p, 9),
+    ),
+    "fogboard_dark_hex": ParamSpec(
+        "fogboard_dark_hex",
+        [Param("board_size", 4, "cells per side", 2, 11), Param("abrupt", False, "a collision ends the turn")]
+        + _common(),
+        lambda p: _check_cap(p, p["board_size"] ** 2),
+    ),
+    "fogboard_recon_hex": ParamSpec(
+        "fogboard_recon_hex",
+        [
+            Param("board_size", 5, "cells per side", 2, 11),
+            Param("sense", 2, "side of the sensed block (1..board_size)", 1, 11),
+        ]
+        + _common(),
+        lambda p: (_check_sense(p), _check_cap(p, p["board_size"] ** 2)),
+    ),
+}
+LONG_NAMES = {
+    "fogboard_phantom_ttt": "Fogboard Phantom Tic-Tac-Toe",
+    "fogboard_dark_hex": "Fogboard Dark Hex",
+    "fogboard_recon_hex": "Fogboard Recon Hex (original variant)",
+}
+
+
+def _game_type(short_name: str) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=LONG_NAMES[short_name],
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=SPECS[short_name].defaults(),
+    )
+
+
+class BoardGame(pyspiel.Game):
+    """One Fog-of-War board game, configured by its short name and parameters."""
+
+    short_name = ""
+
+    def __init__(self, params=None):
+        spec = SPECS[self.short_name]
+        p = spec.resolve(params)
+        size = p.get("board_size", 3)
+        cells = size * size
+        if p["max_plies"] == -1:
+            p["max_plies"] = 2 * cells
+        kind = "ttt" if self.short_name == "fogboard_phantom_ttt" else "hex"
+        sense = p.get("sense", 0)
+        abrupt = True if sense else p["abrupt"]
+        self.geo = rules.Geometry(kind, size, abrupt, sense, p["max_plies"])
+        self.numturns = p["obstype"] == "reveal-numturns"
+        decisions_per_ply = 2 if sense else 1
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.geo.num_actions,
+            max_chance_outcomes=0,
+            num_players=2,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=self.geo.max_game_plies * decisions_per_ply,
+        )
+        super().__init__(_game_type(self.short_name), info, p)
+        self.resolved_params = p
+        self.geo.game = self  # lets states reach their game without crossing into C++
+        self._template = rules.Match(self.geo)
+        self._layouts = {}
+        # The default layouts, looked up on every fast-path tensor call.
+        self.info_layout = self.layout(INFO_STATE)
+        self.obs_layout = self.layout(OBSERVATION)
+
+    def layout(self, key):
+        if key not in self._layouts:
+            self._layouts[key] = obs.make_layout(self.geo, self.numturns, key)
+        return self._layouts[key]
+
+    def new_initial_state(self):
+        return BoardState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"{self.short_name}: observer parameters are not supported, got {params}")
+        key = obs_type_key(iig_obs_type)
+        numturns = self.numturns
+
+        def encode(buf, layout, state, player):
+            obs.encode(buf, layout, state._m, player, key[2])
+
+        def describe(state, player, key):
+            return obs.describe(state._m, player, key, numturns)
+
+        return PieceObserver(key, self.layout(key), encode, describe)
+
+
+class BoardState(pyspiel.State):
+    """A Fog-of-War board position. All changing data lives in `self._m`."""
+
+    def __init__(self, game: BoardGame):
+        super().__init__(game)
+        # Shared with every fresh state until the first move copies it; a
+        # clone overwrites it with its own copy straight away.
+        self._m = game._template
+
+    # ---- fast Python-side queries (same answers as the C++ route) -----------
+
+    def current_player(self) -> int:
+        m = self._m
+        return TERMINAL if m.ending is not None else m.mover
+
+    def is_terminal(self) -> bool:
+        return self._m.ending is not None
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def is_simultaneous_node(self) -> bool:
+        return False
+
+    def is_player_node(self) -> bool:
+        return self._m.ending is None
+
+    def legal_actions(self, player=None) -> list[int]:
+        m = self._m
+        if m.ending is not None or (player is not None and player != m.mover):
+            return []
+        if m.geo.sense and m.sensed is None:
+            return list(range(m.geo.cells, m.geo.num_actions))
+        return m.legal[m.mover][:]
+
+    def _legal_actions(self, player) -> list[int]:
+        return self.legal_actions(player)
+
+    def legal_actions_mask(self, player=None) -> list[int]:
+        mask = [0] * self._m.geo.num_actions
+        for a in self.legal_actions(player):
+            mask[a] = 1
+        return mask
+
+    def information_state_tensor(self, player=None) -> list[float]:
+        m = self._m
+        player = self._player(player)
+        layout = _game_of(self).info_layout
+        buf = [0.0] * layout.size
+        obs.encode(buf, layout, m, player, "single")
+        return buf
+
+    def observation_tensor(self, player=None) -> list[float]:
+        player = self._player(player)
+        layout = _game_of(self).obs_layout
+        buf = [0.0] * layout.size
+        obs.encode(buf, layout, self._m, player, "single")
+        return buf
+
+    def information_state_string(self, player=None) -> str:
+        return obs.describe(self._m, self._player(player), INFO_STATE, _game_of(self).numturns)
+
+    def observation_string(self, player=None) -> str:
+        return obs.describe(self._m, self._player(player), OBSERVATION, _game_of(self).numturns)
+
+    def _player(self, player) -> int:
+        if player is None:
+            player = self._m.mover
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        return player
+
+    # ---- moves ------------------------------------------------------------
+
+    def _apply_action(self, action: int) -> None:
+        m = self._m
+        if not m.is_legal(action):
+            raise ValueError(self._illegal_message(action))
+        if m is _game_of(self)._template:
+            m = self._m = m.copy()
+        if action < m.geo.cells:
+            m.attempt(action)
+        else:
+            m.sense(action - m.geo.cells)
+
+    def _illegal_message(self, action) -> str:
+        m = self._m
+        if m.ending is not None:
+            return f"action {action!r} refused: the game is over ({m.ending})"
+        legal = ", ".join(self._action_to_string(m.mover, a) for a in self.legal_actions())
+        what = (
+            self._action_to_string(m.mover, action)
+            if isinstance(action, int) and 0 <= action < m.geo.num_actions
+            else "out of range"
+        )
+        why = "it is the sense step" if m.sensing else "not a legal attempt for this seat"
+        return (
+            f"illegal action {action!r} ({what}) for seat {m.mover}: {why}; legal: {legal}"
+        )
+
+    def _action_to_string(self, player, action) -> str:
+        geo = self._m.geo
+        if 0 <= action < geo.cells:
+            return geo.names[action]
+        if geo.cells <= action < geo.num_actions:
+            return "sense " + geo.names[geo.anchors[action - geo.cells]]
+        raise ValueError(f"action {action} is out of range 0..{geo.num_actions - 1}")
+
+    def string_to_action(self, *args) -> int:
+        """Action id of a string like `c3` or `sense b2` (any seat's form)."""
+        text = args[-1]
+        geo = self._m.geo
+        names = {name: i for i, name in enumerate(geo.names)}
+        for i, a in enumerate(geo.anchors):
+            names["sense " + geo.names[a]] = geo.cells + i
+        key = " ".join(str(text).strip().lower().split())
+        if key not in names:
+            raise ValueError(
+                f"{text!r} is not an action of this game; actions are cells "
+                f"a1..{geo.names[-1]}" + (" and 'sense <anchor>'" if geo.sense else "")
+            )
+        return names[key]
+
+    def returns(self) -> list[float]:
+        return self._m.returns()
+
+    def __str__(self) -> str:
+        m = self._m
+        geo = m.geo
+        log = " ".join(f"{obs.SEAT_NAME[p[0]]}:{obs.ply_text(geo, p)}" for p in m.plies)
+        return obs.true_ascii(m) + "\nplies: " + (log or "-")
+
+    # ---- research extras ------------------------------------------------------
+
+    def resample_from_infostate(self, player: int, sampler=None):
+        from fogboard_games.boards.resample import resample
+
+        return resample(self, player, sampler)
+
+    def review(self) -> dict:
+        from fogboard_games.boards.review import review
+
+        return review(self)
+
+
+def _game_of(state: BoardState) -> BoardGame:
+    # get_game() crosses into C++ and back; the geometry knows its game.
+    return state._m.geo.game
+
+
+class PhantomTTTGame(BoardGame):
+    short_name = "fogboard_phantom_ttt"
+
+
+class DarkHexGame(BoardGame):
+    short_name = "fogboard_dark_hex"
+
+
+class ReconHexGame(BoardGame):
+    short_name = "fogboard_recon_hex"
+
+
+for _cls in (PhantomTTTGame, DarkHexGame, ReconHexGame):
+    registry.register(_game_type(_cls.short_name), _cls)
+
+registry.add_preset("phantom-ttt-3", "fogboard_phantom_ttt", {}, "phantom tic-tac-toe, classical")
+registry.add_preset("dark-hex-4", "fogboard_dark_hex", {"board_size": 4}, "dark hex 4x4, classical")
+registry.add_preset(
+    "dark-hex-5", "fogboard_dark_hex", {"board_size": 5, "abrupt": True}, "abrupt dark hex 5x5"
+)
+registry.add_preset(
+    "recon-hex-5", "fogboard_recon_hex", {"board_size": 5, "sense": 2}, "recon hex 5x5 (original variant)"
+)
+registry.CONFORMANCE_EXTRAS["fogboard_phantom_ttt"] = [
+    {"abrupt": True},
+    {"obstype": "reveal-numturns"},
+    {"abrupt": True, "obstype": "reveal-numturns", "max_plies": 7},
+]
+registry.CONFORMANCE_EXTRAS["fogboard_dark_hex"] = [
+    {"board_size": 2},
+    {"board_size": 3, "abrupt": True, "obstype": "reveal-numturns"},
+    {"board_size": 3, "max_plies": 6},
+]
+registry.CONFORMANCE_EXTRAS["fogboard_recon_hex"] = [
+    {"board_size": 3, "sense": 1},
+    {"board_size": 3, "sense": 3, "obstype": "reveal-numturns", "max_plies": 8},
+]

@@ -1,0 +1,223 @@
+"""Tensors and strings of the Fog-of-War boards (SPEC.md section 1).
+
+What a seat knows: its stones, its attempts in order with their results, its
+sense results, and, only under `reveal-numturns`, who made each ply. Never
+the opponent's attempts, never the opponent's collisions on its own stones,
+and, under `reveal-nothing`, not whose turn it is beyond what it can deduce.
+Public information is the parameters, the ply movers under
+`reveal-numturns`, and the result once the game is over.
+
+Pieces (S = seats covered: 0 for public-only, 1 for single, 2 for all;
+L = max own plies = min(cells, max_plies); M = max plies of the game;
+A = sense anchors; K = sense block cells):
+
+| piece | shape | when | meaning |
+|---|---|---|---|
+| board | (S, cells, 3) | private | believed board: unknown / own stone / proven opponent stone |
+| attempts | (S, L, cells) | private, perfect recall | cell of the seat's i-th attempt |
+| results | (S, L, 2) | private, perfect recall | placed / occupied of the i-th attempt |
+| senses | (S, L, A) | recon, private, perfect recall | anchor of the i-th sense |
+| sensed | (S, L, K, 3) | recon, private, perfect recall | each block cell: empty / own / opponent |
+| seen_empty_age | (S, cells) | recon, private, current view | 1 + own plies since last seen empty, 0 if never |
+| sensed_now | (S, A) | recon, private, current view | anchor sensed in the ply under way |
+| ply_movers | (M, 2) | reveal-numturns, public, perfect recall | seat that made each ply |
+| ply_count | (M + 1,) | reveal-numturns, public, current view | one-hot number of plies so far |
+| outcome | (3,) | public | seat 0 won / draw / seat 1 won, zeros while running |
+
+The table is also built from code by `piece_table` (docs/boards.md).
+"""
+
+from __future__ import annotations
+
+from fogboard_games.boards import rules
+from fogboard_games.core.observer import Layout
+
+SYMBOL = ".xo"  # true-board codes EMPTY / X_STONE / O_STONE
+SEAT_NAME = ("X", "O")
+
+
+def seats_for(private: str, player: int) -> list[int]:
+    return {"none": [], "single": [player], "all": [0, 1]}[private]
+
+
+def make_layout(geo: rules.Geometry, numturns: bool, key) -> Layout:
+    recall, public, private = key
+    s = {"none": 0, "single": 1, "all": 2}[private]
+    pieces = []
+    if s:
+        pieces.append(("board", (s, geo.cells, 3)))
+        if recall:
+            L = geo.max_own_plies
+            pieces += [("attempts", (s, L, geo.cells)), ("results", (s, L, 2))]
+            if geo.sense:
+                k2 = geo.sense * geo.sense
+                pieces += [("senses", (s, L, len(geo.anchors))), ("sensed", (s, L, k2, 3))]
+        elif geo.sense:
+            pieces += [("seen_empty_age", (s, geo.cells)), ("sensed_now", (s, len(geo.anchors)))]
+    if public:
+        if numturns:
+            M = geo.max_game_plies
+            pieces.append(("ply_movers", (M, 2)) if recall else ("ply_count", (M + 1,)))
+        pieces.append(("outcome", (3,)))
+    return Layout(pieces)
+
+
+def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> None:
+    """Write the pieces of `layout` for `player` into the zeroed `buf`."""
+    geo = m.geo
+    cells = geo.cells
+    off = layout.offset
+    seats = seats_for(private, player)
+    for i, seat in enumerate(seats):
+        if "board" in off:
+            o = off["board"] + i * cells * 3
+            view = m.view
+            base = seat * cells
+            for c in range(cells):
+                buf[o + 3 * c + view[base + c]] = 1.0
+        if "attempts" in off:
+            L = geo.max_own_plies
+            oa = off["attempts"] + i * L * cells
+            orr = off["results"] + i * L * 2
+            os_ = off.get("senses")
+            k2 = geo.sense * geo.sense
+            j = 0
+            for who, anchor, seen, cell, result in m.plies:
+                if who != seat:
+                    continue
+                buf[oa + j * cells + cell] = 1.0
+                buf[orr + 2 * j + result] = 1.0
+                if os_ is not None:
+                    _encode_sense(buf, layout, i, j, anchor, seen, geo, k2)
+                j += 1
+            if os_ is not None and m.sensed is not None and m.mover == seat:
+                anchor, seen = m.sensed
+                _encode_sense(buf, layout, i, j, anchor, seen, geo, k2)
+        if "seen_empty_age" in off:
+            o = off["seen_empty_age"] + i * cells
+            done = sum(1 for p in m.plies if p[0] == seat)
+            base = seat * cells
+            for c in range(cells):
+                at = m.seen_empty_at[base + c]
+                if at >= 0:
+                    buf[o + c] = float(1 + done - at)
+            if m.sensed is not None and m.mover == seat:
+                buf[off["sensed_now"] + i * len(geo.anchors) + m.sensed[0]] = 1.0
+    if "ply_movers" in off:
+        o = off["ply_movers"]
+        for j, ply in enumerate(m.plies):
+            buf[o + 2 * j + ply[0]] = 1.0
+    if "ply_count" in off:
+        buf[off["ply_count"] + len(m.plies)] = 1.0
+    if "outcome" in off and m.ending is not None:
+        buf[off["outcome"] + (1 if m.winner < 0 else 2 * m.winner)] = 1.0
+
+
+def _encode_sense(buf, layout, i, j, anchor, seen, geo, k2) -> None:
+    L = geo.max_own_plies
+    if anchor < 0:
+        return
+    buf[layout.offset["senses"] + (i * L + j) * len(geo.anchors) + anchor] = 1.0
+    o = layout.offset["sensed"] + (i * L + j) * k2 * 3
+    for b, code in enumerate(seen):
+        buf[o + 3 * b + code] = 1.0
+
+
+# ---- strings ------------------------------------------------------------
+
+
+def board_ascii(geo: rules.Geometry, symbol_of) -> str:
+    """ASCII board, rank 1 at the bottom, file letters underneath.
+
+    Hex ranks are shifted right as they rise, so that the six neighbours of
+    a cell are the six cells around it on the page.
+    """
+    n = geo.size
+    lines = []
+    for r in range(n - 1, -1, -1):
+        indent = " " * r if geo.kind == "hex" else ""
+        row = " ".join(symbol_of(r * n + f) for f in range(n))
+        lines.append(f"{r + 1:>2} {indent}{row}")
+    lines.append("   " + " ".join("abcdefghijk"[:n]))
+    return "\n".join(lines)
+
+
+def view_ascii(m: rules.Match, seat: int) -> str:
+    """A seat's believed board: its stones and the stones it has proven."""
+    base = seat * m.geo.cells
+    own = SYMBOL[seat + 1]
+    opp = SYMBOL[2 - seat]
+    view = m.view
+    marks = (".", own, opp)  # indexed by UNKNOWN / OWN / PROVEN
+    return board_ascii(m.geo, lambda c: marks[view[base + c]])
+
+
+def true_ascii(m: rules.Match) -> str:
+    return board_ascii(m.geo, lambda c: SYMBOL[m.board[c]])
+
+
+def sense_text(geo: rules.Geometry, anchor: int, seen: tuple) -> str:
+    cells = geo.blocks[anchor]
+    marks = {rules.UNKNOWN: "empty", rules.OWN: "own", rules.PROVEN: "opp"}
+    body = " ".join(f"{geo.names[c]}:{marks[code]}" for c, code in zip(cells, seen))
+    return f"sense {geo.names[geo.anchors[anchor]]} [{body}]"
+
+
+def ply_text(geo: rules.Geometry, ply: tuple) -> str:
+    _, anchor, seen, cell, result = ply
+    text = f"{geo.names[cell]} {rules.RESULT_NAMES[result]}"
+    if anchor >= 0:
+        text = sense_text(geo, anchor, seen) + " " + text
+    return text
+
+
+def outcome_text(m: rules.Match) -> str:
+    if m.winner < 0:
+        return f"result: draw ({m.ending})"
+    return f"result: {SEAT_NAME[m.winner]} wins ({m.ending})"
+
+
+def describe(m: rules.Match, player: int, key, numturns: bool) -> str:
+    recall, public, private = key
+    geo = m.geo
+    parts = []
+    for seat in seats_for(private, player):
+        parts.append(f"{SEAT_NAME[seat]} (seat {seat}) view:")
+        parts.append(view_ascii(m, seat))
+        if recall:
+            own = [p for p in m.plies if p[0] == seat]
+            log = " ".join(f"{i + 1}.{ply_text(geo, p)}" for i, p in enumerate(own))
+            if m.sensed is not None and m.mover == seat:
+                log += f" {len(own) + 1}.{sense_text(geo, *m.sensed)}"
+            parts.append("log: " + (log.strip() or "-"))
+        elif geo.sense:
+            done = sum(1 for p in m.plies if p[0] == seat)
+            base = seat * geo.cells
+            seen = [
+                f"{geo.names[c]}({done - m.seen_empty_at[base + c]})"
+                for c in range(geo.cells)
+                if m.seen_empty_at[base + c] >= 0
+            ]
+            parts.append("seen empty (own plies ago): " + (" ".join(seen) or "-"))
+            if m.sensed is not None and m.mover == seat:
+                parts.append("this ply: " + sense_text(geo, *m.sensed))
+        parts.append(f"believed distToWin: {rules.believed_dist(m, seat)}")
+    if public:
+        if numturns:
+            if recall:
+                movers = " ".join(SEAT_NAME[p[0]] for p in m.plies)
+                parts.append("plies: " + (movers or "-"))
+            else:
+                parts.append(f"plies: {len(m.plies)}")
+        if m.ending is not None:
+            parts.append(outcome_text(m))
+        elif not parts:
+            parts.append("public: nothing yet")
+    return "\n".join(parts)
+
+
+def piece_table(layout: Layout) -> str:
+    rows = ["| piece | shape | offset |", "|---|---|---|"]
+    for name, shape in layout.pieces:
+        rows.append(f"| {name} | {shape} | {layout.offset[name]} |")
+    return "\n".join(rows)

@@ -1,0 +1,322 @@
+"""Rules of the Fog-of-War boards (SPEC.md section 1), free of pyspiel.
+
+One ply is one attempt; in recon hex a ply is a sense, then an attempt, by
+the same seat. Attempting an empty cell places a stone (`placed`); attempting
+an opponent stone places nothing and proves that stone to the mover
+(`occupied`). After a collision the classical rule lets the mover move again;
+the abrupt rule passes the turn. A placement is followed by the win check
+(hex: own edges joined; tic-tac-toe: a line), then the board-full check
+(tic-tac-toe), then the ply cap, where the game is scored by true distToWin.
+
+A seat may never attempt its own stone nor an opponent stone it has proven
+(by a collision or by sensing): those cells are not legal actions at all.
+
+`Geometry` holds what never changes in a game (cell names, neighbours,
+lines, sense blocks); `Match` holds everything that changes, in a few flat
+lists so that copying a state (OpenSpiel clones constantly) stays cheap.
+"""
+
+from __future__ import annotations
+
+import collections
+
+from fogboard_games.core.notation import cell_name
+
+# Cell codes on the true board and in a seat's view.
+EMPTY, X_STONE, O_STONE = 0, 1, 2  # board: X_STONE = seat 0, O_STONE = seat 1
+UNKNOWN, OWN, PROVEN = 0, 1, 2  # view: what a seat knows of a cell
+PLACED, OCCUPIED = 0, 1  # attempt results
+RESULT_NAMES = ("placed", "occupied")
+UNREACHABLE = 99  # distToWin when no connection / line is possible any more
+
+ENDINGS = ("line", "connection", "board-full", "ply-cap")
+
+
+class Geometry:
+    """The fixed facts of one board game: size, adjacency, lines, sense blocks."""
+
+    def __init__(self, kind: str, size: int, abrupt: bool, sense: int, max_plies: int):
+        assert kind in ("ttt", "hex")
+        self.kind = kind
+        self.size = size
+        self.cells = size * size
+        self.abrupt = abrupt
+        self.sense = sense  # 0: no sense step
+        self.max_plies = max_plies
+        self.names = [cell_name(c, size) for c in range(self.cells)]
+        n = size
+        if kind == "hex":
+            nbrs = []
+            for c in range(self.cells):
+                r, f = divmod(c, n)
+                out = []
+                for dr, df in ((0, -1), (0, 1), (-1, 0), (1, 0), (-1, 1), (1, -1)):
+                    rr, ff = r + dr, f + df
+                    if 0 <= rr < n and 0 <= ff < n:
+                        out.append(rr * n + ff)
+                nbrs.append(tuple(out))
+            self.neighbors = tuple(nbrs)
+            # Edge flags: bit 1 = the seat's first edge, bit 2 = its far edge.
+            # Seat 0 joins file a to the last file, seat 1 rank 1 to the last.
+            self.edges = (
+                tuple((c % n == 0) | ((c % n == n - 1) << 1) for c in range(self.cells)),
+                tuple((c // n == 0) | ((c // n == n - 1) << 1) for c in range(self.cells)),
+            )
+            self.lines = ()
+        else:
+            rows = [[r * 3 + f for f in range(3)] for r in range(3)]
+            cols = [[r * 3 + f for r in range(3)] for f in range(3)]
+            self.lines = tuple(map(tuple, rows + cols + [[0, 4, 8], [2, 4, 6]]))
+            # For each cell, the pairs of other cells completing a line with it.
+            self.line_partners = tuple(
+                tuple(tuple(x for x in ln if x != c) for ln in self.lines if c in ln)
+                for c in range(self.cells)
+            )
+        if sense:
+            k = sense
+            self.anchors = tuple(
+                r * n + f for r in range(n - k + 1) for f in range(n - k + 1)
+            )
+            self.blocks = tuple(
+                tuple((a // n + dr) * n + (a % n + df) for dr in range(k) for df in range(k))
+                for a in self.anchors
+            )
+        else:
+            self.anchors = ()
+            self.blocks = ()
+        # A seat's attempts go to distinct cells (a tried cell is then its own
+        # stone or proven), so no seat makes more than `cells` plies.
+        self.max_game_plies = min(2 * self.cells - 1, max_plies)
+        self.max_own_plies = min(self.cells, max_plies)
+        self.num_actions = self.cells + len(self.anchors)
+
+
+class Match:
+    """The changing part of a board game: true board, views, logs, turn."""
+
+    __slots__ = (
+        "geo",  # shared Geometry, never copied
+        "board",  # true board: EMPTY / X_STONE / O_STONE per cell
+        "view",  # 2 * cells: seat p's knowledge of cell c at p * cells + c
+        "legal",  # per seat: sorted cells it may attempt (derived from view,
+        # kept because legal_actions is the hottest call of every search)
+        "plies",  # every ply in order: (seat, anchor, seen, cell, result)
+        "uf",  # hex union-find: parent per cell, then edge flags per cell
+        "stones",  # stones on the board (tic-tac-toe board-full check)
+        "mover",  # seat to move
+        "sensed",  # recon: the mover's (anchor, seen) this ply, else None
+        "seen_empty_at",  # recon: 2 * cells, own ply index when last seen empty
+        "ending",  # None while running, else one of ENDINGS
+        "winner",  # 0, 1, or -1 for a draw
+    )
+
+    def __init__(self, geo: Geometry):
+        cells = geo.cells
+        self.geo = geo
+        self.board = [EMPTY] * cells
+        self.view = [UNKNOWN] * (2 * cells)
+        self.legal = [list(range(cells)), list(range(cells))]
+        self.plies = []
+        self.uf = list(range(cells)) + [0] * cells if geo.kind == "hex" else None
+        self.stones = 0
+        self.mover = 0
+        self.sensed = None
+        self.seen_empty_at = [-1] * (2 * cells) if geo.sense else None
+        self.ending = None
+        self.winner = -1
+
+    def copy(self) -> "Match":
+        m = Match.__new__(Match)
+        m.geo = self.geo
+        m.board = self.board[:]
+        m.view = self.view[:]
+        legal = self.legal
+        m.legal = [legal[0][:], legal[1][:]]
+        m.plies = self.plies[:]  # entries are tuples, shared safely
+        m.uf = self.uf[:] if self.uf is not None else None
+        m.stones = self.stones
+        m.mover = self.mover
+        m.sensed = self.sensed
+        m.seen_empty_at = self.seen_empty_at[:] if self.seen_empty_at is not None else None
+        m.ending = self.ending
+        m.winner = self.winner
+        return m
+
+    def __deepcopy__(self, memo) -> "Match":
+        return self.copy()
+
+    # ---- what a seat may do -------------------------------------------------
+
+    @property
+    def sensing(self) -> bool:
+        """True when the mover's next decision is its sense (recon hex)."""
+        return bool(self.geo.sense) and self.sensed is None
+
+    def own_plies(self, seat: int) -> list[tuple]:
+        return [p for p in self.plies if p[0] == seat]
+
+    def is_legal(self, action: int) -> bool:
+        geo = self.geo
+        if self.ending is not None:
+            return False
+        if self.sensing:
+            return geo.cells <= action < geo.num_actions
+        return 0 <= action < geo.cells and self.view[self.mover * geo.cells + action] == UNKNOWN
+
+    # ---- the moves ------------------------------------------------------------
+
+    def sense(self, anchor_index: int) -> None:
+        """Recon sense: the block at the anchor is shown truthfully to the mover."""
+        geo = self.geo
+        seat = self.mover
+        base = seat * geo.cells
+        opp_code = O_STONE if seat == 0 else X_STONE
+        own_ply = sum(1 for p in self.plies if p[0] == seat)
+        seen = []
+        board, view, legal = self.board, self.view, self.legal[seat]
+        for c in geo.blocks[anchor_index]:
+            v = board[c]
+            if v == EMPTY:
+                seen.append(UNKNOWN)  # empty now; may not stay so
+                # Emptiness perishes: stamp it with the seat's own ply count,
+                # never a global count that would reveal the opponent's plies.
+                self.seen_empty_at[base + c] = own_ply
+            elif v == opp_code:
+                seen.append(PROVEN)
+                self.seen_empty_at[base + c] = -1  # known occupied from now on
+                if view[base + c] == UNKNOWN:
+                    view[base + c] = PROVEN
+                    legal.remove(c)
+            else:
+                seen.append(OWN)
+        self.sensed = (anchor_index, tuple(seen))
+
+    def attempt(self, cell: int) -> int:
+        """One attempt by the mover; returns PLACED or OCCUPIED."""
+        geo = self.geo
+        seat = self.mover
+        board = self.board
+        base = seat * geo.cells
+        self.legal[seat].remove(cell)
+        anchor, seen = self.sensed if self.sensed is not None else (-1, ())
+        self.sensed = None
+        if board[cell] == EMPTY:
+            result = PLACED
+            code = seat + 1
+            board[cell] = code
+            self.view[base + cell] = OWN
+            self.stones += 1
+            if self.seen_empty_at is not None:
+                self.seen_empty_at[base + cell] = -1
+            if self._completes(cell, code):
+                self.ending = "line" if geo.kind == "ttt" else "connection"
+                self.winner = seat
+            self.mover = 1 - seat
+        else:
+            result = OCCUPIED
+            self.view[base + cell] = PROVEN
+            if self.seen_empty_at is not None:
+                self.seen_empty_at[base + cell] = -1
+            if geo.abrupt:
+                self.mover = 1 - seat
+        self.plies.append((seat, anchor, seen, cell, result))
+        if self.ending is None:
+            if geo.kind == "ttt" and self.stones == geo.cells:
+                self.ending = "board-full"
+                self.winner = -1
+            elif len(self.plies) >= geo.max_plies:
+                self.ending = "ply-cap"
+                d0, d1 = true_dist(self, 0), true_dist(self, 1)
+                self.winner = 0 if d0 < d1 else 1 if d1 < d0 else -1
+        return result
+
+    def _completes(self, cell: int, code: int) -> bool:
+        board = self.board
+        geo = self.geo
+        if geo.kind == "ttt":
+            for a, b in geo.line_partners[cell]:
+                if board[a] == code and board[b] == code:
+                    return True
+            return False
+        # Union-find over own stones; the new stone becomes the root of every
+        # group it touches and collects their edge flags.
+        uf = self.uf
+        cells = geo.cells
+        flags = geo.edges[code - 1][cell]
+        for nb in geo.neighbors[cell]:
+            if board[nb] == code:
+                r = nb
+                while uf[r] != r:
+                    uf[r] = uf[uf[r]]
+                    r = uf[r]
+                if r != cell:
+                    uf[r] = cell
+                    flags |= uf[cells + r]
+        uf[cells + cell] = flags
+        return flags == 3
+
+    # ---- outcome ------------------------------------------------------------
+
+    def returns(self) -> list[float]:
+        if self.ending is None or self.winner < 0:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
+
+
+def dist_to_win(geo: Geometry, cells: list[int], seat: int, own: int, opp: int) -> int:
+    """Least number of additional cells `seat` needs to win on `cells`.
+
+    `own` and `opp` are the codes of the seat's and the opponent's cells in
+    `cells` (a true board or a seat's view). Hex: 0-1 BFS from the seat's
+    first edge to its far edge, own cells cost 0, others 1, opponent cells
+    impassable. Tic-tac-toe: min over lines with no opponent mark of
+    (3 - own marks). UNREACHABLE (99) when impossible.
+    """
+    if geo.kind == "ttt":
+        best = UNREACHABLE
+        for line in geo.lines:
+            vals = [cells[c] for c in line]
+            if opp not in vals:
+                best = min(best, 3 - vals.count(own))
+        return best
+    return _hex_dist(geo, cells, seat, own, opp)
+
+
+def true_dist(m: Match, seat: int) -> int:
+    """distToWin of `seat` on the true board."""
+    own, opp = (X_STONE, O_STONE) if seat == 0 else (O_STONE, X_STONE)
+    return dist_to_win(m.geo, m.board, seat, own, opp)
+
+
+def believed_dist(m: Match, seat: int) -> int:
+    """distToWin of `seat` on its believed board (own + proven stones)."""
+    geo = m.geo
+    view = m.view[seat * geo.cells : (seat + 1) * geo.cells]
+    return dist_to_win(geo, view, seat, OWN, PROVEN)
+
+
+def _hex_dist(geo: Geometry, cells: list[int], seat: int, own: int, opp: int) -> int:
+    edges = geo.edges[seat]
+    dist = [UNREACHABLE] * geo.cells
+    dq = collections.deque()
+    for c in range(geo.cells):
+        if edges[c] & 1 and cells[c] != opp:
+            d = 0 if cells[c] == own else 1
+            dist[c] = d
+            if d == 0:
+                dq.appendleft(c)
+            else:
+                dq.append(c)
+    while dq:
+        c = dq.popleft()
+        for nb in geo.neighbors[c]:
+            if cells[nb] == opp:
+                continue
+            step = 0 if cells[nb] == own else 1
+            if dist[c] + step < dist[nb]:
+                dist[nb] = dist[c] + step
+                if step == 0:
+                    dq.appendleft(nb)
+                else:
+                    dq.append(nb)
+    return min((dist[c] for c in range(geo.cells) if edges[c] & 2), default=UNREACHABLE)

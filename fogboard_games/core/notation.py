@@ -1,0 +1,25 @@
+"""Algebraic cell names shared by the board games (SPEC.md section 1).
+
+Files a, b, c... run left to right, ranks 1, 2, 3... bottom to top. Internally
+cell index = rank_index * size + file_index, so a1 = 0 and b1 = 1.
+"""
+
+from __future__ import annotations
+
+FILES = "abcdefghijk"
+
+
+def cell_name(cell: int, size: int) -> str:
+    rank, file = divmod(cell, size)
+    return f"{FILES[file]}{rank + 1}"
+
+
+def parse_cell(text: str, size: int) -> int:
+    """Index of an algebraic cell name; ValueError naming the board if bad."""
+    t = text.strip().lower()
+    if len(t) >= 2 and t[0] in FILES[:size] and t[1:].isdigit():
+        rank = int(t[1:])
+        if 1 <= rank <= size:
+            return (rank - 1) * size + FILES.index(t[0])
+    last = f"{FILES[size - 1]}{size}"
+    raise ValueError(f"{text!r} is not a cell of a {size}x{size} board (a1..{last})")

@@ -1,0 +1,60 @@
+"""The list of every registered game and every named preset.
+
+Each ruleset registers itself here when imported; the conformance suite and
+the benchmark iterate over these tables, so a new game is tested and
+benchmarked the day it lands.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+import pyspiel
+
+
+@dataclasses.dataclass(frozen=True)
+class Preset:
+    name: str
+    short_name: str
+    params: dict
+    doc: str
+
+    def game_string(self) -> str:
+        if not self.params:
+            return self.short_name
+        body = ",".join(f"{k}={_fmt(v)}" for k, v in sorted(self.params.items()))
+        return f"{self.short_name}({body})"
+
+
+def _fmt(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+GAMES: dict[str, type] = {}
+PRESETS: dict[str, Preset] = {}
+# Extra parameter sets the conformance suite also runs (small or unusual
+# configurations that presets do not cover).
+CONFORMANCE_EXTRAS: dict[str, list[dict]] = {}
+
+
+def register(game_type: pyspiel.GameType, game_class: Callable) -> None:
+    if game_type.short_name in GAMES:
+        return
+    pyspiel.register_game(game_type, game_class)
+    GAMES[game_type.short_name] = game_class
+
+
+def add_preset(name: str, short_name: str, params: dict, doc: str) -> None:
+    PRESETS[name] = Preset(name, short_name, dict(params), doc)
+
+
+def load(preset: str) -> pyspiel.Game:
+    """The pyspiel game of a named preset, e.g. load("dark-hex-5")."""
+    try:
+        p = PRESETS[preset]
+    except KeyError:
+        raise ValueError(
+            f"unknown preset {preset!r}; known presets: {', '.join(sorted(PRESETS))}"
+        ) from None
+    return pyspiel.load_game(p.short_name, p.params)
