@@ -335,6 +335,9 @@ registry.add_preset(
 registry.add_preset(
     "recon-hex-5", "fogboard_recon_hex", {"board_size": 5, "sense": 2}, "recon hex 5x5 (original variant)"
 )
+registry.add_bench_pair("phantom-ttt-3", "phantom_ttt")
+registry.add_bench_pair("dark-hex-4", "dark_hex(board_size=4)")
+registry.add_bench_pair("dark-hex-5", "dark_hex(board_size=5,gameversion=adh)")
 registry.CONFORMANCE_EXTRAS["fogboard_phantom_ttt"] = [
     {"abrupt": True},
     {"obstype": "reveal-numturns"},

@@ -29,7 +29,7 @@ PLACED, OCCUPIED = 0, 1  # attempt results
 RESULT_NAMES = ("placed", "occupied")
 UNREACHABLE = 99  # distToWin when no connection / line is possible any more
 
-ENDINGS = ("line", "connection", "board-full", "ply-cap")
+ENDINGS = ("line", "connection", "board-full", "ply-cap", "wall-clock")
 
 
 class Geometry:
@@ -225,10 +225,17 @@ class Match:
                 self.ending = "board-full"
                 self.winner = -1
             elif len(self.plies) >= geo.max_plies:
-                self.ending = "ply-cap"
-                d0, d1 = true_dist(self, 0), true_dist(self, 1)
-                self.winner = 0 if d0 < d1 else 1 if d1 < d0 else -1
+                self.settle_by_distance("ply-cap")
         return result
+
+    def settle_by_distance(self, ending: str) -> None:
+        """End a game with no winner on the board: smaller true distToWin wins.
+
+        Used at the ply cap, and by replays for a recorded `wall-clock` stop.
+        """
+        d0, d1 = true_dist(self, 0), true_dist(self, 1)
+        self.ending = ending
+        self.winner = 0 if d0 < d1 else 1 if d1 < d0 else -1
 
     def _completes(self, cell: int, code: int) -> bool:
         board = self.board

@@ -38,6 +38,15 @@ PRESETS: dict[str, Preset] = {}
 CONFORMANCE_EXTRAS: dict[str, list[dict]] = {}
 
 
+# Benchmark pairs: (preset name, OpenSpiel C++ game string it is measured
+# beside). `python -m fogboard_games bench` runs every pair.
+BENCH_PAIRS: list[tuple[str, str]] = []
+
+
+def add_bench_pair(preset: str, cpp_game: str) -> None:
+    BENCH_PAIRS.append((preset, cpp_game))
+
+
 def register(game_type: pyspiel.GameType, game_class: Callable) -> None:
     if game_type.short_name in GAMES:
         return
