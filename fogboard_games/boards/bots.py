@@ -1,0 +1,358 @@
+"""Baseline bots `probe` and `sweep` for the Fog-of-War boards (SPEC.md section 1).
+
+Both decide only from the seat's information state: its own stones, the
+opponent stones it has proven, its own attempts in order with their results,
+and its sense results. They never read the true board, the opponent's plies
+or the global ply count. `seat_view` is the one place that reads a state, and
+it rebuilds the believed board from the seat's own log (cross-checked against
+the rules' view of that seat), so nothing else can leak into a decision.
+
+- `probe` attempts a cell on its believed shortest path: hex, an unknown cell
+  lying on some least-cost route of a 0-1 BFS over the believed board (own
+  stone 0, unknown 1, proven opponent stone impassable); tic-tac-toe, an
+  unknown cell of a best untouched line (no proven opponent mark, most own
+  marks). When several cells tie, those that also lie on the opponent's
+  believed shortest path (the same search from the opponent's side of the
+  same believed board) are preferred, then a seeded RNG picks. A collision
+  proves a stone, so the next decision's path is recomputed around it. With
+  no route of its own left (tic-tac-toe only), it blocks the opponent's
+  believed path. Recon sense: the block covering the most cells of its
+  planned path (the cells it would choose among), ties by the RNG.
+- `sweep` walks a lane: seat 0 a rank left to right, seat 1 a file bottom to
+  top, tic-tac-toe rows left to right for both seats. It starts on the middle
+  lane (size // 2, as the original engine's sweep). Walking over its own
+  stones, it attempts the first cell it does not own; a proven opponent stone
+  blocks the lane, and the walk shifts one lane up (rank + 1 / file + 1 / row
+  + 1, wrapping at the edge) and continues at the same offset. Reaching the
+  end of a lane it wraps to the lane's start. Recon sense: the block just
+  ahead in its lane, i.e. anchored at the cell it would attempt, clamped to
+  the board. Sweep has no ties, so its seed changes nothing.
+
+The walk and the paths are pure functions of the believed board, so a
+collision (or a sensed stone) is what moves them on; no bot keeps a memory
+that the seat's log does not already hold. Ties are broken by a
+`random.Random` seeded from (seed, games started, own plies, sense step), so a
+bot's action is a function of its seed and the seat's information state.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import random
+
+import pyspiel
+
+from fogboard_games.boards import rules
+from fogboard_games.boards.rules import OWN, PLACED, PROVEN, UNKNOWN
+
+BOT_NAMES = ("probe", "sweep")
+BOARD_GAMES = ("fogboard_phantom_ttt", "fogboard_dark_hex", "fogboard_recon_hex")
+_BLOCKED = None  # cost of a cell a route may not use
+
+
+@dataclasses.dataclass(frozen=True)
+class SeatView:
+    """Everything one seat knows, and nothing more.
+
+    `board` is the believed board (UNKNOWN / OWN / PROVEN per cell); `log`
+    holds the seat's own plies as (anchor, seen, cell, result), anchor -1
+    without a sense; `sense_now` is the (anchor, seen) of a sense made in the
+    ply under way, and `sensing` says the seat's next decision is its sense.
+    """
+
+    geo: rules.Geometry
+    seat: int
+    board: tuple[int, ...]
+    log: tuple[tuple, ...]
+    sense_now: tuple | None
+    sensing: bool
+
+    @property
+    def legal_attempts(self) -> list[int]:
+        return [c for c, v in enumerate(self.board) if v == UNKNOWN]
+
+    @property
+    def legal_anchors(self) -> list[int]:
+        return list(range(len(self.geo.anchors)))
+
+
+def seat_view(state, seat: int) -> SeatView:
+    """The information of `seat` in `state`, rebuilt from the seat's own log.
+
+    The believed board follows from the log alone: placed cells are own
+    stones; an `occupied` attempt, or a sensed block cell holding an opponent
+    stone, proves that stone. The rules keep the same knowledge in
+    `Match.view`; the two must agree, and a disagreement is a rules bug.
+    """
+    m = state._m
+    geo = m.geo
+    if seat not in (0, 1):
+        raise ValueError(f"seat must be 0 or 1, got {seat!r}")
+    log = tuple((a, seen, cell, res) for who, a, seen, cell, res in m.plies if who == seat)
+    # Only the mover can have a sense in the ply under way; whether it is
+    # this seat's turn is known to the seat when it is asked to decide.
+    sense_now = m.sensed if (m.ending is None and m.mover == seat) else None
+    board = [UNKNOWN] * geo.cells
+    senses = [(a, seen) for a, seen, _, _ in log if a >= 0]
+    if sense_now is not None:
+        senses.append(sense_now)
+    for anchor, seen in senses:
+        for c, code in zip(geo.blocks[anchor], seen, strict=True):
+            if code == PROVEN:
+                board[c] = PROVEN
+    for _, _, cell, result in log:
+        board[cell] = OWN if result == PLACED else PROVEN
+    rules_view = tuple(m.view[seat * geo.cells : (seat + 1) * geo.cells])
+    if tuple(board) != rules_view:
+        raise RuntimeError(
+            f"seat {seat}: the believed board rebuilt from its log {board} differs "
+            f"from the rules' view {list(rules_view)}"
+        )
+    sensing = bool(geo.sense) and m.ending is None and m.mover == seat and m.sensed is None
+    return SeatView(geo, seat, tuple(board), log, sense_now, sensing)
+
+
+# ---- believed shortest paths ----------------------------------------------
+
+
+def _edge_costs(view: SeatView, side: int) -> list:
+    """Per-cell cost of a route for `side` on the believed board.
+
+    From the seat's own side its stones are free and proven opponent stones
+    impassable; from the opponent's side it is the other way round. Unknown
+    cells cost 1 either way.
+    """
+    mine, theirs = (OWN, PROVEN) if side == view.seat else (PROVEN, OWN)
+    return [0 if v == mine else _BLOCKED if v == theirs else 1 for v in view.board]
+
+
+def _bfs01(geo: rules.Geometry, cost: list, sources: list[int]) -> list[int]:
+    """Least route cost to every cell from `sources`, counting each cell's own cost."""
+    dist = [rules.UNREACHABLE] * geo.cells
+    dq = collections.deque()
+    for c in sources:
+        if cost[c] is not _BLOCKED and cost[c] < dist[c]:
+            dist[c] = cost[c]
+            dq.append(c)
+    while dq:
+        c = dq.popleft()
+        for nb in geo.neighbors[c]:
+            w = cost[nb]
+            if w is _BLOCKED:
+                continue
+            d = dist[c] + w
+            if d < dist[nb]:
+                dist[nb] = d
+                if w == 0:
+                    dq.appendleft(nb)
+                else:
+                    dq.append(nb)
+    return dist
+
+
+def path_cells(view: SeatView, side: int) -> tuple[int, set[int]]:
+    """(distance, unknown cells on some shortest route) for `side` on the believed board.
+
+    Hex: a cell lies on a shortest route when the cheapest route from the
+    side's first edge to it plus the cheapest from it to the far edge, less
+    its own cost counted twice, is the distance. Tic-tac-toe: the unknown
+    cells of the best lines the other side has not touched. Distance 99 and
+    no cells when no route is left.
+    """
+    geo = view.geo
+    cost = _edge_costs(view, side)
+    if geo.kind == "ttt":
+        best, cells = rules.UNREACHABLE, set()
+        for line in geo.lines:
+            if any(cost[c] is _BLOCKED for c in line):
+                continue
+            need = sum(cost[c] for c in line)
+            if need < best:
+                best, cells = need, set()
+            if need == best:
+                cells.update(c for c in line if cost[c] == 1)
+        return best, cells
+    edges = geo.edges[side]
+    first = _bfs01(geo, cost, [c for c in range(geo.cells) if edges[c] & 1])
+    far = _bfs01(geo, cost, [c for c in range(geo.cells) if edges[c] & 2])
+    best = min((first[c] for c in range(geo.cells) if edges[c] & 2), default=rules.UNREACHABLE)
+    if best >= rules.UNREACHABLE:
+        return rules.UNREACHABLE, set()
+    cells = {
+        c
+        for c in range(geo.cells)
+        if cost[c] == 1 and first[c] + far[c] - 1 == best and first[c] < rules.UNREACHABLE
+    }
+    return best, cells
+
+
+def probe_targets(view: SeatView) -> list[int]:
+    """The cells probe chooses among (its planned path), ascending.
+
+    Own shortest-path cells; among them those also on the opponent's
+    shortest path when there are any. No route of its own left: the
+    opponent's path (block it). Neither: every legal attempt.
+    """
+    _, mine = path_cells(view, view.seat)
+    _, theirs = path_cells(view, 1 - view.seat)
+    if mine:
+        both = mine & theirs
+        return sorted(both or mine)
+    if theirs:
+        return sorted(theirs)
+    return view.legal_attempts
+
+
+# ---- sweep's lane walk ------------------------------------------------------
+
+
+def lane_cell(geo: rules.Geometry, seat: int, lane: int, offset: int) -> int:
+    """The cell at `offset` along `lane`: a rank for seat 0, a file for seat 1, rows in ttt."""
+    n = geo.size
+    if geo.kind == "hex" and seat == 1:
+        return offset * n + lane
+    return lane * n + offset
+
+
+def sweep_target(view: SeatView) -> int:
+    """The cell sweep attempts next on the believed board (see the module docstring)."""
+    geo = view.geo
+    n = geo.size
+    lane, offset = n // 2, 0
+    seen = set()
+    while (lane, offset) not in seen:
+        seen.add((lane, offset))
+        cell = lane_cell(geo, view.seat, lane, offset)
+        code = view.board[cell]
+        if code == UNKNOWN:
+            return cell
+        if code == PROVEN:
+            lane = (lane + 1) % n  # blocked: shift one lane, same offset
+        else:
+            offset = (offset + 1) % n  # own stone: walk on
+    # The walk cycles through known cells only; any legal cell will do.
+    return view.legal_attempts[0]
+
+
+def anchor_covering(geo: rules.Geometry, cell: int) -> int:
+    """Index of the sense anchor whose block starts at `cell`, clamped to the board."""
+    n, k = geo.size, geo.sense
+    r, f = divmod(cell, n)
+    return geo.anchors.index(min(r, n - k) * n + min(f, n - k))
+
+
+# ---- the bots -----------------------------------------------------------------
+
+
+class _BoardBot(pyspiel.Bot):
+    """Shared plumbing: seat checks, the seat view, the per-decision RNG."""
+
+    name = ""
+
+    def __init__(self, game, player: int, seed: int = 0):
+        pyspiel.Bot.__init__(self)
+        short = game.get_type().short_name
+        if short not in BOARD_GAMES:
+            raise ValueError(f"{self.name} plays the board games {BOARD_GAMES}, not {short!r}")
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"seed must be an int, got {seed!r}")
+        self.game = game
+        self.player = player
+        self.seed = seed
+        self._games = 0  # games started; varies tie-breaks from game to game
+
+    def restart(self) -> None:
+        self._games += 1
+
+    def restart_at(self, state) -> None:
+        self._games += 1
+
+    def inform_action(self, state, player_id, action) -> None:
+        # evaluate_bots tells every bot the opponent's moves, hidden cells
+        # included; a fair bot reads only its seat's information state.
+        pass
+
+    def inform_actions(self, state, actions) -> None:
+        pass
+
+    def rng(self, view: SeatView) -> random.Random:
+        return random.Random(f"{self.seed}:{self._games}:{len(view.log)}:{int(view.sensing)}")
+
+    def step(self, state) -> int:
+        if state.is_terminal():
+            raise ValueError(f"{self.name} bot (seat {self.player}): the game is over")
+        if state.current_player() != self.player:
+            raise ValueError(
+                f"{self.name} bot plays seat {self.player}, but seat {state.current_player()} is to move"
+            )
+        view = seat_view(state, self.player)
+        if view.sensing:
+            action = view.geo.cells + self.choose_anchor(view)
+        else:
+            action = self.choose_attempt(view)
+            if view.board[action] != UNKNOWN:
+                raise RuntimeError(
+                    f"{self.name} chose {view.geo.names[action]}, not a legal attempt"
+                )
+        return int(action)
+
+    def choose_attempt(self, view: SeatView) -> int:
+        raise NotImplementedError
+
+    def choose_anchor(self, view: SeatView) -> int:
+        raise NotImplementedError
+
+
+class ProbeBot(_BoardBot):
+    """Shortest-path chain builder that probes the opponent's path on ties."""
+
+    name = "probe"
+
+    def choose_attempt(self, view: SeatView) -> int:
+        return self.rng(view).choice(probe_targets(view))
+
+    def choose_anchor(self, view: SeatView) -> int:
+        planned = set(probe_targets(view))
+        cover = [sum(c in planned for c in block) for block in view.geo.blocks]
+        top = max(cover)
+        return self.rng(view).choice([i for i, k in enumerate(cover) if k == top])
+
+
+class SweepBot(_BoardBot):
+    """Corridor walker that shifts one lane each time it is blocked."""
+
+    name = "sweep"
+
+    def choose_attempt(self, view: SeatView) -> int:
+        return sweep_target(view)
+
+    def choose_anchor(self, view: SeatView) -> int:
+        return anchor_covering(view.geo, sweep_target(view))
+
+
+BOTS = {"probe": ProbeBot, "sweep": SweepBot}
+
+
+def make_bot(name: str, game, player: int, seed: int = 0) -> _BoardBot:
+    """A baseline bot by name (`probe` or `sweep`) for `player` in `game`."""
+    try:
+        cls = BOTS[name]
+    except KeyError:
+        raise ValueError(f"unknown board bot {name!r}; known: {', '.join(BOT_NAMES)}") from None
+    return cls(game, player, seed)
+
+
+__all__ = [
+    "BOT_NAMES",
+    "ProbeBot",
+    "SeatView",
+    "SweepBot",
+    "make_bot",
+    "path_cells",
+    "probe_targets",
+    "seat_view",
+    "sweep_target",
+]
