@@ -1,0 +1,871 @@
+"""`fogboards.replay.v1`: the original engine's event log (SPEC.md section 1, "Replays").
+
+A replay is one JSON object:
+
+    {"protocol": "fogboards.replay.v1",
+     "names": [alias 0, alias 1], "policyNames": [policy 0, policy 1],
+     "config": {"mode": "phantom-ttt" | "dark-hex", "size", "abrupt", "sense",
+                "first": 0, "seed", "maxPlies", "sampled"},
+     "events": [...], "results": {...}}
+
+Events carry `kind` and `round` (the ply index; -1 for `start`), in the
+order the original engine emits them:
+
+    start   {kind, round: -1}
+    sense   {kind, round, seat, anchor}                  (recon hex, every ply)
+    attempt {kind, round, seat, cell, result, say, notes, guess, scripted, fellBack}
+    win     {kind, round, seat, how, path}               (right after the winning attempt)
+    end     {kind, round, reason, ending, scores}        (last)
+
+Cells are algebraic names. `result` is `placed`/`occupied`; `how` is
+`connection` (path: a chain of the winner's stones from one of its edges to
+the other) or `line` (path: the three cells). `end.round` is the winning ply
+for `connection`/`line`/`board-full`, and the number of plies played for
+`ply-cap` and for a `deadline` stop, as the original engine counts them.
+The original strips `notes` from published replays, so `notes` is optional.
+
+`results` may hold, per seat, `names` (the policy names), `scores`,
+`outcome` (1 / 0.5 / 0), `stones`, `probes` (collisions made), `discovered`
+(opponent stones proven), `guessesMade`, `guessAccuracy`, `distToWin` (true,
+final) and `fallbacks` (attempts marked `fellBack`), and `plies`,
+`maxPlies`, `mode`, `size`, `abrupt`, `sense`, `ending`, `reason`.
+
+Reading re-derives every ply through the rules (`pyspiel` actions on our
+game; never pickle, never eval) and refuses, with a `ReplayError` (a
+ValueError) naming the ply, any recorded result, win, path, ending or score
+the rules do not derive, any `results` field that disagrees, and any shape
+the format does not allow. Endings: `complete` with `line`, `connection`,
+`board-full` or `ply-cap` must be what the rules derive; `deadline` with
+`wall-clock` (the engine's play deadline, not derivable from the attempts)
+is applied as recorded between plies and scored by true distToWin
+(`Match.settle_by_distance`). Writing a stopped game keeps that pair, and
+reading it back gives the same game.
+
+Config maps to our games: `phantom-ttt` -> `fogboard_phantom_ttt(abrupt)`,
+`dark-hex` with sense 0 -> `fogboard_dark_hex(board_size, abrupt)`, sense > 0
+-> `fogboard_recon_hex(board_size, sense)`, which is abrupt only; all with
+`max_plies = maxPlies`.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import json
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pyspiel
+
+from fogboard_games.boards import rules
+from fogboard_games.core.notation import parse_cell
+
+PROTOCOL = "fogboards.replay.v1"
+MODES = ("phantom-ttt", "dark-hex")
+KINDS = ("start", "sense", "attempt", "win", "end")
+REASONS = ("complete", "deadline")
+WIN_ENDINGS = ("line", "connection")
+DEADLINE_ENDING = "wall-clock"
+
+TOP_KEYS = ("protocol", "names", "policyNames", "config", "events", "results")
+CONFIG_KEYS = ("mode", "size", "abrupt", "sense", "first", "seed", "maxPlies", "sampled")
+EVENT_KEYS = {
+    "start": ((), ()),
+    "sense": (("seat", "anchor"), ()),
+    "attempt": (("seat", "cell", "result", "say", "guess", "scripted", "fellBack"), ("notes",)),
+    "win": (("seat", "how", "path"), ()),
+    "end": (("reason", "ending", "scores"), ()),
+}
+RESULT_KEYS = (
+    "names",
+    "scores",
+    "outcome",
+    "stones",
+    "probes",
+    "discovered",
+    "guessesMade",
+    "guessAccuracy",
+    "distToWin",
+    "fallbacks",
+    "plies",
+    "maxPlies",
+    "mode",
+    "size",
+    "abrupt",
+    "sense",
+    "ending",
+    "reason",
+)
+# What the engine's seat may say alongside an attempt; never read by the rules.
+ATTEMPT_EXTRAS = ("say", "notes", "guess", "scripted", "fellBack")
+DEFAULT_NAMES = ("seat 0", "seat 1")
+
+
+class ReplayError(ValueError):
+    """A replay that is malformed or that the rules do not reproduce."""
+
+
+@dataclasses.dataclass
+class Replay:
+    """A replay read back: the finished state and what rides beside the plies.
+
+    `to_replay(r.state, **r.writer_args())` writes the replay again.
+    """
+
+    state: pyspiel.State
+    names: list[str]
+    policy_names: list[str]
+    seed: int
+    extras: list[dict]  # per ply: say, notes (None when absent), guess, scripted, fellBack
+
+    def writer_args(self) -> dict:
+        return {
+            "names": self.names,
+            "policy_names": self.policy_names,
+            "seed": self.seed,
+            "extras": self.extras,
+        }
+
+
+# ---- small shape checks -----------------------------------------------------
+
+
+def _show(v: Any) -> str:
+    text = json.dumps(v) if _jsonable(v) else repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _jsonable(v: Any) -> bool:
+    try:
+        json.dumps(v)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v: Any) -> bool:
+    return (_is_int(v) or isinstance(v, float)) and math.isfinite(v)
+
+
+def _check_type(where: str, v: Any, kind: str) -> None:
+    ok = {
+        "int": _is_int,
+        "bool": lambda x: isinstance(x, bool),
+        "str": lambda x: isinstance(x, str),
+        "list": lambda x: isinstance(x, list),
+        "object": lambda x: isinstance(x, dict),
+        "number": _is_number,
+    }[kind](v)
+    if not ok:
+        raise ReplayError(
+            f"{where} must be {'an' if kind[0] in 'aeiou' else 'a'} {kind}, got {_show(v)}"
+        )
+
+
+def _check_keys(
+    where: str, obj: dict, required: Sequence[str], optional: Sequence[str] = ()
+) -> None:
+    for k in required:
+        if k not in obj:
+            raise ReplayError(f"{where}: missing key {k!r}")
+    for k in obj:
+        if k not in required and k not in optional:
+            allowed = ", ".join(tuple(required) + tuple(optional)) or "none"
+            raise ReplayError(f"{where}: unknown key {k!r} (allowed: {allowed})")
+
+
+def _pair_of(where: str, v: Any, kind: str) -> list:
+    _check_type(where, v, "list")
+    if len(v) != 2:
+        raise ReplayError(f"{where} must hold 2 entries (one per seat), got {len(v)}")
+    for i, x in enumerate(v):
+        _check_type(f"{where}[{i}]", x, kind)
+    return v
+
+
+def _cell(where: str, text: Any, geo: rules.Geometry) -> int:
+    _check_type(where, text, "str")
+    try:
+        return parse_cell(text, geo.size)
+    except ValueError as e:
+        raise ReplayError(f"{where}: {e}") from None
+
+
+# ---- the game a config describes ------------------------------------------
+
+
+def game_for_config(config: Any, obstype: str | None = None) -> pyspiel.Game:
+    """Our pyspiel game for a replay `config`; ReplayError when there is none.
+
+    The engine has one observation rule; `obstype` picks ours
+    (`reveal-nothing` by default, or `reveal-numturns`), which changes
+    information states only, never the plies.
+    """
+    _check_type("config", config, "object")
+    _check_keys("config", config, CONFIG_KEYS)
+    for key, kind in (
+        ("mode", "str"),
+        ("size", "int"),
+        ("abrupt", "bool"),
+        ("sense", "int"),
+        ("first", "int"),
+        ("seed", "int"),
+        ("maxPlies", "int"),
+        ("sampled", "bool"),
+    ):
+        _check_type(f"config.{key}", config[key], kind)
+    mode, size, abrupt, sense = config["mode"], config["size"], config["abrupt"], config["sense"]
+    if mode not in MODES:
+        raise ReplayError(f"config.mode: unknown mode {mode!r}; known: {', '.join(MODES)}")
+    if config["first"] != 0:
+        raise ReplayError(
+            f"config.first must be 0 (seat 0 always moves first), got {config['first']}"
+        )
+    if sense < 0:
+        raise ReplayError(f"config.sense must be 0 (no sensing) or more, got {sense}")
+    cap = {"max_plies": config["maxPlies"]}
+    if obstype is not None:
+        cap["obstype"] = obstype
+    if mode == "phantom-ttt":
+        if size != 3:
+            raise ReplayError(f"config.size must be 3 in phantom-ttt, got {size}")
+        if sense:
+            raise ReplayError(f"config.sense must be 0 in phantom-ttt, got {sense}")
+        name, params = "fogboard_phantom_ttt", {"abrupt": abrupt, **cap}
+    elif sense == 0:
+        name, params = "fogboard_dark_hex", {"board_size": size, "abrupt": abrupt, **cap}
+    else:
+        if not abrupt:
+            raise ReplayError(
+                "config: dark-hex with sense > 0 is recon hex, which is abrupt only "
+                "(a collision ends the turn); got abrupt: false"
+            )
+        name, params = "fogboard_recon_hex", {"board_size": size, "sense": sense, **cap}
+    try:
+        return pyspiel.load_game(name, params)
+    except (ValueError, pyspiel.SpielError) as e:
+        raise ReplayError(f"config does not describe a playable game: {e}") from None
+
+
+def config_of(game: pyspiel.Game) -> dict:
+    """The replay `config` fields our game fixes (all but seed and sampled)."""
+    geo = game.geo
+    return {
+        "mode": "phantom-ttt" if geo.kind == "ttt" else "dark-hex",
+        "size": geo.size,
+        "abrupt": geo.abrupt,
+        "sense": geo.sense,
+        "first": 0,
+    }
+
+
+# ---- what the rules derive --------------------------------------------------
+
+
+def reason_of(ending: str) -> str:
+    return "deadline" if ending == DEADLINE_ENDING else "complete"
+
+
+def end_round(m: rules.Match) -> int:
+    """The `round` the original engine writes on `end`.
+
+    It settles a win or a full board inside the ply (before counting it),
+    the ply cap after counting it, and a deadline between plies.
+    """
+    n = len(m.plies)
+    return n if m.ending in ("ply-cap", DEADLINE_ENDING) else n - 1
+
+
+def win_path(m: rules.Match) -> list[int]:
+    """The path the original engine writes on `win`.
+
+    Tic-tac-toe: the first of the eight lines (rows, columns, diagonals)
+    through the winning cell that the winner holds. Hex: the BFS-shortest
+    chain of the winner's stones from its first edge (cells in index order,
+    neighbours in the rules' order) to its far edge.
+    """
+    geo, board, seat = m.geo, m.board, m.winner
+    code = seat + 1
+    if geo.kind == "ttt":
+        last = m.plies[-1][3]
+        for line in geo.lines:
+            if last in line and all(board[c] == code for c in line):
+                return list(line)
+        return []
+    edges = geo.edges[seat]
+    previous = {}
+    queue = collections.deque()
+    for c in range(geo.cells):
+        if edges[c] & 1 and board[c] == code:
+            previous[c] = -1
+            queue.append(c)
+    while queue:
+        c = queue.popleft()
+        if edges[c] & 2:
+            path = []
+            while c >= 0:
+                path.append(c)
+                c = previous[c]
+            return path[::-1]
+        for nb in geo.neighbors[c]:
+            if board[nb] == code and nb not in previous:
+                previous[nb] = c
+                queue.append(nb)
+    return []
+
+
+def path_problem(m: rules.Match, seat: int, path: list[int]) -> str | None:
+    """Why `path` is not a winning path of `seat` on the final board, or None."""
+    geo, board = m.geo, m.board
+    code = seat + 1
+    names = geo.names
+    if len(set(path)) != len(path):
+        return "it repeats a cell"
+    for c in path:
+        if board[c] != code:
+            return f"{names[c]} is not a stone of seat {seat}"
+    if geo.kind == "ttt":
+        if sorted(path) not in [sorted(line) for line in geo.lines]:
+            return "it is not a row, column or diagonal"
+        return None
+    if not path:
+        return "it is empty"
+    for a, b in zip(path, path[1:], strict=False):
+        if b not in geo.neighbors[a]:
+            return f"{names[a]} and {names[b]} are not adjacent"
+    ends = geo.edges[seat][path[0]], geo.edges[seat][path[-1]]
+    if not ((ends[0] & 1 and ends[1] & 2) or (ends[0] & 2 and ends[1] & 1)):
+        return f"it does not join seat {seat}'s two edges"
+    return None
+
+
+def scores_of(m: rules.Match) -> list[float]:
+    return [float(x) for x in m.returns()]
+
+
+def derive_results(m: rules.Match, extras: list[dict], policy_names: Sequence[str]) -> dict:
+    """The `results` object of a finished match, in the original engine's key order."""
+    geo = m.geo
+    stones, probes = [0, 0], [0, 0]
+    made, hits, fallbacks = [0, 0], [0, 0], [0, 0]
+    board = [rules.EMPTY] * geo.cells
+    for (seat, _, _, cell, result), extra in zip(m.plies, extras, strict=True):
+        if result == rules.PLACED:
+            stones[seat] += 1
+            board[cell] = seat + 1
+        else:
+            probes[seat] += 1
+        # A guess hits when the cell holds an opponent stone after this ply.
+        for g in extra["guess"]:
+            made[seat] += 1
+            hits[seat] += board[parse_cell(g, geo.size)] == 2 - seat
+        fallbacks[seat] += bool(extra["fellBack"])
+    scores = scores_of(m)
+    return {
+        "names": list(policy_names),
+        "scores": scores,
+        "outcome": [(s + 1.0) / 2.0 for s in scores],
+        "stones": stones,
+        "probes": probes,
+        "discovered": [
+            sum(1 for v in m.view[p * geo.cells : (p + 1) * geo.cells] if v == rules.PROVEN)
+            for p in (0, 1)
+        ],
+        "guessesMade": made,
+        "guessAccuracy": [hits[p] / made[p] if made[p] else 0.0 for p in (0, 1)],
+        "distToWin": [rules.true_dist(m, 0), rules.true_dist(m, 1)],
+        "fallbacks": fallbacks,
+        "plies": len(m.plies),
+        "maxPlies": geo.max_plies,
+        **{k: v for k, v in config_of(geo.game).items() if k != "first"},
+        "ending": m.ending,
+        "reason": reason_of(m.ending),
+    }
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality where 1 and 1.0 agree but true and 1 do not."""
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if _is_number(a) and _is_number(b):
+        return abs(a - b) < 1e-9
+    return type(a) is type(b) and a == b
+
+
+# ---- writing ------------------------------------------------------------------
+
+
+def stop_at_deadline(state) -> pyspiel.State:
+    """End a running game as the engine's play deadline does: `deadline` / `wall-clock`.
+
+    The stop falls between plies (never after a recon sense and before its
+    attempt) and is scored by true distToWin, smaller wins, equal draws.
+    Returns the same state, now terminal.
+    """
+    m = getattr(state, "_m", None)
+    if not isinstance(m, rules.Match):
+        raise ValueError(
+            f"stop_at_deadline stops Fog-of-War board games, not {type(state).__name__}"
+        )
+    if m.ending is not None:
+        raise ValueError(f"the game is already over ({m.ending}); nothing to stop")
+    if m.sensed is not None:
+        raise ValueError(
+            f"ply {len(m.plies)} is under way (seat {m.mover} has sensed, not attempted); "
+            "the deadline stops a game between plies"
+        )
+    # A fresh state shares its game's template match: never settle that one.
+    m = state._m = m.copy()
+    m.settle_by_distance(DEADLINE_ENDING)
+    return state
+
+
+def _normalize_extras(extras: Any, plies: int, geo: rules.Geometry) -> list[dict]:
+    """Per-ply attempt extras, defaults filled in, checked."""
+    rows: list[Any] = [None] * plies
+    if extras is None:
+        pass
+    elif isinstance(extras, Mapping):
+        for k, v in extras.items():
+            if not _is_int(k) or not 0 <= k < plies:
+                raise ValueError(f"extras: key {k!r} is not a ply index 0..{plies - 1}")
+            rows[k] = v
+    elif isinstance(extras, Sequence) and not isinstance(extras, str):
+        if len(extras) != plies:
+            raise ValueError(f"extras: {len(extras)} entries for {plies} plies")
+        rows = list(extras)
+    else:
+        raise ValueError(
+            f"extras must be a list (one entry per ply) or a dict by ply, got {_show(extras)}"
+        )
+    out = []
+    for p, row in enumerate(rows):
+        row = {} if row is None else row
+        if not isinstance(row, Mapping):
+            raise ValueError(f"extras for ply {p} must be a dict, got {_show(row)}")
+        for k in row:
+            if k not in ATTEMPT_EXTRAS:
+                raise ValueError(
+                    f"extras for ply {p}: unknown key {k!r} (allowed: {', '.join(ATTEMPT_EXTRAS)})"
+                )
+        e = {"say": "", "notes": "", "guess": [], "scripted": False, "fellBack": False}
+        e.update(row)
+        for k, kind in (
+            ("say", "str"),
+            ("guess", "list"),
+            ("scripted", "bool"),
+            ("fellBack", "bool"),
+        ):
+            _check_type(f"extras for ply {p}: {k}", e[k], kind)
+        if e["notes"] is not None:
+            _check_type(f"extras for ply {p}: notes", e["notes"], "str")
+        e["guess"] = [geo.names[_cell(f"extras for ply {p}: guess", g, geo)] for g in e["guess"]]
+        out.append(e)
+    return out
+
+
+def to_replay(
+    state,
+    names: Sequence[str] | None = None,
+    policy_names: Sequence[str] | None = None,
+    seed: int = 0,
+    extras: Any = None,
+) -> dict:
+    """The `fogboards.replay.v1` object of a finished (or deadline-stopped) game.
+
+    `names` are the seats' table aliases, `policy_names` the policies behind
+    them (`results.names`), `seed` the engine's episode seed. `extras` gives,
+    per ply (a list, or a dict by ply index), what the seat said beside its
+    attempt: `say`, `notes` (None leaves the key out, as published replays
+    do), `guess` (cell names), `scripted`, `fellBack`.
+    """
+    m = getattr(state, "_m", None)
+    if not isinstance(m, rules.Match):
+        raise ValueError(f"to_replay writes Fog-of-War board games, not {type(state).__name__}")
+    geo = m.geo
+    if m.ending is None:
+        raise ValueError(
+            "the game is still running; a replay records a finished game "
+            "(stop it with stop_at_deadline(state) to record a deadline stop)"
+        )
+    names = list(DEFAULT_NAMES if names is None else names)
+    policy_names = list(names if policy_names is None else policy_names)
+    _pair_of("names", names, "str")
+    _pair_of("policy_names", policy_names, "str")
+    _check_type("seed", seed, "int")
+    rows = _normalize_extras(extras, len(m.plies), geo)
+    events: list[dict] = [{"kind": "start", "round": -1}]
+    for p, ((seat, anchor, _, cell, result), e) in enumerate(zip(m.plies, rows, strict=True)):
+        if anchor >= 0:
+            events.append(
+                {
+                    "kind": "sense",
+                    "round": p,
+                    "seat": seat,
+                    "anchor": geo.names[geo.anchors[anchor]],
+                }
+            )
+        attempt = {"kind": "attempt", "round": p, "seat": seat, "cell": geo.names[cell]}
+        attempt["result"] = rules.RESULT_NAMES[result]
+        attempt["say"] = e["say"]
+        if e["notes"] is not None:
+            attempt["notes"] = e["notes"]
+        attempt.update(guess=list(e["guess"]), scripted=e["scripted"], fellBack=e["fellBack"])
+        events.append(attempt)
+    if m.ending in WIN_ENDINGS:
+        path = [geo.names[c] for c in win_path(m)]
+        events.append(
+            {
+                "kind": "win",
+                "round": len(m.plies) - 1,
+                "seat": m.winner,
+                "how": m.ending,
+                "path": path,
+            }
+        )
+    events.append(
+        {
+            "kind": "end",
+            "round": end_round(m),
+            "reason": reason_of(m.ending),
+            "ending": m.ending,
+            "scores": scores_of(m),
+        }
+    )
+    return {
+        "protocol": PROTOCOL,
+        "names": names,
+        "policyNames": policy_names,
+        "config": {**config_of(geo.game), "seed": seed, "maxPlies": geo.max_plies, "sampled": True},
+        "events": events,
+        "results": derive_results(m, rows, policy_names),
+    }
+
+
+# ---- reading ------------------------------------------------------------------
+
+
+class _Reader:
+    """Walks the events through the rules, refusing what they do not derive."""
+
+    def __init__(self, replay: Any, obstype: str | None = None):
+        _check_type("replay", replay, "object")
+        _check_keys("replay", replay, TOP_KEYS)
+        _check_type("protocol", replay["protocol"], "str")
+        if replay["protocol"] != PROTOCOL:
+            raise ReplayError(
+                f"unknown protocol {replay['protocol']!r}; this reader knows {PROTOCOL!r}"
+            )
+        self.names = list(_pair_of("names", replay["names"], "str"))
+        self.policy_names = list(_pair_of("policyNames", replay["policyNames"], "str"))
+        self.config = replay["config"]
+        self.game = game_for_config(self.config, obstype)
+        self.geo = self.game.geo
+        _check_type("events", replay["events"], "list")
+        _check_type("results", replay["results"], "object")
+        self.events = replay["events"]
+        self.results = replay["results"]
+        self.state = self.game.new_initial_state()
+        self.extras: list[dict] = []
+        self.pending_win: int | None = None  # ply whose derived win awaits its event
+
+    @property
+    def m(self) -> rules.Match:
+        return self.state._m
+
+    def ply_error(self, ply: int, text: str) -> ReplayError:
+        return ReplayError(f"ply {ply}: {text}")
+
+    def read(self) -> Replay:
+        if not self.events:
+            raise ReplayError("events: empty; a replay opens with start and closes with end")
+        ended = False
+        for i, event in enumerate(self.events):
+            kind = self.shape(i, event)
+            if ended:
+                raise self.ply_error(
+                    event["round"], f"events[{i}] ({kind}) comes after the end event"
+                )
+            if (i == 0) != (kind == "start"):
+                where = (
+                    "events[0] must be start"
+                    if i == 0
+                    else f"events[{i}]: start may only open the log"
+                )
+                raise ReplayError(f"{where}, got {kind}")
+            if kind == "start":
+                if event["round"] != -1:
+                    raise ReplayError(f"events[0] (start): round must be -1, got {event['round']}")
+                continue
+            getattr(self, "on_" + kind)(event)
+            ended = kind == "end"
+        if not ended:
+            raise self.ply_error(len(self.m.plies), "the replay has no end event")
+        self.check_results()
+        return Replay(self.state, self.names, self.policy_names, self.config["seed"], self.extras)
+
+    def shape(self, i: int, event: Any) -> str:
+        _check_type(f"events[{i}]", event, "object")
+        for key in ("kind", "round"):
+            if key not in event:
+                raise ReplayError(f"events[{i}]: missing key {key!r}")
+        _check_type(f"events[{i}].kind", event["kind"], "str")
+        kind = event["kind"]
+        if kind not in KINDS:
+            raise ReplayError(f"events[{i}]: unknown kind {kind!r}; known: {', '.join(KINDS)}")
+        _check_type(f"events[{i}].round", event["round"], "int")
+        where = f"ply {event['round']} (events[{i}], {kind})"
+        required, optional = EVENT_KEYS[kind]
+        _check_keys(where, event, ("kind", "round") + required, optional)
+        kinds = {
+            "seat": "int",
+            "anchor": "str",
+            "cell": "str",
+            "result": "str",
+            "say": "str",
+            "notes": "str",
+            "guess": "list",
+            "scripted": "bool",
+            "fellBack": "bool",
+            "how": "str",
+            "path": "list",
+            "reason": "str",
+            "ending": "str",
+            "scores": "list",
+        }
+        for key in required + optional:
+            if key in event:
+                _check_type(f"{where}: {key}", event[key], kinds[key])
+        for key in ("guess", "path"):
+            for j, c in enumerate(event.get(key, ())):
+                _cell(f"{where}: {key}[{j}]", c, self.geo)
+        if "scores" in event:
+            _pair_of(f"{where}: scores", event["scores"], "number")
+        return kind
+
+    def open_ply(self, event: dict, kind: str) -> int:
+        """Checks shared by sense and attempt: game running, round, seat."""
+        m = self.m
+        p = len(m.plies)
+        if self.pending_win is not None:
+            raise self.ply_error(
+                self.pending_win,
+                f"the rules derive a win by seat {m.winner} ({m.ending}) that the replay does not record",
+            )
+        if m.ending is not None:
+            raise self.ply_error(event["round"], f"{kind} after the game ended ({m.ending})")
+        if event["round"] != p:
+            raise self.ply_error(p, f"{kind} has round {event['round']}, but this is ply {p}")
+        if event["seat"] != m.mover:
+            raise self.ply_error(
+                p, f"{kind} by seat {event['seat']}, but the rules give the ply to seat {m.mover}"
+            )
+        return p
+
+    def on_sense(self, event: dict) -> None:
+        p = self.open_ply(event, "sense")
+        geo = self.geo
+        if not geo.sense:
+            raise self.ply_error(
+                p, "a sense event, but this game has no sensing (config.sense is 0)"
+            )
+        if self.m.sensed is not None:
+            raise self.ply_error(p, "a second sense in one ply")
+        cell = _cell(f"ply {p}: anchor", event["anchor"], geo)
+        if cell not in geo.anchors:
+            last = geo.names[geo.anchors[-1]]
+            raise self.ply_error(
+                p,
+                f"{geo.names[cell]} is not a sense anchor (a {geo.sense}x{geo.sense} block must fit: a1..{last})",
+            )
+        self.state.apply_action(geo.cells + geo.anchors.index(cell))
+
+    def on_attempt(self, event: dict) -> None:
+        p = self.open_ply(event, "attempt")
+        geo, m = self.geo, self.m
+        if geo.sense and m.sensed is None:
+            raise self.ply_error(
+                p, "an attempt without its sense (recon hex senses, then attempts, every ply)"
+            )
+        cell = _cell(f"ply {p}: cell", event["cell"], geo)
+        known = m.view[m.mover * geo.cells + cell]
+        if known != rules.UNKNOWN:
+            why = "its own stone" if known == rules.OWN else "an opponent stone it has proven"
+            raise self.ply_error(
+                p, f"{geo.names[cell]} is not a legal attempt for seat {m.mover}: {why}"
+            )
+        if event["result"] not in rules.RESULT_NAMES:
+            raise self.ply_error(
+                p, f"result must be 'placed' or 'occupied', got {_show(event['result'])}"
+            )
+        self.state.apply_action(cell)
+        derived = rules.RESULT_NAMES[self.m.plies[-1][4]]
+        if derived != event["result"]:
+            raise self.ply_error(
+                p,
+                f"{geo.names[cell]} recorded {event['result']!r}, but the rules derive {derived!r}",
+            )
+        self.extras.append(
+            {
+                "say": event["say"],
+                "notes": event.get("notes"),
+                "guess": [geo.names[parse_cell(g, geo.size)] for g in event["guess"]],
+                "scripted": event["scripted"],
+                "fellBack": event["fellBack"],
+            }
+        )
+        if self.m.ending in WIN_ENDINGS:
+            self.pending_win = p
+
+    def on_win(self, event: dict) -> None:
+        m, geo = self.m, self.geo
+        p = event["round"]
+        if self.pending_win is None:
+            raise self.ply_error(p, "a win was recorded that the rules do not derive")
+        if p != self.pending_win:
+            raise self.ply_error(
+                self.pending_win,
+                f"the win has round {p}, but the winning ply is {self.pending_win}",
+            )
+        if event["seat"] != m.winner:
+            raise self.ply_error(
+                p, f"the win is credited to seat {event['seat']}, but seat {m.winner} won"
+            )
+        if event["how"] != m.ending:
+            raise self.ply_error(
+                p, f"the win is by {event['how']!r}, but the rules derive {m.ending!r}"
+            )
+        path = [parse_cell(c, geo.size) for c in event["path"]]
+        problem = path_problem(m, m.winner, path)
+        if problem:
+            shown = " ".join(geo.names[c] for c in path) or "(empty)"
+            raise self.ply_error(p, f"the win path {shown} is not a winning {m.ending}: {problem}")
+        self.pending_win = None
+
+    def on_end(self, event: dict) -> None:
+        m = self.m
+        if self.pending_win is not None:
+            raise self.ply_error(
+                self.pending_win,
+                f"the rules derive a win by seat {m.winner} ({m.ending}) that the replay does not record",
+            )
+        reason, ending = event["reason"], event["ending"]
+        p = len(m.plies)
+        if reason not in REASONS:
+            raise self.ply_error(
+                event["round"], f"end reason must be complete or deadline, got {reason!r}"
+            )
+        if m.ending is not None:
+            if (reason, ending) != ("complete", m.ending):
+                raise self.ply_error(
+                    end_round(m),
+                    f"the replay ends {reason}/{ending}, but the rules derive complete/{m.ending}",
+                )
+        else:
+            if (reason, ending) != ("deadline", DEADLINE_ENDING):
+                raise self.ply_error(
+                    p,
+                    f"the replay ends {reason}/{ending}, but the rules derive no end: the game is "
+                    f"still running after {p} plies (only deadline/wall-clock may stop it there)",
+                )
+            if m.sensed is not None:
+                raise self.ply_error(
+                    p, "the deadline stopped the game after a sense and before its attempt"
+                )
+            stop_at_deadline(self.state)
+        m = self.m  # the stop settled a copy of the match
+        at = end_round(m)
+        if event["round"] != at:
+            raise self.ply_error(at, f"the end has round {event['round']}, expected {at}")
+        if not _same(event["scores"], scores_of(m)):
+            raise self.ply_error(
+                at,
+                f"the end scores {_show(event['scores'])}, but the rules score {_show(scores_of(m))}",
+            )
+
+    def check_results(self) -> None:
+        m = self.m
+        results = self.results
+        _check_keys(f"ply {end_round(m)} (results)", results, (), RESULT_KEYS)
+        derived = derive_results(m, self.extras, self.policy_names)
+        for key in RESULT_KEYS:
+            if key in results and not _same(results[key], derived[key]):
+                raise self.ply_error(
+                    end_round(m),
+                    f"results.{key} says {_show(results[key])}, but the rules derive {_show(derived[key])}",
+                )
+
+
+def read_replay(replay: Any, obstype: str | None = None) -> Replay:
+    """Re-derive a replay through the rules: the state plus names, seed and extras."""
+    return _Reader(replay, obstype).read()
+
+
+def from_replay(replay: Any, obstype: str | None = None) -> pyspiel.State:
+    """The finished state a `fogboards.replay.v1` object describes; ReplayError if the rules disagree.
+
+    `obstype` chooses the observation rule of the rebuilt game (see
+    `game_for_config`); the replay itself does not record one.
+    """
+    return read_replay(replay, obstype).state
+
+
+# ---- JSON text ------------------------------------------------------------------
+
+
+def _no_duplicates(pairs: list) -> dict:
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise ReplayError(f"duplicate JSON key {k!r}")
+        out[k] = v
+    return out
+
+
+def _no_constant(name: str):
+    raise ReplayError(f"{name} is not JSON (replays are strict JSON)")
+
+
+def parse(text: str | bytes) -> Any:
+    """Strict JSON: UTF-8, no NaN/Infinity, no duplicate keys."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ReplayError(f"replay bytes are not UTF-8: {e}") from None
+    if not isinstance(text, str):
+        raise ReplayError(f"replay text must be str or bytes, got {type(text).__name__}")
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except json.JSONDecodeError as e:
+        raise ReplayError(f"replay is not JSON: {e}") from None
+
+
+def dumps(state, **writer_args) -> str:
+    """JSON text of `to_replay(state, **writer_args)` (UTF-8 safe, strict)."""
+    return json.dumps(to_replay(state, **writer_args), ensure_ascii=False, allow_nan=False)
+
+
+def loads(text: str | bytes, obstype: str | None = None) -> pyspiel.State:
+    """The finished state of a replay's JSON text; ReplayError if malformed or not derived."""
+    return from_replay(parse(text), obstype)
+
+
+__all__ = [
+    "PROTOCOL",
+    "Replay",
+    "ReplayError",
+    "dumps",
+    "from_replay",
+    "game_for_config",
+    "loads",
+    "parse",
+    "read_replay",
+    "stop_at_deadline",
+    "to_replay",
+]

@@ -1,0 +1,724 @@
+"""`fogboards.replay.v1` import/export (SPEC.md section 1, "Replays")."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pyspiel
+import pytest
+
+import fogboard_games
+from fogboard_games.boards import replay as R
+from fogboard_games.boards.bots import make_bot
+from fogboard_games.boards.replay import ReplayError
+
+# As the original engine emits it (its own test's "complete/line" game): X
+# plays a3 b3 c3, O plays a1 b1. Published replays carry no `notes`.
+TTT_LINE = r"""
+{"protocol": "fogboards.replay.v1",
+ "names": ["Sprocket", "Gizmo"],
+ "policyNames": ["P1", "P2"],
+ "config": {"mode": "phantom-ttt", "size": 3, "abrupt": false, "sense": 0,
+            "first": 0, "seed": 0, "maxPlies": 18, "sampled": true},
+ "events": [
+  {"kind": "start", "round": -1},
+  {"kind": "attempt", "round": 0, "seat": 0, "cell": "a3", "result": "placed",
+   "say": "", "guess": [], "scripted": true, "fellBack": false},
+  {"kind": "attempt", "round": 1, "seat": 1, "cell": "a1", "result": "placed",
+   "say": "", "guess": [], "scripted": true, "fellBack": false},
+  {"kind": "attempt", "round": 2, "seat": 0, "cell": "b3", "result": "placed",
+   "say": "", "guess": [], "scripted": true, "fellBack": false},
+  {"kind": "attempt", "round": 3, "seat": 1, "cell": "b1", "result": "placed",
+   "say": "", "guess": [], "scripted": true, "fellBack": false},
+  {"kind": "attempt", "round": 4, "seat": 0, "cell": "c3", "result": "placed",
+   "say": "", "guess": [], "scripted": true, "fellBack": false},
+  {"kind": "win", "round": 4, "seat": 0, "how": "line", "path": ["a3", "b3", "c3"]},
+  {"kind": "end", "round": 4, "reason": "complete", "ending": "line", "scores": [1.0, -1.0]}
+ ],
+ "results": {"names": ["P1", "P2"], "scores": [1.0, -1.0], "outcome": [1.0, 0.0],
+  "stones": [3, 2], "probes": [0, 0], "discovered": [0, 0], "guessesMade": [0, 0],
+  "guessAccuracy": [0.0, 0.0], "distToWin": [0, 1], "fallbacks": [0, 0], "plies": 5,
+  "maxPlies": 18, "mode": "phantom-ttt", "size": 3, "abrupt": false, "sense": 0,
+  "ending": "line", "reason": "complete"}}
+"""
+
+# Recon hex 5x5, stopped by the play deadline after 4 plies. O's sense of c2
+# proves X's c3; X's sense of c3 proves O's d3. X guessed d3 twice (a hit
+# only at ply 2: at ply 0 it was still empty) and b3 once (empty then); O's
+# last ply fell back to the baseline. Both seats are 4 cells from winning.
+RECON_DEADLINE = r"""
+{"protocol": "fogboards.replay.v1",
+ "names": ["Sprocket", "Gizmo"],
+ "policyNames": ["fog-of-war-boards-cartographer", "Baseline (1)"],
+ "config": {"mode": "dark-hex", "size": 5, "abrupt": true, "sense": 2,
+            "first": 0, "seed": 118829, "maxPlies": 50, "sampled": true},
+ "events": [
+  {"kind": "start", "round": -1},
+  {"kind": "sense", "round": 0, "seat": 0, "anchor": "b2"},
+  {"kind": "attempt", "round": 0, "seat": 0, "cell": "c3", "result": "placed",
+   "say": "centre first", "notes": "route a3-e3", "guess": ["d3"], "scripted": false,
+   "fellBack": false},
+  {"kind": "sense", "round": 1, "seat": 1, "anchor": "c2"},
+  {"kind": "attempt", "round": 1, "seat": 1, "cell": "d3", "result": "placed",
+   "say": "", "guess": [], "scripted": true, "fellBack": false},
+  {"kind": "sense", "round": 2, "seat": 0, "anchor": "c3"},
+  {"kind": "attempt", "round": 2, "seat": 0, "cell": "d4", "result": "placed",
+   "say": "his chain has to cross d3", "guess": ["d3", "b3"], "scripted": false,
+   "fellBack": false},
+  {"kind": "sense", "round": 3, "seat": 1, "anchor": "a1"},
+  {"kind": "attempt", "round": 3, "seat": 1, "cell": "b3", "result": "placed",
+   "say": "", "guess": [], "scripted": true, "fellBack": true},
+  {"kind": "end", "round": 4, "reason": "deadline", "ending": "wall-clock",
+   "scores": [0.0, 0.0]}
+ ],
+ "results": {"names": ["fog-of-war-boards-cartographer", "Baseline (1)"],
+  "scores": [0.0, 0.0], "outcome": [0.5, 0.5], "stones": [2, 2], "probes": [0, 0],
+  "discovered": [1, 1], "guessesMade": [3, 0], "guessAccuracy": [0.3333333333333333, 0.0],
+  "distToWin": [4, 4], "fallbacks": [0, 1], "plies": 4, "maxPlies": 50, "mode": "dark-hex",
+  "size": 5, "abrupt": true, "sense": 2, "ending": "wall-clock", "reason": "deadline"}}
+"""
+
+
+def moves(state, texts):
+    for t in texts:
+        state.apply_action(state.string_to_action(t))
+    return state
+
+
+def random_extras(rng, plies, geo):
+    out = []
+    for _ in range(plies):
+        out.append(
+            {
+                "say": rng.choice(["", "going for c3", "日本語 🜁"]),
+                "notes": rng.choice([None, "", "proven: c2"]),
+                "guess": [geo.names[rng.randrange(geo.cells)] for _ in range(rng.randrange(3))],
+                "scripted": rng.random() < 0.5,
+                "fellBack": rng.random() < 0.2,
+            }
+        )
+    return out
+
+
+def random_game(game, seed, stop_chance=0.0):
+    """A random game; with `stop_chance`, sometimes stopped by the deadline between plies."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    stop = rng.random() < stop_chance
+    while not state.is_terminal():
+        if stop and state._m.sensed is None and rng.random() < 0.15:
+            R.stop_at_deadline(state)
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state, rng
+
+
+def finished(preset="dark-hex-4", seed=3):
+    game = fogboard_games.load(preset)
+    state, _ = random_game(game, seed)
+    return R.to_replay(state, names=["A", "B"], policy_names=["pa", "pb"], seed=seed)
+
+
+def refused(replay, *fragments):
+    with pytest.raises(ReplayError) as info:
+        R.from_replay(replay)
+    for f in fragments:
+        assert f in str(info.value), f"{f!r} not in: {info.value}"
+    return str(info.value)
+
+
+def events_of(replay, kind):
+    return [e for e in replay["events"] if e["kind"] == kind]
+
+
+# ---- hand-written replays, as the original engine writes them ----------------
+
+
+def test_hand_written_tic_tac_toe_line_loads():
+    state = R.loads(TTT_LINE)
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+    assert state._m.ending == "line"
+    assert [state._m.geo.names[p[3]] for p in state._m.plies] == ["a3", "a1", "b3", "b1", "c3"]
+    # Writing it again gives the same object, notes still absent.
+    loaded = R.read_replay(json.loads(TTT_LINE))
+    assert R.to_replay(loaded.state, **loaded.writer_args()) == json.loads(TTT_LINE)
+
+
+def test_hand_written_recon_deadline_loads_and_rewrites():
+    loaded = R.read_replay(R.parse(RECON_DEADLINE))
+    state = loaded.state
+    assert state.get_game().get_type().short_name == "fogboard_recon_hex"
+    assert state._m.ending == "wall-clock" and state.returns() == [0.0, 0.0]
+    assert loaded.seed == 118829 and loaded.names == ["Sprocket", "Gizmo"]
+    assert loaded.extras[0]["notes"] == "route a3-e3" and loaded.extras[1]["notes"] is None
+    assert R.to_replay(state, **loaded.writer_args()) == json.loads(RECON_DEADLINE)
+    assert R.loads(RECON_DEADLINE.encode("utf-8")).returns() == [0.0, 0.0]
+
+
+def test_hand_written_replays_refuse_a_tampered_field():
+    bad = json.loads(RECON_DEADLINE)
+    bad["events"][4]["cell"] = "c3"  # O proved c3 by its sense: not a legal attempt
+    refused(bad, "ply 1", "c3 is not a legal attempt for seat 1", "proven")
+    bad = json.loads(TTT_LINE)
+    bad["results"]["distToWin"] = [0, 2]
+    refused(bad, "ply 4", "results.distToWin")
+
+
+# ---- round trips ------------------------------------------------------------------
+
+ROUND_TRIP_GAMES = [
+    ("fogboard_phantom_ttt", {}),
+    ("fogboard_phantom_ttt", {"abrupt": True, "max_plies": 7}),
+    ("fogboard_dark_hex", {"board_size": 4}),
+    ("fogboard_dark_hex", {"board_size": 5, "abrupt": True}),
+    ("fogboard_dark_hex", {"board_size": 5, "max_plies": 9}),
+    ("fogboard_dark_hex", {"board_size": 3, "abrupt": True, "obstype": "reveal-numturns"}),
+    ("fogboard_recon_hex", {"board_size": 5, "sense": 2}),
+    ("fogboard_recon_hex", {"board_size": 4, "sense": 1}),
+    ("fogboard_recon_hex", {"board_size": 3, "sense": 3, "max_plies": 5}),
+]
+
+
+@pytest.mark.parametrize("short_name,params", ROUND_TRIP_GAMES)
+def test_random_games_round_trip_through_json(short_name, params):
+    game = pyspiel.load_game(short_name, params)
+    endings = set()
+    for seed in range(25):
+        state, rng = random_game(game, seed, stop_chance=0.3)
+        extras = random_extras(rng, len(state._m.plies), game.geo)
+        text = R.dumps(state, names=["X", "O"], policy_names=["px", "po"], seed=seed, extras=extras)
+        text.encode("utf-8")  # strict UTF-8
+        loaded = R.read_replay(R.parse(text), obstype=params.get("obstype"))
+        back = loaded.state
+        assert back._m.plies == state._m.plies
+        assert back._m.ending == state._m.ending
+        assert back.returns() == state.returns()
+        assert [back.information_state_string(p) for p in (0, 1)] == [
+            state.information_state_string(p) for p in (0, 1)
+        ]
+        assert R.dumps(back, **loaded.writer_args()) == text
+        endings.add(state._m.ending)
+    assert "wall-clock" in endings and len(endings) >= 2
+
+
+@pytest.mark.parametrize("preset", ["phantom-ttt-3", "dark-hex-4", "dark-hex-5", "recon-hex-5"])
+def test_bot_games_of_every_preset_round_trip(preset):
+    game = fogboard_games.load(preset)
+    for seed in range(4):
+        players = [make_bot("probe", game, 0, seed), make_bot("sweep", game, 1, seed)]
+        state = game.new_initial_state()
+        pyspiel.evaluate_bots(state, players, seed)
+        extras = [{"scripted": True, "notes": None}] * len(state._m.plies)
+        replay = R.to_replay(state, policy_names=["probe", "sweep"], seed=seed, extras=extras)
+        assert replay["config"]["maxPlies"] == {"phantom-ttt-3": 18, "dark-hex-4": 32}.get(
+            preset, 50
+        )
+        assert R.from_replay(json.loads(json.dumps(replay)))._m.plies == state._m.plies
+
+
+def test_every_event_and_result_field_is_written():
+    game = fogboard_games.load("recon-hex-5")
+    state, _ = random_game(game, 5)
+    replay = R.to_replay(state)
+    assert list(replay) == ["protocol", "names", "policyNames", "config", "events", "results"]
+    assert list(replay["config"]) == list(R.CONFIG_KEYS)
+    assert list(replay["results"]) == list(R.RESULT_KEYS)
+    kinds = [e["kind"] for e in replay["events"]]
+    assert kinds[0] == "start" and kinds[-2:] == ["win", "end"]
+    assert kinds.count("sense") == kinds.count("attempt") == len(state._m.plies)
+    attempt = events_of(replay, "attempt")[0]
+    assert list(attempt) == [
+        "kind",
+        "round",
+        "seat",
+        "cell",
+        "result",
+        "say",
+        "notes",
+        "guess",
+        "scripted",
+        "fellBack",
+    ]
+
+
+def test_ply_cap_end_round_counts_the_plies():
+    # The original engine's own ply-cap fixture: 5x5, maxPlies 4.
+    game = pyspiel.load_game("fogboard_dark_hex", {"board_size": 5, "abrupt": True, "max_plies": 4})
+    state = moves(game.new_initial_state(), ["a1", "b1", "a2", "b2"])
+    replay = R.to_replay(state)
+    end = replay["events"][-1]
+    assert (end["round"], end["reason"], end["ending"]) == (4, "complete", "ply-cap")
+    assert R.from_replay(replay)._m.ending == "ply-cap"
+
+
+def test_board_full_is_a_draw_at_the_last_ply():
+    game = fogboard_games.load("phantom-ttt-3")
+    state = moves(game.new_initial_state(), ["a3", "b3", "c3", "b2", "a2", "c2", "b1", "a1", "c1"])
+    replay = R.to_replay(state)
+    assert replay["events"][-1] == {
+        "kind": "end",
+        "round": 8,
+        "reason": "complete",
+        "ending": "board-full",
+        "scores": [0.0, 0.0],
+    }
+    assert not events_of(replay, "win")
+    assert R.from_replay(replay).returns() == [0.0, 0.0]
+
+
+def test_hex_win_path_is_the_engines_shortest_chain():
+    game = fogboard_games.load("dark-hex-4")
+    # X: a2 b2 c2 d2 with a spare b3 and a1; O's stones elsewhere.
+    state = moves(
+        game.new_initial_state(), ["a1", "a4", "b3", "b4", "a2", "c4", "b2", "d3", "c2", "d1", "d2"]
+    )
+    win = events_of(R.to_replay(state), "win")[0]
+    assert win == {
+        "kind": "win",
+        "round": 10,
+        "seat": 0,
+        "how": "connection",
+        "path": ["a2", "b2", "c2", "d2"],
+    }
+
+
+# ---- deadline stops ----------------------------------------------------------------
+
+
+def test_deadline_stop_is_scored_by_true_distance_and_reads_back():
+    game = fogboard_games.load("dark-hex-4")
+    state = moves(game.new_initial_state(), ["a1", "a4", "b1", "a3", "c1"])
+    R.stop_at_deadline(state)
+    # X needs d1 (1 cell); O, walled off rank 1 but for d1, needs b2 c2 d1 (3).
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+    replay = R.to_replay(state)
+    assert replay["events"][-1] == {
+        "kind": "end",
+        "round": 5,
+        "reason": "deadline",
+        "ending": "wall-clock",
+        "scores": [1.0, -1.0],
+    }
+    assert replay["results"]["distToWin"] == [1, 3] and replay["results"]["reason"] == "deadline"
+    back = R.from_replay(json.loads(json.dumps(replay)))
+    assert back._m.plies == state._m.plies and back._m.ending == "wall-clock"
+    assert back.returns() == [1.0, -1.0]
+
+
+def test_deadline_stop_of_a_fresh_game_leaves_the_game_untouched():
+    game = fogboard_games.load("dark-hex-5")
+    state = R.stop_at_deadline(game.new_initial_state())
+    assert state.is_terminal() and state.returns() == [0.0, 0.0]
+    assert not game.new_initial_state().is_terminal()
+    replay = R.to_replay(state)
+    assert [e["kind"] for e in replay["events"]] == ["start", "end"]
+    assert replay["events"][-1]["round"] == 0
+    assert R.from_replay(replay).is_terminal()
+
+
+def test_deadline_stop_refuses_mid_ply_and_finished_games():
+    game = fogboard_games.load("recon-hex-5")
+    state = moves(game.new_initial_state(), ["sense a1"])
+    with pytest.raises(ValueError, match="ply 0 is under way"):
+        R.stop_at_deadline(state)
+    assert not state.is_terminal()
+    done, _ = random_game(game, 1)
+    with pytest.raises(ValueError, match="already over"):
+        R.stop_at_deadline(done)
+
+
+def test_recorded_deadline_scores_must_match_the_distance():
+    game = fogboard_games.load("dark-hex-4")
+    state = R.stop_at_deadline(moves(game.new_initial_state(), ["a1", "a4", "b1", "a3", "c1"]))
+    replay = R.to_replay(state)
+    replay["events"][-1]["scores"] = [-1.0, 1.0]
+    refused(replay, "ply 5", "end scores [-1.0, 1.0]", "rules score [1.0, -1.0]")
+    replay = R.to_replay(state)
+    replay["events"][-1]["scores"] = [0.0, 0.0]
+    refused(replay, "ply 5", "end scores")
+
+
+def test_to_replay_refuses_a_running_game_and_other_games():
+    game = fogboard_games.load("dark-hex-4")
+    with pytest.raises(ValueError, match="still running"):
+        R.to_replay(moves(game.new_initial_state(), ["a1"]))
+    kuhn = pyspiel.load_game("kuhn_poker").new_initial_state()
+    with pytest.raises(ValueError, match="Fog-of-War board games"):
+        R.to_replay(kuhn)
+    with pytest.raises(ValueError, match="Fog-of-War board games"):
+        R.stop_at_deadline(kuhn)
+
+
+# ---- refusals that name the ply -----------------------------------------------------
+
+
+def test_flipped_attempt_result_is_refused_at_its_ply():
+    replay = finished()
+    attempts = events_of(replay, "attempt")
+    target = next(e for e in attempts if e["result"] == "placed" and e["round"] > 2)
+    target["result"] = "occupied"
+    refused(replay, f"ply {target['round']}:", "recorded 'occupied'", "rules derive 'placed'")
+
+
+def test_occupied_flipped_to_placed_is_refused():
+    game = fogboard_games.load("dark-hex-5")
+    state = moves(game.new_initial_state(), ["c3", "c3", "a1", "e5"])
+    replay = R.to_replay(R.stop_at_deadline(state))
+    replay["events"][2]["result"] = "placed"
+    refused(replay, "ply 1:", "recorded 'placed'", "rules derive 'occupied'")
+
+
+def test_illegal_cells_are_refused_at_their_ply():
+    replay = finished()
+    attempts = events_of(replay, "attempt")
+    own = next(e for e in attempts if e["result"] == "placed")
+    later = next(e for e in attempts if e["seat"] == own["seat"] and e["round"] > own["round"])
+    later["cell"] = own["cell"]
+    refused(
+        copy.deepcopy(replay),
+        f"ply {later['round']}:",
+        f"{own['cell']} is not a legal attempt",
+        "own stone",
+    )
+    later["cell"] = "z9"
+    refused(copy.deepcopy(replay), f"ply {later['round']}", "'z9' is not a cell of a 4x4 board")
+    later["cell"] = "e1"
+    refused(copy.deepcopy(replay), f"ply {later['round']}", "'e1' is not a cell")
+
+
+def test_a_cell_swapped_for_another_legal_cell_is_caught_downstream():
+    replay = finished(seed=8)
+    first = events_of(replay, "attempt")[0]
+    first["cell"] = "d4" if first["cell"] != "d4" else "a4"
+    with pytest.raises(ReplayError, match=r"^ply \d+"):
+        R.from_replay(replay)
+
+
+def test_attempt_by_the_wrong_seat_is_refused():
+    replay = finished()
+    e = events_of(replay, "attempt")[3]
+    e["seat"] = 1 - e["seat"]
+    refused(
+        replay, f"ply {e['round']}:", f"attempt by seat {e['seat']}", "rules give the ply to seat"
+    )
+
+
+def test_round_numbers_are_checked():
+    replay = finished()
+    e = events_of(replay, "attempt")[2]
+    e["round"] = 7
+    refused(replay, "ply 2:", "attempt has round 7")
+
+
+def test_win_tampering_is_refused_at_the_winning_ply():
+    base = finished()
+    win = events_of(base, "win")[0]
+    p, seat = win["round"], win["seat"]
+
+    r = copy.deepcopy(base)
+    events_of(r, "win")[0]["seat"] = 1 - seat
+    refused(r, f"ply {p}:", f"credited to seat {1 - seat}")
+
+    r = copy.deepcopy(base)
+    events_of(r, "win")[0]["how"] = "line"
+    refused(r, f"ply {p}:", "'line'", "'connection'")
+
+    r = copy.deepcopy(base)
+    events_of(r, "win")[0]["path"] = win["path"][:-1]
+    refused(r, f"ply {p}:", "win path", "does not join")
+
+    r = copy.deepcopy(base)
+    other = next(
+        e["cell"] for e in events_of(r, "attempt") if e["seat"] != seat and e["result"] == "placed"
+    )
+    events_of(r, "win")[0]["path"] = win["path"] + [other]
+    refused(r, f"ply {p}:", f"{other} is not a stone of seat {seat}")
+
+    r = copy.deepcopy(base)
+    events_of(r, "win")[0]["path"] = [win["path"][0], win["path"][-1]]
+    refused(r, f"ply {p}:", "are not adjacent")
+
+    r = copy.deepcopy(base)
+    events_of(r, "win")[0]["path"] = win["path"] + win["path"][-1:]
+    refused(r, f"ply {p}:", "repeats a cell")
+
+    r = copy.deepcopy(base)
+    events_of(r, "win")[0]["round"] = p - 1
+    refused(r, f"ply {p}:", "winning ply is")
+
+    r = copy.deepcopy(base)
+    r["events"].remove(events_of(r, "win")[0])
+    refused(r, f"ply {p}:", "does not record")
+
+
+def test_any_connecting_path_of_the_winner_is_accepted():
+    game = fogboard_games.load("dark-hex-4")
+    state = moves(
+        game.new_initial_state(), ["a1", "a4", "b3", "b4", "a2", "c4", "b2", "d3", "c2", "d1", "d2"]
+    )
+    replay = R.to_replay(state)
+    events_of(replay, "win")[0]["path"] = ["d2", "c2", "b2", "a2"]  # far edge first
+    assert R.from_replay(replay)._m.winner == 0
+    events_of(replay, "win")[0]["path"] = ["a1", "a2", "b2", "c2", "d2"]  # longer, still a chain
+    assert R.from_replay(replay)._m.winner == 0
+
+
+def test_tic_tac_toe_win_path_must_be_the_line():
+    bad = json.loads(TTT_LINE)
+    bad["events"][6]["path"] = ["c3", "a3", "b3"]  # same line, any order
+    R.from_replay(bad)
+    bad["events"][6]["path"] = ["a3", "b3", "a1"]
+    refused(bad, "ply 4:", "a1 is not a stone of seat 0")
+    bad["events"][6]["path"] = ["a3", "b3"]
+    refused(bad, "ply 4:", "not a row, column or diagonal")
+
+
+def test_win_the_rules_do_not_derive_is_refused():
+    replay = R.to_replay(
+        R.stop_at_deadline(moves(fogboard_games.load("dark-hex-4").new_initial_state(), ["a1"]))
+    )
+    replay["events"].insert(
+        2, {"kind": "win", "round": 0, "seat": 0, "how": "connection", "path": ["a1"]}
+    )
+    refused(replay, "ply 0:", "a win was recorded that the rules do not derive")
+
+
+def test_endings_the_rules_do_not_derive_are_refused():
+    base = finished()
+    end_round = base["events"][-1]["round"]
+    for reason, ending in [
+        ("complete", "ply-cap"),
+        ("deadline", "wall-clock"),
+        ("complete", "line"),
+    ]:
+        r = copy.deepcopy(base)
+        r["events"][-1].update(reason=reason, ending=ending)
+        refused(
+            r, f"ply {end_round}:", f"ends {reason}/{ending}", "rules derive complete/connection"
+        )
+    # A running game may only be stopped by the deadline.
+    state = moves(fogboard_games.load("dark-hex-4").new_initial_state(), ["a1", "b2"])
+    r = R.to_replay(R.stop_at_deadline(state))
+    r["events"][-1].update(reason="complete", ending="ply-cap")
+    refused(r, "ply 2:", "rules derive no end", "still running after 2 plies")
+    r["events"][-1].update(reason="deadline", ending="connection")
+    refused(r, "ply 2:", "ends deadline/connection")
+    r["events"][-1].update(reason="timeout", ending="wall-clock")
+    refused(r, "end reason must be complete or deadline")
+
+
+def test_end_scores_round_and_placement_are_checked():
+    base = finished()
+    r = copy.deepcopy(base)
+    r["events"][-1]["scores"] = [0.0, 0.0]
+    refused(r, "ply", "end scores [0.0, 0.0]")
+    r = copy.deepcopy(base)
+    r["events"][-1]["round"] += 1
+    refused(r, "the end has round")
+    r = copy.deepcopy(base)
+    r["events"].pop()
+    refused(r, "the replay has no end event")
+    r = copy.deepcopy(base)
+    r["events"].append({"kind": "start", "round": -1})
+    refused(r, "comes after the end event")
+    r = copy.deepcopy(base)
+    end = r["events"].pop()
+    r["events"].insert(3, end)
+    refused(r, "ply")
+
+
+def test_integer_scores_are_accepted_but_booleans_are_not():
+    r = finished()
+    r["events"][-1]["scores"] = [int(x) for x in r["events"][-1]["scores"]]
+    r["results"]["scores"] = [int(x) for x in r["results"]["scores"]]
+    R.from_replay(r)
+    r["events"][-1]["scores"] = [True, False]
+    refused(r, "scores[0] must be a number")
+
+
+@pytest.mark.parametrize("field", R.RESULT_KEYS)
+def test_every_results_field_is_checked(field):
+    game = fogboard_games.load("recon-hex-5")
+    state, rng = random_game(game, 11)
+    extras = random_extras(rng, len(state._m.plies), game.geo)
+    replay = R.to_replay(state, policy_names=["p", "q"], extras=extras)
+    value = replay["results"][field]
+    if isinstance(value, list):
+        tampered = list(reversed(value)) if value[0] != value[1] else [value[0], value[1] + 1]
+        if isinstance(value[0], str):
+            tampered = [value[0], value[1] + "!"]
+    elif isinstance(value, bool):
+        tampered = not value
+    elif isinstance(value, int):
+        tampered = value + 1
+    else:
+        tampered = value + "x"
+    replay["results"][field] = tampered
+    end_round = replay["events"][-1]["round"]
+    refused(replay, f"ply {end_round}:", f"results.{field} says")
+
+
+def test_results_fields_are_optional_but_unknown_ones_refused():
+    r = finished()
+    r["results"] = {"scores": r["results"]["scores"]}
+    R.from_replay(r)
+    r["results"]["elo"] = 1200
+    refused(r, "unknown key 'elo'")
+
+
+def test_guess_and_fallback_tallies_come_from_the_events():
+    r = json.loads(RECON_DEADLINE)
+    r["events"][2]["guess"] = ["d3", "e5"]  # one more guess, no more hits
+    refused(r, "results.guessesMade says [3, 0]", "rules derive [4, 0]")
+    r = json.loads(RECON_DEADLINE)
+    r["events"][8]["fellBack"] = False
+    refused(r, "ply 4:", "results.fallbacks says [0, 1]")
+
+
+# ---- recon-specific refusals ------------------------------------------------------
+
+
+def test_recon_plies_need_their_sense():
+    r = json.loads(RECON_DEADLINE)
+    del r["events"][3]  # O's sense of ply 1
+    refused(r, "ply 1:", "an attempt without its sense")
+    r = json.loads(RECON_DEADLINE)
+    r["events"][3]["anchor"] = "e5"
+    refused(r, "ply 1:", "e5 is not a sense anchor")
+    r = json.loads(RECON_DEADLINE)
+    r["events"].insert(4, {"kind": "sense", "round": 1, "seat": 1, "anchor": "a1"})
+    refused(r, "ply 1:", "a second sense")
+
+
+def test_sense_in_a_game_without_sensing_is_refused():
+    r = json.loads(TTT_LINE)
+    r["events"].insert(1, {"kind": "sense", "round": 0, "seat": 0, "anchor": "a1"})
+    refused(r, "ply 0:", "no sensing")
+
+
+def test_recon_must_be_abrupt():
+    r = json.loads(RECON_DEADLINE)
+    r["config"]["abrupt"] = False
+    refused(r, "recon hex, which is abrupt only", "abrupt: false")
+
+
+def test_a_deadline_between_sense_and_attempt_is_refused():
+    r = json.loads(RECON_DEADLINE)
+    del r["events"][8]  # O's last attempt: the stop now falls after its sense
+    r["events"][-1]["round"] = 3
+    refused(r, "ply 3:", "after a sense and before its attempt")
+
+
+# ---- malformed shapes ---------------------------------------------------------------
+
+
+def shape_cases():
+    def mutate(f):
+        r = json.loads(TTT_LINE)
+        f(r)
+        return r
+
+    yield "not an object", [1, 2], "replay must be an object"
+    yield "missing key", mutate(lambda r: r.pop("results")), "missing key 'results'"
+    yield "unknown key", mutate(lambda r: r.update(states=[])), "unknown key 'states'"
+    yield "protocol", mutate(lambda r: r.update(protocol="fogboards.replay.v2")), "unknown protocol"
+    yield (
+        "mode",
+        mutate(lambda r: r["config"].update(mode="kriegspiel")),
+        "unknown mode 'kriegspiel'",
+    )
+    yield "size type", mutate(lambda r: r["config"].update(size="3")), "config.size must be an int"
+    yield (
+        "abrupt type",
+        mutate(lambda r: r["config"].update(abrupt=0)),
+        "config.abrupt must be a bool",
+    )
+    yield (
+        "sense bool",
+        mutate(lambda r: r["config"].update(sense=True)),
+        "config.sense must be an int",
+    )
+    yield "config key", mutate(lambda r: r["config"].pop("seed")), "config: missing key 'seed'"
+    yield "ttt size", mutate(lambda r: r["config"].update(size=4)), "size must be 3 in phantom-ttt"
+    yield "first", mutate(lambda r: r["config"].update(first=1)), "config.first must be 0"
+    yield "max plies", mutate(lambda r: r["config"].update(maxPlies=19)), "max_plies"
+    yield "names", mutate(lambda r: r.update(names=["solo"])), "names must hold 2 entries"
+    yield (
+        "policy names",
+        mutate(lambda r: r.update(policyNames=["a", 2])),
+        "policyNames[1] must be a str",
+    )
+    yield "events type", mutate(lambda r: r.update(events={})), "events must be a list"
+    yield "empty events", mutate(lambda r: r.update(events=[])), "events: empty"
+    yield "first event", mutate(lambda r: r["events"].pop(0)), "events[0] must be start"
+    yield (
+        "event type",
+        mutate(lambda r: r["events"].insert(1, "attempt")),
+        "events[1] must be an object",
+    )
+    yield "kind", mutate(lambda r: r["events"][1].update(kind="resign")), "unknown kind 'resign'"
+    yield "no round", mutate(lambda r: r["events"][1].pop("round")), "missing key 'round'"
+    yield "round bool", mutate(lambda r: r["events"][1].update(round=False)), "round must be an int"
+    yield "no cell", mutate(lambda r: r["events"][1].pop("cell")), "missing key 'cell'"
+    yield "cell int", mutate(lambda r: r["events"][1].update(cell=3)), "cell must be a str"
+    yield (
+        "result",
+        mutate(lambda r: r["events"][1].update(result="hit")),
+        "result must be 'placed' or 'occupied'",
+    )
+    yield "guess", mutate(lambda r: r["events"][1].update(guess="b2")), "guess must be a list"
+    yield (
+        "guess cell",
+        mutate(lambda r: r["events"][1].update(guess=["k9"])),
+        "guess[0]: 'k9' is not a cell",
+    )
+    yield "say", mutate(lambda r: r["events"][1].update(say=None)), "say must be a str"
+    yield "extra key", mutate(lambda r: r["events"][1].update(ply=0)), "unknown key 'ply'"
+    yield (
+        "scores",
+        mutate(lambda r: r["events"][-1].update(scores=[1.0])),
+        "scores must hold 2 entries",
+    )
+    yield "path", mutate(lambda r: r["events"][6].update(path="a3 b3 c3")), "path must be a list"
+    yield "results type", mutate(lambda r: r.update(results=[])), "results must be an object"
+
+
+@pytest.mark.parametrize(
+    "label,replay,message", list(shape_cases()), ids=[c[0] for c in shape_cases()]
+)
+def test_malformed_shapes_are_refused(label, replay, message):
+    refused(replay, message)
+
+
+def test_malformed_json_text_is_refused():
+    for text, message in [
+        ("{", "not JSON"),
+        ('{"protocol": NaN}', "NaN is not JSON"),
+        ('{"a": 1, "a": 2}', "duplicate JSON key 'a'"),
+        (b"\xff\xfe", "not UTF-8"),
+        (TTT_LINE.replace('"seed": 0', '"seed": 0, "seed": 1'), "duplicate JSON key 'seed'"),
+    ]:
+        with pytest.raises(ReplayError, match=message):
+            R.loads(text)
+
+
+def test_replay_errors_are_value_errors():
+    assert issubclass(ReplayError, ValueError)
+
+
+def test_writer_checks_its_arguments():
+    game = fogboard_games.load("phantom-ttt-3")
+    state, _ = random_game(game, 2)
+    n = len(state._m.plies)
+    with pytest.raises(ValueError, match="extras: 1 entries"):
+        R.to_replay(state, extras=[{}])
+    with pytest.raises(ValueError, match="unknown key 'mood'"):
+        R.to_replay(state, extras={0: {"mood": "calm"}})
+    with pytest.raises(ValueError, match="not a cell"):
+        R.to_replay(state, extras={n - 1: {"guess": ["z1"]}})
+    with pytest.raises(ValueError, match="names must hold 2 entries"):
+        R.to_replay(state, names=["only"])
+    with pytest.raises(ValueError, match="seed must be an int"):
+        R.to_replay(state, seed="7")
