@@ -229,6 +229,15 @@ class BoardState(pyspiel.State):
 
     def _player(self, player) -> int:
         if player is None:
+            # No player means the player to move, as on the C++ route
+            # (pyspiel.State.information_state_tensor(s) uses CurrentPlayer()).
+            # Once the game is over nobody moves: refuse like C++ does rather
+            # than answer with the last mover's private view.
+            if self._m.ending is not None:
+                raise pyspiel.SpielError(
+                    "the game is over, so there is no player to move: "
+                    "pass the seat whose view you want"
+                )
             player = self._m.mover
         if player not in (0, 1):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
