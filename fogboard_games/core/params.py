@@ -50,13 +50,11 @@ class Param:
         if kind is int and value not in self.extra:
             if not self.low <= value <= self.high:
                 raise ValueError(
-                    f"{game}: parameter {self.name!r} must be {self.allowed()}, "
-                    f"got {value}"
+                    f"{game}: parameter {self.name!r} must be {self.allowed()}, got {value}"
                 )
         if kind is str and value not in self.choices:
             raise ValueError(
-                f"{game}: parameter {self.name!r} must be {self.allowed()}, "
-                f"got {value!r}"
+                f"{game}: parameter {self.name!r} must be {self.allowed()}, got {value!r}"
             )
         return value
 

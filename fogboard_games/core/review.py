@@ -42,16 +42,18 @@ def first_difference(stated: Any, derived: Any, path: str = "") -> str | None:
     if isinstance(stated, list):
         if not isinstance(derived, list) or len(stated) != len(derived):
             n = len(derived) if isinstance(derived, list) else "no"
-            return (
-                f"{path}: review has {len(stated)} entries, rules give {n}"
-            )
+            return f"{path}: review has {len(stated)} entries, rules give {n}"
         for i, (a, b) in enumerate(zip(stated, derived)):
             diff = first_difference(a, b, f"{path}[{i}]")
             if diff:
                 return diff
         return None
     if isinstance(stated, float) or isinstance(derived, float):
-        ok = isinstance(stated, (int, float)) and not isinstance(stated, bool) and abs(stated - derived) < 1e-9
+        ok = (
+            isinstance(stated, (int, float))
+            and not isinstance(stated, bool)
+            and abs(stated - derived) < 1e-9
+        )
     else:
         ok = type(stated) is type(derived) and stated == derived
     if not ok:
@@ -68,7 +70,9 @@ def load_review(review: Any) -> pyspiel.State:
         raise ReviewError(f"a review is a JSON object (dict), got {type(review).__name__}")
     for field, kind in (("game", str), ("params", dict), ("actions", list)):
         if not isinstance(review.get(field), kind):
-            raise ReviewError(f"review field {field!r} must be a {kind.__name__}, got {_describe(review.get(field))}")
+            raise ReviewError(
+                f"review field {field!r} must be a {kind.__name__}, got {_describe(review.get(field))}"
+            )
     if review.get("format", FORMAT) != FORMAT:
         raise ReviewError(f"review format {review.get('format')!r} is not {FORMAT!r}")
     if review["game"] not in GAMES:
@@ -87,7 +91,11 @@ def load_review(review: Any) -> pyspiel.State:
             action = state.string_to_action(text)
         except (ValueError, pyspiel.SpielError) as e:
             raise ReviewError(f"action {step} ({text!r}): {e}") from None
-        legal = state.legal_actions() if not state.is_chance_node() else [a for a, _ in state.chance_outcomes()]
+        legal = (
+            state.legal_actions()
+            if not state.is_chance_node()
+            else [a for a, _ in state.chance_outcomes()]
+        )
         if action not in legal:
             raise ReviewError(f"action {step} ({text!r}) is not legal there")
         state.apply_action(action)
