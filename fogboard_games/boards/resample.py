@@ -74,8 +74,8 @@ class _Plan:
         # Opponent turns that come before the seat's ply k (classical rule):
         # one per seat turn already finished, plus one if the opponent opens.
         turns = [0]
-        for anchor, seen, cell, result in self.mine:
-            turns.append(turns[-1] + (result == rules.PLACED))
+        for ply in self.mine:
+            turns.append(turns[-1] + (ply[3] == rules.PLACED))
         self.turns_before = turns
 
     def slots(self, k: int, opp_plies: int, opp_stones: int) -> int:
@@ -137,7 +137,7 @@ def resample(state, player: int, sampler=None):
 def _actions(m: rules.Match) -> list[int]:
     geo = m.geo
     out = []
-    for seat, anchor, seen, cell, result in m.plies:
+    for _seat, anchor, _seen, cell, _result in m.plies:
         if anchor >= 0:
             out.append(geo.cells + anchor)
         out.append(cell)

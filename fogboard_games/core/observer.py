@@ -11,7 +11,7 @@ returns (the Python route), so the two routes cannot drift apart.
 from __future__ import annotations
 
 import math
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pyspiel

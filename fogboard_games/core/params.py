@@ -12,9 +12,9 @@ ints, bools or comma-free strings only.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Mapping, Sequence, Union
+from collections.abc import Callable, Mapping, Sequence
 
-Value = Union[int, bool, str]
+Value = int | bool | str
 
 
 @dataclasses.dataclass(frozen=True)

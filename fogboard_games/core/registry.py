@@ -8,7 +8,7 @@ benchmarked the day it lands.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable
+from collections.abc import Callable
 
 import pyspiel
 
