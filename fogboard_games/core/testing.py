@@ -1,0 +1,326 @@
+"""The conformance suite every fogboard game must pass (SPEC.md section 0).
+
+Each `check_*` function takes a loaded pyspiel game and a seed, plays seeded
+random histories, and raises AssertionError naming the game, the history
+and what broke. `CHECKS` lists them; tests/test_conformance.py runs every
+check over every preset and every extra configuration a ruleset registers
+in `registry.CONFORMANCE_EXTRAS`, so a new game is covered the day it is
+registered. Researchers can run the suite on their own configurations:
+
+    from fogboard_games.core import testing
+    testing.check_all(pyspiel.load_game("fogboard_dark_hex(board_size=3)"))
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import numpy as np
+import pyspiel
+
+from fogboard_games.core.observer import all_obs_types
+from fogboard_games.core.review import load_review
+
+
+def _legal(state) -> list[int]:
+    if state.is_chance_node():
+        return [a for a, _ in state.chance_outcomes()]
+    return state.legal_actions()
+
+
+def _step(state, rng: random.Random) -> None:
+    if state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        state.apply_action(rng.choices(actions, probs)[0])
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def playout_states(game, rng: random.Random, playouts: int, limit: int = 400):
+    """States (as independent clones) along `playouts` random playouts.
+
+    Long games are thinned to about `limit` states in all, spread evenly
+    over the playouts, so every check stays fast on every game.
+    """
+    every = max(1, (playouts * game.max_game_length()) // limit)
+    for _ in range(playouts):
+        state = game.new_initial_state()
+        step = 0
+        while True:
+            if step % every == 0 or state.is_terminal():
+                yield state.clone()
+            if state.is_terminal():
+                break
+            _step(state, rng)
+            step += 1
+
+
+def _where(game, state) -> str:
+    return f"{game} after history {state.history()}"
+
+
+def _snapshot(state) -> tuple:
+    players = range(state.num_players())
+    return (
+        tuple(state.history()),
+        state.current_player(),
+        tuple(_legal(state)) if not state.is_terminal() else (),
+        tuple(state.information_state_string(p) for p in players),
+        tuple(tuple(state.information_state_tensor(p)) for p in players),
+    )
+
+
+# ---- the checks -----------------------------------------------------------------
+
+
+def check_random_sim(game, seed: int = 0) -> None:
+    """OpenSpiel's own consistency test (clones, returns, legal actions)."""
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+def check_shapes(game, seed: int = 0) -> None:
+    """Declared tensor shapes equal what the observers and Python route give."""
+    rng = random.Random(seed)
+    size_info = game.information_state_tensor_size()
+    size_obs = game.observation_tensor_size()
+    observers = [(t, game.make_py_observer(t)) for t in all_obs_types()]
+    for o_type, o in observers:
+        pieces = sum(int(np.prod(v.shape)) for v in o.dict.values())
+        assert pieces == o.tensor.size, f"{game}: observer {o_type} pieces do not tile its tensor"
+    for state in playout_states(game, rng, 3):
+        for p in range(game.num_players()):
+            assert len(state.information_state_tensor(p)) == size_info, _where(game, state)
+            assert len(state.observation_tensor(p)) == size_obs, _where(game, state)
+            for _, o in observers:
+                o.set_from(state, p)
+                assert isinstance(o.string_from(state, p), str)
+
+
+def check_routes_agree(game, seed: int = 0) -> None:
+    """Our fast Python methods answer exactly what the C++ route answers."""
+    rng = random.Random(seed)
+    for state in playout_states(game, rng, 4):
+        where = _where(game, state)
+        assert pyspiel.State.current_player(state) == state.current_player(), where
+        assert pyspiel.State.is_terminal(state) == state.is_terminal(), where
+        assert pyspiel.State.is_chance_node(state) == state.is_chance_node(), where
+        if not state.is_chance_node():
+            assert pyspiel.State.legal_actions(state) == state.legal_actions(), where
+            assert pyspiel.State.legal_actions_mask(state) == state.legal_actions_mask(), where
+        for p in range(game.num_players()):
+            for kind in ("information_state", "observation"):
+                cpp_t = getattr(pyspiel.State, kind + "_tensor")(state, p)
+                py_t = getattr(state, kind + "_tensor")(p)
+                assert list(cpp_t) == list(py_t), f"{kind} tensor differs for seat {p}, {where}"
+                cpp_s = getattr(pyspiel.State, kind + "_string")(state, p)
+                py_s = getattr(state, kind + "_string")(p)
+                assert cpp_s == py_s, f"{kind} string differs for seat {p}, {where}"
+
+
+def check_clone_independent(game, seed: int = 0) -> None:
+    """Moves on a clone never show on the original, and the other way round."""
+    rng = random.Random(seed)
+    for state in playout_states(game, rng, 3):
+        if state.is_terminal():
+            continue
+        before = _snapshot(state)
+        twin = state.clone()
+        assert _snapshot(twin) == before, _where(game, state)
+        while not twin.is_terminal():
+            _step(twin, rng)
+        assert _snapshot(state) == before, f"clone moves leaked into {_where(game, state)}"
+        twin = state.clone()
+        _step(state, rng)
+        assert _snapshot(twin) == before, (
+            f"original moves leaked into a clone, {_where(game, twin)}"
+        )
+
+
+def _early_states(game, rng: random.Random, playouts: int, decisions: int):
+    """States within the first few decisions, where repeats are most likely."""
+    for _ in range(playouts):
+        state = game.new_initial_state()
+        made = 0
+        while not state.is_terminal() and made < decisions:
+            if not state.is_chance_node():
+                made += 1
+                yield state.clone()
+            _step(state, rng)
+
+
+def check_info_states_consistent(game, seed: int = 0) -> None:
+    """Equal information-state strings imply equal tensors and legal actions."""
+    rng = random.Random(seed)
+    seen: dict[tuple, tuple] = {}
+    repeats = 0
+    states = itertools.chain(playout_states(game, rng, 40), _early_states(game, rng, 300, 4))
+    for state in states:
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        p = state.current_player()
+        key = (p, state.information_state_string(p))
+        value = (tuple(state.information_state_tensor(p)), tuple(state.legal_actions()))
+        if key in seen:
+            repeats += 1
+            assert seen[key] == value, (
+                f"{game}: seat {p} has one information-state string but two tensors or "
+                f"legal sets; second history {state.history()}"
+            )
+        seen[key] = value
+    assert repeats > 0, f"{game}: no information state was reached twice; the check tested nothing"
+
+
+def check_public_observer(game, seed: int = 0) -> None:
+    """A public-only observer gives every seat the same string and tensor."""
+    rng = random.Random(seed)
+    observers = [
+        game.make_py_observer(t)
+        for t in all_obs_types()
+        if t.private_info == pyspiel.PrivateInfoType.NONE
+    ]
+    for state in playout_states(game, rng, 3):
+        for o in observers:
+            strings, tensors = set(), set()
+            for p in range(game.num_players()):
+                o.set_from(state, p)
+                tensors.add(o.tensor.tobytes())
+                strings.add(o.string_from(state, p))
+            assert len(strings) == 1 and len(tensors) == 1, (
+                f"public observation differs between seats, {_where(game, state)}: {strings}"
+            )
+
+
+def check_resample(game, seed: int = 0) -> None:
+    """resample_from_infostate keeps the seat's information state."""
+    rng = random.Random(seed)
+    checked = 0
+    for state in playout_states(game, rng, 3):
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        p = state.current_player()
+        world = state.resample_from_infostate(p, rng.random)
+        assert world.information_state_string(p) == state.information_state_string(p), _where(
+            game, state
+        )
+        assert world.current_player() == p, _where(game, state)
+        assert sorted(world.legal_actions()) == sorted(state.legal_actions()), _where(game, state)
+        checked += 1
+    assert checked > 0
+
+
+def check_returns_and_length(game, seed: int = 0) -> None:
+    """Returns within the declared bounds and sum; length within max_game_length."""
+    rng = random.Random(seed)
+    lo, hi = game.min_utility(), game.max_utility()
+    zero_sum = game.get_type().utility in (
+        pyspiel.GameType.Utility.ZERO_SUM,
+        pyspiel.GameType.Utility.CONSTANT_SUM,
+    )
+    for _ in range(30):
+        state = game.new_initial_state()
+        decisions = 0
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                decisions += 1
+            _step(state, rng)
+        assert decisions <= game.max_game_length(), (
+            f"{game}: {decisions} decisions in {state.history()}"
+        )
+        r = state.returns()
+        assert all(lo - 1e-9 <= x <= hi + 1e-9 for x in r), (
+            f"{game}: returns {r} outside [{lo}, {hi}]"
+        )
+        if zero_sum:
+            assert abs(sum(r) - game.utility_sum()) < 1e-9, (
+                f"{game}: returns {r} do not sum to {game.utility_sum()}"
+            )
+
+
+def check_illegal_refused(game, seed: int = 0) -> None:
+    """Illegal or out-of-range actions raise and leave the state untouched."""
+    rng = random.Random(seed)
+    n = game.num_distinct_actions()
+    for state in playout_states(game, rng, 3):
+        legal = set(_legal(state))
+        candidates = [-1, n + 7]
+        if not state.is_chance_node():
+            candidates += [a for a in range(n) if a not in legal][:3]
+        before = _snapshot(state)
+        for a in candidates:
+            try:
+                state.apply_action(a)
+            except (ValueError, pyspiel.SpielError) as e:
+                assert str(e), "an illegal action must be refused with a message"
+            else:
+                raise AssertionError(f"{game}: illegal action {a} accepted, {_where(game, state)}")
+            assert _snapshot(state) == before, f"refused action {a} changed the state"
+
+
+def check_action_strings(game, seed: int = 0) -> None:
+    """Every legal action has a unique string that string_to_action reads back."""
+    rng = random.Random(seed)
+    for state in playout_states(game, rng, 3):
+        if state.is_terminal():
+            continue
+        p = state.current_player()
+        legal = _legal(state)
+        strings = [state.action_to_string(p, a) for a in legal]
+        assert len(set(strings)) == len(strings), f"duplicate action strings {strings}"
+        for a, s in zip(legal, strings):
+            assert state.string_to_action(s) == a, f"{s!r} reads back as another action"
+        if state.is_chance_node():
+            total = sum(pr for _, pr in state.chance_outcomes())
+            assert abs(total - 1.0) < 1e-9, f"chance outcomes sum to {total}"
+
+
+def check_review_round_trip(game, seed: int = 0) -> None:
+    """review() fails before the end; its JSON rebuilds the same game."""
+    rng = random.Random(seed)
+    for _ in range(3):
+        state = game.new_initial_state()
+        try:
+            state.review()
+        except ValueError:
+            pass
+        else:
+            raise AssertionError(f"{game}: review() accepted before the end")
+        while not state.is_terminal():
+            _step(state, rng)
+        review = json.loads(json.dumps(state.review()))
+        rebuilt = load_review(review)
+        assert rebuilt.history() == state.history(), f"{game}: review rebuilt another game"
+        assert rebuilt.returns() == state.returns()
+
+
+CHECKS = [
+    check_random_sim,
+    check_shapes,
+    check_routes_agree,
+    check_clone_independent,
+    check_info_states_consistent,
+    check_public_observer,
+    check_resample,
+    check_returns_and_length,
+    check_illegal_refused,
+    check_action_strings,
+    check_review_round_trip,
+]
+
+
+def check_all(game, seed: int = 0) -> None:
+    for check in CHECKS:
+        check(game, seed)
+
+
+def conformance_configs() -> list[tuple[str, str, dict]]:
+    """(label, short name, params) for every preset and registered extra."""
+    from fogboard_games.core.registry import CONFORMANCE_EXTRAS, PRESETS
+
+    out = [(name, p.short_name, p.params) for name, p in sorted(PRESETS.items())]
+    for short_name, extras in sorted(CONFORMANCE_EXTRAS.items()):
+        for params in extras:
+            label = short_name + "(" + ",".join(f"{k}={v}" for k, v in sorted(params.items())) + ")"
+            out.append((label, short_name, params))
+    return out
