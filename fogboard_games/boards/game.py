@@ -25,17 +25,30 @@ from fogboard_games.core import registry
 from fogboard_games.core.observer import INFO_STATE, OBSERVATION, PieceObserver, obs_type_key
 from fogboard_games.core.params import Param, ParamSpec
 
-TERMINAL = pyspiel.PlayerId.TERMINAL
+# A plain int: the C++ route converts this return value on every apply_action.
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 OBSTYPES = ("reveal-nothing", "reveal-numturns")
 
 
 def _common() -> list[Param]:
     out = []
     out.append(
-        Param("obstype", "reveal-nothing", "whether ply movers are public (as OpenSpiel)", choices=OBSTYPES)
+        Param(
+            "obstype",
+            "reveal-nothing",
+            "whether ply movers are public (as OpenSpiel)",
+            choices=OBSTYPES,
+        )
     )
     out.append(
-        Param("max_plies", -1, "ply cap; -1 means 2 x cells (get_parameters shows the number)", 1, 242, extra=(-1,))
+        Param(
+            "max_plies",
+            -1,
+            "ply cap; -1 means 2 x cells (get_parameters shows the number)",
+            1,
+            242,
+            extra=(-1,),
+        )
     )
     return out
 
@@ -63,7 +76,10 @@ SPECS = {
     ),
     "fogboard_dark_hex": ParamSpec(
         "fogboard_dark_hex",
-        [Param("board_size", 4, "cells per side", 2, 11), Param("abrupt", False, "a collision ends the turn")]
+        [
+            Param("board_size", 4, "cells per side", 2, 11),
+            Param("abrupt", False, "a collision ends the turn"),
+        ]
         + _common(),
         lambda p: _check_cap(p, p["board_size"] ** 2),
     ),
@@ -134,6 +150,7 @@ class BoardGame(pyspiel.Game):
         self.resolved_params = p
         self.geo.game = self  # lets states reach their game without crossing into C++
         self._template = rules.Match(self.geo)
+        self._template.shared = True  # every fresh state starts from it
         self._layouts = {}
         # The default layouts, looked up on every fast-path tensor call.
         self.info_layout = self.layout(INFO_STATE)
@@ -159,7 +176,9 @@ class BoardGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
-            raise ValueError(f"{self.short_name}: observer parameters are not supported, got {params}")
+            raise ValueError(
+                f"{self.short_name}: observer parameters are not supported, got {params}"
+            )
         key = obs_type_key(iig_obs_type)
         numturns = self.numturns
 
@@ -177,8 +196,7 @@ class BoardState(pyspiel.State):
 
     def __init__(self, game: BoardGame):
         super().__init__(game)
-        # Shared with every fresh state until the first move copies it; a
-        # clone overwrites it with its own copy straight away.
+        # Shared with every fresh state until the first move copies it.
         self._m = game._template
 
     # ---- fast Python-side queries (same answers as the C++ route) -----------
@@ -259,12 +277,18 @@ class BoardState(pyspiel.State):
         m = self._m
         if not m.is_legal(action):
             raise ValueError(self._illegal_message(action))
-        if m is _game_of(self)._template:
+        if m.shared:
             m = self._m = m.copy()
         if action < m.geo.cells:
             m.attempt(action)
         else:
             m.sense(action - m.geo.cells)
+
+    def writable_match(self) -> rules.Match:
+        """This state's match, copied first if other states share it."""
+        if self._m.shared:
+            self._m = self._m.copy()
+        return self._m
 
     def _illegal_message(self, action) -> str:
         m = self._m
@@ -277,9 +301,7 @@ class BoardState(pyspiel.State):
             else "out of range"
         )
         why = "it is the sense step" if m.sensing else "not a legal attempt for this seat"
-        return (
-            f"illegal action {action!r} ({what}) for seat {m.mover}: {why}; legal: {legal}"
-        )
+        return f"illegal action {action!r} ({what}) for seat {m.mover}: {why}; legal: {legal}"
 
     def _action_to_string(self, player, action) -> str:
         geo = self._m.geo
@@ -352,7 +374,10 @@ registry.add_preset(
     "dark-hex-5", "fogboard_dark_hex", {"board_size": 5, "abrupt": True}, "abrupt dark hex 5x5"
 )
 registry.add_preset(
-    "recon-hex-5", "fogboard_recon_hex", {"board_size": 5, "sense": 2}, "recon hex 5x5 (original variant)"
+    "recon-hex-5",
+    "fogboard_recon_hex",
+    {"board_size": 5, "sense": 2},
+    "recon hex 5x5 (original variant)",
 )
 registry.add_bench_pair("phantom-ttt-3", "phantom_ttt")
 registry.add_bench_pair("dark-hex-4", "dark_hex(board_size=4)")

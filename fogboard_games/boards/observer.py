@@ -37,6 +37,7 @@ SEAT_NAME = ("X", "O")
 
 
 def seats_for(private: str, player: int) -> list[int]:
+    """Seats whose private information an observer of this kind shows."""
     return {"none": [], "single": [player], "all": [0, 1]}[private]
 
 
@@ -63,62 +64,66 @@ def make_layout(geo: rules.Geometry, numturns: bool, key) -> Layout:
 
 
 def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> None:
-    """Write the pieces of `layout` for `player` into the zeroed `buf`."""
+    """Write the pieces of `layout` for `player` into the zeroed `buf`.
+
+    `buf` is a numpy array (observers, the C++ route) or a list of floats
+    (BoardState.information_state_tensor, the Python route). This runs at
+    every step of a search, so offsets are read once and loops are flat.
+    """
     geo = m.geo
     cells = geo.cells
     off = layout.offset
-    seats = seats_for(private, player)
+    seats = (player,) if private == "single" else (0, 1) if private == "all" else ()
+    board_off = off.get("board")
+    attempts_off = off.get("attempts")
+    view = m.view
+    triples = geo.triples
     for i, seat in enumerate(seats):
-        if "board" in off:
-            o = off["board"] + i * cells * 3
-            view = m.view
-            base = seat * cells
-            for c in range(cells):
-                buf[o + 3 * c + view[base + c]] = 1.0
-        if "attempts" in off:
+        o = board_off + i * cells * 3
+        base = seat * cells
+        for t, v in zip(triples, view[base : base + cells]):
+            buf[o + t + v] = 1.0
+        if attempts_off is not None:
             L = geo.max_own_plies
-            oa = off["attempts"] + i * L * cells
+            oa = attempts_off + i * L * cells
             orr = off["results"] + i * L * 2
-            os_ = off.get("senses")
-            k2 = geo.sense * geo.sense
             j = 0
-            for who, anchor, seen, cell, result in m.plies:
-                if who != seat:
-                    continue
-                buf[oa + j * cells + cell] = 1.0
-                buf[orr + 2 * j + result] = 1.0
-                if os_ is not None:
-                    _encode_sense(buf, layout, i, j, anchor, seen, geo, k2)
-                j += 1
-            if os_ is not None and m.sensed is not None and m.mover == seat:
-                anchor, seen = m.sensed
-                _encode_sense(buf, layout, i, j, anchor, seen, geo, k2)
-        if "seen_empty_age" in off:
+            for ply in m.plies:
+                if ply[0] == seat:
+                    buf[oa + ply[3]] = 1.0
+                    buf[orr + ply[4]] = 1.0
+                    if geo.sense:
+                        _encode_sense(buf, off, i, j, ply[1], ply[2], geo)
+                    oa += cells
+                    orr += 2
+                    j += 1
+            if geo.sense and m.sensed is not None and m.mover == seat:
+                _encode_sense(buf, off, i, j, m.sensed[0], m.sensed[1], geo)
+        elif geo.sense:
             o = off["seen_empty_age"] + i * cells
             done = sum(1 for p in m.plies if p[0] == seat)
-            base = seat * cells
+            seen_at = m.seen_empty_at
             for c in range(cells):
-                at = m.seen_empty_at[base + c]
-                if at >= 0:
-                    buf[o + c] = float(1 + done - at)
+                if seen_at[base + c] >= 0:
+                    buf[o + c] = float(1 + done - seen_at[base + c])
             if m.sensed is not None and m.mover == seat:
                 buf[off["sensed_now"] + i * len(geo.anchors) + m.sensed[0]] = 1.0
     if "ply_movers" in off:
         o = off["ply_movers"]
         for j, ply in enumerate(m.plies):
             buf[o + 2 * j + ply[0]] = 1.0
-    if "ply_count" in off:
+    elif "ply_count" in off:
         buf[off["ply_count"] + len(m.plies)] = 1.0
-    if "outcome" in off and m.ending is not None:
+    if m.ending is not None and "outcome" in off:
         buf[off["outcome"] + (1 if m.winner < 0 else 2 * m.winner)] = 1.0
 
 
-def _encode_sense(buf, layout, i, j, anchor, seen, geo, k2) -> None:
-    L = geo.max_own_plies
+def _encode_sense(buf, off: dict, i: int, j: int, anchor: int, seen: tuple, geo) -> None:
     if anchor < 0:
         return
-    buf[layout.offset["senses"] + (i * L + j) * len(geo.anchors) + anchor] = 1.0
-    o = layout.offset["sensed"] + (i * L + j) * k2 * 3
+    L = geo.max_own_plies
+    buf[off["senses"] + (i * L + j) * len(geo.anchors) + anchor] = 1.0
+    o = off["sensed"] + (i * L + j) * len(seen) * 3
     for b, code in enumerate(seen):
         buf[o + 3 * b + code] = 1.0
 

@@ -44,6 +44,7 @@ class Geometry:
         self.sense = sense  # 0: no sense step
         self.max_plies = max_plies
         self.names = [cell_name(c, size) for c in range(self.cells)]
+        self.triples = tuple(3 * c for c in range(self.cells))  # one-hot offsets per cell
         n = size
         if kind == "hex":
             nbrs = []
@@ -74,9 +75,7 @@ class Geometry:
             )
         if sense:
             k = sense
-            self.anchors = tuple(
-                r * n + f for r in range(n - k + 1) for f in range(n - k + 1)
-            )
+            self.anchors = tuple(r * n + f for r in range(n - k + 1) for f in range(n - k + 1))
             self.blocks = tuple(
                 tuple((a // n + dr) * n + (a % n + df) for dr in range(k) for df in range(k))
                 for a in self.anchors
@@ -108,6 +107,7 @@ class Match:
         "seen_empty_at",  # recon: 2 * cells, own ply index when last seen empty
         "ending",  # None while running, else one of ENDINGS
         "winner",  # 0, 1, or -1 for a draw
+        "shared",  # True once several states hold this match: copy before writing
     )
 
     def __init__(self, geo: Geometry):
@@ -124,8 +124,9 @@ class Match:
         self.seen_empty_at = [-1] * (2 * cells) if geo.sense else None
         self.ending = None
         self.winner = -1
+        self.shared = False
 
-    def copy(self) -> "Match":
+    def copy(self) -> Match:
         m = Match.__new__(Match)
         m.geo = self.geo
         m.board = self.board[:]
@@ -140,10 +141,16 @@ class Match:
         m.seen_empty_at = self.seen_empty_at[:] if self.seen_empty_at is not None else None
         m.ending = self.ending
         m.winner = self.winner
+        m.shared = False
         return m
 
-    def __deepcopy__(self, memo) -> "Match":
-        return self.copy()
+    def __deepcopy__(self, memo) -> Match:
+        # Copy on write: OpenSpiel clones a Python state by deep-copying its
+        # attributes, and most clones in search are read or discarded before
+        # they move. The clone and the original share this match until one
+        # of them moves; BoardState._apply_action copies a shared match first.
+        self.shared = True
+        return self
 
     # ---- what a seat may do -------------------------------------------------
 
@@ -159,7 +166,7 @@ class Match:
         geo = self.geo
         if self.ending is not None:
             return False
-        if self.sensing:
+        if geo.sense and self.sensed is None:
             return geo.cells <= action < geo.num_actions
         return 0 <= action < geo.cells and self.view[self.mover * geo.cells + action] == UNKNOWN
 
@@ -196,35 +203,39 @@ class Match:
         geo = self.geo
         seat = self.mover
         board = self.board
-        base = seat * geo.cells
         self.legal[seat].remove(cell)
-        anchor, seen = self.sensed if self.sensed is not None else (-1, ())
-        self.sensed = None
+        sensed = self.sensed
+        if sensed is None:
+            anchor, seen = -1, ()
+        else:
+            anchor, seen = sensed
+            self.sensed = None
         if board[cell] == EMPTY:
             result = PLACED
             code = seat + 1
             board[cell] = code
-            self.view[base + cell] = OWN
+            self.view[seat * geo.cells + cell] = OWN
             self.stones += 1
             if self.seen_empty_at is not None:
-                self.seen_empty_at[base + cell] = -1
+                self.seen_empty_at[seat * geo.cells + cell] = -1
             if self._completes(cell, code):
                 self.ending = "line" if geo.kind == "ttt" else "connection"
                 self.winner = seat
             self.mover = 1 - seat
         else:
             result = OCCUPIED
-            self.view[base + cell] = PROVEN
+            self.view[seat * geo.cells + cell] = PROVEN
             if self.seen_empty_at is not None:
-                self.seen_empty_at[base + cell] = -1
+                self.seen_empty_at[seat * geo.cells + cell] = -1
             if geo.abrupt:
                 self.mover = 1 - seat
-        self.plies.append((seat, anchor, seen, cell, result))
+        plies = self.plies
+        plies.append((seat, anchor, seen, cell, result))
         if self.ending is None:
-            if geo.kind == "ttt" and self.stones == geo.cells:
+            if self.stones == geo.cells and geo.kind == "ttt":
                 self.ending = "board-full"
                 self.winner = -1
-            elif len(self.plies) >= geo.max_plies:
+            elif len(plies) >= geo.max_plies:
                 self.settle_by_distance("ply-cap")
         return result
 
