@@ -11,6 +11,7 @@ Importing the package registers every game with pyspiel:
 """
 
 from fogboard_games import boards  # noqa: F401  (registers the board games)
+from fogboard_games import liars_dice  # noqa: F401  (registers Liar's Dice)
 from fogboard_games.core.registry import GAMES, PRESETS, load
 from fogboard_games.core.review import load_review
 

@@ -1,0 +1,8 @@
+"""Liar's Dice (SPEC.md section 4): `fogboard_liars_dice`.
+
+Importing this package registers the game and its presets: `liars-dice`,
+`liars-dice-1`, `liars-dice-classic`, `liars-dice-classic-1` and
+`liars-dice-table` (docs/liars_dice.md).
+"""
+
+from fogboard_games.liars_dice import game  # noqa: F401  (registers the game)

@@ -1,0 +1,346 @@
+"""pyspiel glue for Liar's Dice (SPEC.md sections 0 and 4).
+
+Registers `fogboard_liars_dice`. Only translation lives here: actions <->
+rules.Match moves, observers, the review. The rules are in `rules.py`, the
+encodings in `observer.py`.
+
+Speed notes, as for the boards: OpenSpiel's Python-game clone calls
+`new_initial_state()` and then deep-copies every attribute, so the state
+keeps exactly one attribute, a `rules.Match` with a fast `__deepcopy__`; a
+fresh state shares the game's template match and copies it on first write.
+`legal_actions`, `current_player`, `is_terminal`, `is_chance_node`,
+`chance_outcomes` and the information-state/observation methods are plain
+Python methods, which serves Python callers without a round trip through
+C++; C++ callers reach the same code through `_legal_actions` and the
+observer, and a test checks that both routes give the same answers.
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+from fogboard_games.core import registry
+from fogboard_games.core.observer import INFO_STATE, OBSERVATION, PieceObserver, obs_type_key
+from fogboard_games.core.params import Param, ParamSpec
+from fogboard_games.liars_dice import observer as obs
+from fogboard_games.liars_dice import rules
+
+SHORT_NAME = "fogboard_liars_dice"
+TERMINAL = pyspiel.PlayerId.TERMINAL
+CHANCE = pyspiel.PlayerId.CHANCE
+
+SPEC = ParamSpec(
+    SHORT_NAME,
+    [
+        Param("players", 2, "seats", 2, 6),
+        Param("numdice", 5, "dice per seat at the start", 1, 5),
+        Param("dice_sides", 6, "faces per die", 2, 6),
+        Param(
+            "wild",
+            "one",
+            "wild face: 1, the highest face (as OpenSpiel), or none",
+            choices=rules.WILDS,
+        ),
+        Param("prophecy", True, "`prophecy QxF` (exact count) is allowed"),
+        Param("prophecy_payout", 1, "what an exact prophecy wins", 1, 5),
+        Param("allow_pass", False, "`pass` is allowed"),
+        Param("rerolls", 0, "rerolls per seat per round", 0, 3),
+        Param(
+            "mode",
+            "chips",
+            "chips: one round, loser pays 1; dice: loser loses a die",
+            choices=rules.MODES,
+        ),
+    ],
+)
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Fogboard Liar's Dice",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=6,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=SPEC.defaults(),
+)
+
+
+class LiarsDiceGame(pyspiel.Game):
+    """Liar's Dice, configured by its parameters."""
+
+    def __init__(self, params=None):
+        p = SPEC.resolve(params)
+        self.setup = rules.Setup(
+            p["players"],
+            p["numdice"],
+            p["dice_sides"],
+            p["wild"],
+            p["prophecy"],
+            p["prophecy_payout"],
+            p["allow_pass"],
+            p["rerolls"],
+            p["mode"],
+        )
+        setup = self.setup
+        info = pyspiel.GameInfo(
+            num_distinct_actions=setup.num_actions,
+            max_chance_outcomes=setup.sides,
+            num_players=setup.players,
+            min_utility=setup.min_utility,
+            max_utility=setup.max_utility,
+            utility_sum=0.0,
+            max_game_length=setup.max_game_length,
+        )
+        super().__init__(GAME_TYPE, info, p)
+        self.resolved_params = p
+        setup.game = self  # lets states reach their game without crossing into C++
+        self._template = rules.Match(setup)
+        self._layouts = {}
+        self.info_layout = self.layout(INFO_STATE)
+        self.obs_layout = self.layout(OBSERVATION)
+
+    def layout(self, key):
+        if key not in self._layouts:
+            self._layouts[key] = obs.make_layout(self.setup, key)
+        return self._layouts[key]
+
+    def new_initial_state(self):
+        return LiarsDiceState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"{SHORT_NAME}: observer parameters are not supported, got {params}")
+        key = obs_type_key(iig_obs_type)
+
+        def encode(buf, layout, state, player):
+            obs.encode(buf, layout, state._m, player, key[2])
+
+        def describe(state, player, key):
+            return obs.describe(state._m, player, key)
+
+        return PieceObserver(key, self.layout(key), encode, describe)
+
+
+class LiarsDiceState(pyspiel.State):
+    """A Liar's Dice position. All changing data lives in `self._m`."""
+
+    def __init__(self, game: LiarsDiceGame):
+        super().__init__(game)
+        # Shared with every fresh state until the first move copies it; a
+        # clone overwrites it with its own copy straight away.
+        self._m = game._template
+
+    # ---- fast Python-side queries (same answers as the C++ route) -----------
+
+    def current_player(self) -> int:
+        m = self._m
+        phase = m.phase
+        if phase == rules.BIDDING or phase == rules.CHOOSING:
+            return m.mover
+        if phase == rules.OVER:
+            return TERMINAL
+        return CHANCE
+
+    def is_terminal(self) -> bool:
+        return self._m.phase == rules.OVER
+
+    def is_chance_node(self) -> bool:
+        phase = self._m.phase
+        return phase == rules.ROLLING or phase == rules.REROLLING
+
+    def is_simultaneous_node(self) -> bool:
+        return False
+
+    def is_player_node(self) -> bool:
+        phase = self._m.phase
+        return phase == rules.BIDDING or phase == rules.CHOOSING
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.is_chance_node():
+            return []
+        return self._m.setup.chance_outcomes[:]
+
+    def legal_actions(self, player=None) -> list[int]:
+        m = self._m
+        phase = m.phase
+        if phase == rules.ROLLING or phase == rules.REROLLING:
+            if player is None or player == CHANCE:
+                return m.setup.faces[:]
+            return []
+        if player is not None and player != m.mover:
+            return []
+        return m.legal_actions()
+
+    def _legal_actions(self, player) -> list[int]:
+        return self.legal_actions(player)
+
+    def legal_actions_mask(self, player=None) -> list[int]:
+        mask = [0] * self._m.setup.num_actions
+        for a in self.legal_actions(player):
+            mask[a] = 1
+        return mask
+
+    def information_state_tensor(self, player=None) -> list[float]:
+        player = self._player(player)
+        layout = self._m.setup.game.info_layout
+        buf = [0.0] * layout.size
+        obs.encode(buf, layout, self._m, player, "single")
+        return buf
+
+    def observation_tensor(self, player=None) -> list[float]:
+        player = self._player(player)
+        layout = self._m.setup.game.obs_layout
+        buf = [0.0] * layout.size
+        obs.encode(buf, layout, self._m, player, "single")
+        return buf
+
+    def information_state_string(self, player=None) -> str:
+        return obs.describe(self._m, self._player(player), INFO_STATE)
+
+    def observation_string(self, player=None) -> str:
+        return obs.describe(self._m, self._player(player), OBSERVATION)
+
+    def _player(self, player) -> int:
+        m = self._m
+        if player is None:
+            player = m.mover if self.is_player_node() else -1
+        if not isinstance(player, int) or not 0 <= player < m.setup.players:
+            raise ValueError(f"player must be a seat 0..{m.setup.players - 1}, got {player!r}")
+        return player
+
+    # ---- moves ------------------------------------------------------------
+
+    def _apply_action(self, action: int) -> None:
+        m = self._m
+        if not m.is_legal(action):
+            raise ValueError(self._illegal_message(action))
+        if m is m.setup.game._template:
+            m = self._m = m.copy()
+        phase = m.phase
+        if phase == rules.ROLLING or phase == rules.REROLLING:
+            m.roll(action)
+        else:
+            m.act(action)
+
+    def _illegal_message(self, action) -> str:
+        m = self._m
+        setup = m.setup
+        if m.phase == rules.OVER:
+            return f"action {action!r} refused: the game is over"
+        if self.is_chance_node():
+            return (
+                f"illegal chance outcome {action!r} for the die of seat {m.roller}: "
+                f"legal: roll 1..roll {setup.sides} (ids 0..{setup.sides - 1})"
+            )
+        try:
+            what = setup.action_name(action)
+        except (ValueError, TypeError):
+            what = "out of range"
+        legal = ", ".join(setup.action_name(a) for a in m.legal_actions())
+        if m.phase == rules.CHOOSING:
+            why = "the seat must choose keep or reroll"
+        elif m.bid < 0:
+            why = "no standing bid yet: only an opening bid is legal"
+        elif m.holder == m.mover:
+            why = "every other seat passed: the holder must raise"
+        else:
+            why = f"the standing bid is {setup.bid_name(m.bid)} by P{m.holder}"
+        return f"illegal action {action!r} ({what}) for seat {m.mover}: {why}; legal: {legal}"
+
+    def _action_to_string(self, player, action) -> str:
+        setup = self._m.setup
+        if player == CHANCE:
+            if 0 <= action < setup.sides:
+                return f"roll {action + 1}"
+            raise ValueError(f"chance outcome {action} is out of range 0..{setup.sides - 1}")
+        return setup.action_name(action)
+
+    def string_to_action(self, *args) -> int:
+        """Action id of `bid 3x4`, `liar`, `prophecy 3x4`, `pass`, `keep`,
+        `reroll`, or chance's `roll 5` (at a chance node)."""
+        text = args[-1]
+        setup = self._m.setup
+        key = " ".join(str(text).strip().lower().split())
+        if key.startswith("roll "):
+            face = key[5:]
+            if face.isdigit() and 1 <= int(face) <= setup.sides:
+                return int(face) - 1
+            raise ValueError(f"{text!r}: a die shows roll 1..roll {setup.sides}")
+        return setup.parse_action(key)
+
+    def returns(self) -> list[float]:
+        return self._m.returns()
+
+    def rewards(self) -> list[float]:
+        return self._m.returns()
+
+    def __str__(self) -> str:
+        m = self._m
+        hands = " ".join(f"P{s}:{obs.hand_text(h)}" for s, h in enumerate(m.hands))
+        log = " ".join(obs.action_text(m.setup, e[1], e[2]) for e in m.events if e[0] == rules.ACT)
+        return f"round {m.round + 1} dice {m.dice} hands {hands} | {log or '-'}"
+
+    # ---- research extras ------------------------------------------------------
+
+    def resample_from_infostate(self, player: int, sampler=None):
+        from fogboard_games.liars_dice.resample import resample
+
+        return resample(self, player, sampler)
+
+    def review(self) -> dict:
+        from fogboard_games.liars_dice.review import review
+
+        return review(self)
+
+
+registry.register(GAME_TYPE, LiarsDiceGame)
+
+registry.add_preset("liars-dice", SHORT_NAME, {}, "2 seats, 5 dice each, 1s wild, prophecy, chips")
+registry.add_preset(
+    "liars-dice-1",
+    SHORT_NAME,
+    {"numdice": 1},
+    "2 seats, 1 die each, 1s wild, prophecy (small: exact solving)",
+)
+registry.add_preset(
+    "liars-dice-classic",
+    SHORT_NAME,
+    {"wild": "highest", "prophecy": False},
+    "OpenSpiel's liars_dice(numdice=5): highest face wild, no prophecy",
+)
+registry.add_preset(
+    "liars-dice-classic-1",
+    SHORT_NAME,
+    {"numdice": 1, "wild": "highest", "prophecy": False},
+    "OpenSpiel's liars_dice(numdice=1): its game value is -7/258",
+)
+registry.add_preset(
+    "liars-dice-table",
+    SHORT_NAME,
+    {"players": 4, "mode": "dice", "allow_pass": True, "rerolls": 1},
+    "4 seats, 5 dice each, every rule on: pass, one reroll, lose a die per round",
+)
+registry.add_bench_pair("liars-dice-classic-1", "liars_dice(numdice=1)")
+registry.add_bench_pair("liars-dice-classic", "liars_dice(numdice=5)")
+registry.CONFORMANCE_EXTRAS[SHORT_NAME] = [
+    {"numdice": 1, "dice_sides": 3, "wild": "none", "prophecy_payout": 2},
+    {"players": 3, "numdice": 1, "dice_sides": 3, "allow_pass": True},
+    {"players": 4, "numdice": 1, "dice_sides": 2, "allow_pass": True, "mode": "dice"},
+    {"numdice": 2, "dice_sides": 3, "rerolls": 2, "prophecy_payout": 3, "mode": "dice"},
+    {
+        "players": 3,
+        "numdice": 2,
+        "dice_sides": 4,
+        "wild": "highest",
+        "rerolls": 1,
+        "allow_pass": True,
+    },
+    {"players": 6, "numdice": 1, "dice_sides": 2, "prophecy": False, "mode": "dice"},
+]

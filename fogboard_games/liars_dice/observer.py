@@ -1,0 +1,289 @@
+"""Tensors and strings of Liar's Dice (SPEC.md section 4).
+
+What a seat knows: its own dice (each hand it rolled, as a multiset: a seat
+may forget the order its dice came in), every decision of every seat (bids,
+passes, calls, keep and reroll), the dice counts per seat, and every die
+shown at a showdown. Never another seat's dice before that showdown, never
+the faces of another seat's reroll. Public information is every decision,
+the dice counts and the showdowns.
+
+Pieces (n = players, V = seats covered: 0 for public-only, 1 for single,
+n for all; R = rounds (1 in chips mode, total dice - 1 in dice mode);
+H = hands per round (rerolls + 1); S = sides; B = bid ids (total dice x S);
+D = numdice):
+
+| piece | shape | when | meaning |
+|---|---|---|---|
+| seat | (n,) | single seat | one-hot: whose view this is |
+| hands | (V, R, H, S) | private, perfect recall | dice per face of the seat's h-th hand of round r (partial while rolling) |
+| hand | (V, S) | private, current view | dice per face of the seat's current hand |
+| dice_counts | (n, D + 1) | dice mode, public | one-hot: dice each seat has now |
+| rerolled | (R, n, rerolls) | rerolls, public, perfect recall | the seat made its k-th reroll in round r |
+| kept | (R, n) | rerolls, public, perfect recall | the seat chose keep in round r |
+| bids | (R, B, n) | public, perfect recall | the seat made bid b in round r |
+| passes | (R, B, n) | allow_pass, public, perfect recall | the seat passed on standing bid b in round r |
+| liar | (R, n) | public, perfect recall | the seat called liar in round r |
+| prophecies | (R, B, n) | prophecy, public, perfect recall | the seat prophesied b in round r |
+| shown | (R, n, S) | public, perfect recall | dice per face of each seat at round r's showdown |
+| rerolls_used | (n, rerolls + 1) | rerolls, public, current view | one-hot: rerolls each seat used this round |
+| standing_bid | (B,) | public, current view | one-hot: the standing bid, zeros before the opening bid |
+| holder | (n,) | public, current view | one-hot: who made the standing bid |
+| to_move | (n,) | public, current view | one-hot: the seat to decide, zeros at chance nodes and the end |
+| last_shown | (n, S) | public, current view | dice per face of each seat at the latest showdown |
+
+The order of bids, passes and calls needs no piece of its own: bids only
+rise and turns go round the seats with dice, so the pieces above fix the
+whole sequence. `piece_table` builds this table from a live layout
+(docs/liars_dice.md).
+"""
+
+from __future__ import annotations
+
+from fogboard_games.core.observer import Layout
+from fogboard_games.liars_dice import rules
+from fogboard_games.liars_dice.rules import ACT, ROLL, SD_HANDS
+
+SEATS_COVERED = {"none": 0, "single": 1}
+
+
+def seats_for(private: str, player: int, players: int) -> list[int]:
+    if private == "none":
+        return []
+    if private == "single":
+        return [player]
+    return list(range(players))
+
+
+def make_layout(setup: rules.Setup, key) -> Layout:
+    recall, public, private = key
+    n, S, B = setup.players, setup.sides, setup.num_bids
+    R, H = setup.max_rounds, setup.hands_per_round
+    v = SEATS_COVERED.get(private, n)
+    pieces = []
+    if private == "single":
+        pieces.append(("seat", (n,)))
+    if v:
+        pieces.append(("hands", (v, R, H, S)) if recall else ("hand", (v, S)))
+    if public:
+        if setup.mode == "dice":
+            pieces.append(("dice_counts", (n, setup.numdice + 1)))
+        if recall:
+            if setup.rerolls:
+                pieces += [("rerolled", (R, n, setup.rerolls)), ("kept", (R, n))]
+            pieces.append(("bids", (R, B, n)))
+            if setup.allow_pass:
+                pieces.append(("passes", (R, B, n)))
+            pieces.append(("liar", (R, n)))
+            if setup.prophecy:
+                pieces.append(("prophecies", (R, B, n)))
+            pieces.append(("shown", (R, n, S)))
+        else:
+            if setup.rerolls:
+                pieces.append(("rerolls_used", (n, setup.rerolls + 1)))
+            pieces += [
+                ("standing_bid", (B,)),
+                ("holder", (n,)),
+                ("to_move", (n,)),
+                ("last_shown", (n, S)),
+            ]
+    return Layout(pieces)
+
+
+def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> None:
+    """Write the pieces of `layout` for `player` into the zeroed `buf`."""
+    setup = m.setup
+    off = layout.offset
+    n, S = setup.players, setup.sides
+    if "seat" in off:
+        buf[off["seat"] + player] = 1.0
+    if "dice_counts" in off:
+        o = off["dice_counts"]
+        width = setup.numdice + 1
+        for seat, count in enumerate(m.dice):
+            buf[o + seat * width + count] = 1.0
+    if "bids" in off:
+        _encode_history(buf, off, m, seats_for(private, player, n))
+        return
+    # Current view.
+    o = off.get("hand")
+    if o is not None:
+        for i, seat in enumerate(seats_for(private, player, n)):
+            base = o + i * S - 1
+            for face in m.hands[seat]:
+                buf[base + face] += 1.0
+    if "standing_bid" in off:
+        if m.bid >= 0:
+            buf[off["standing_bid"] + m.bid] = 1.0
+            buf[off["holder"] + m.holder] = 1.0
+        if m.phase == rules.BIDDING or m.phase == rules.CHOOSING:
+            buf[off["to_move"] + m.mover] = 1.0
+        if m.showdowns:
+            o = off["last_shown"] - 1
+            for seat, hand in enumerate(m.showdowns[-1][SD_HANDS]):
+                for face in hand:
+                    buf[o + seat * S + face] += 1.0
+        if "rerolls_used" in off:
+            o = off["rerolls_used"]
+            width = setup.rerolls + 1
+            for seat, used in enumerate(m.rerolls_used):
+                buf[o + seat * width + used] = 1.0
+
+
+def _encode_history(buf, off, m: rules.Match, seats: list[int]) -> None:
+    """The perfect-recall pieces, by walking the event log once."""
+    setup = m.setup
+    n, S, B = setup.players, setup.sides, setup.num_bids
+    H, R = setup.hands_per_round, setup.max_rounds
+    liar, base = setup.liar, setup.prophecy_base
+    o_hands = off.get("hands")
+    slot_of = {seat: i for i, seat in enumerate(seats)}
+    o_bids, o_liar = off["bids"], off["liar"]
+    o_pass, o_proph = off.get("passes"), off.get("prophecies")
+    o_rerolled, o_kept = off.get("rerolled"), off.get("kept")
+    rnd = 0
+    hand_no = [0] * n  # which hand of the round each seat is on
+    standing = -1
+    for event in m.events:
+        kind, seat, what = event[0], event[1], event[-1]
+        if kind == ROLL:
+            i = slot_of.get(seat)
+            if i is not None:
+                buf[o_hands + ((i * R + rnd) * H + hand_no[seat]) * S + what - 1] += 1.0
+        elif kind == ACT:
+            if what < B:
+                buf[o_bids + (rnd * B + what) * n + seat] = 1.0
+                standing = what
+            elif what == liar:
+                buf[o_liar + rnd * n + seat] = 1.0
+            elif o_proph is not None and base <= what < base + B:
+                buf[o_proph + (rnd * B + what - base) * n + seat] = 1.0
+            elif what == setup.pass_action:
+                buf[o_pass + (rnd * B + standing) * n + seat] = 1.0
+            elif what == setup.reroll:
+                buf[o_rerolled + (rnd * n + seat) * setup.rerolls + hand_no[seat]] = 1.0
+                hand_no[seat] += 1
+            else:  # keep
+                buf[o_kept + rnd * n + seat] = 1.0
+        else:  # SHOW: the showdown of round `rnd`
+            o = off["shown"] + rnd * n * S - 1
+            for s, hand in enumerate(m.showdowns[rnd][SD_HANDS]):
+                for face in hand:
+                    buf[o + s * S + face] += 1.0
+            rnd += 1
+            hand_no = [0] * n
+            standing = -1
+
+
+# ---- strings ------------------------------------------------------------
+
+
+def hand_text(faces) -> str:
+    return "".join(str(f) for f in sorted(faces)) or "-"
+
+
+def action_text(setup: rules.Setup, seat: int, action: int) -> str:
+    return f"P{seat} {setup.action_name(action)}"
+
+
+def showdown_text(setup: rules.Setup, showdown) -> str:
+    hands, call, caller, said, bid, holder, count, winner, loser, amount = showdown
+    shown = " ".join(f"P{s}:{hand_text(h)}" for s, h in enumerate(hands) if h)
+    face = (said if call == "prophecy" else bid) % setup.sides + 1
+    verb = "loses" if setup.mode == "dice" else "pays"
+    unit = "die" if amount == 1 else "dice"
+    what = f"{amount} {unit}" if setup.mode == "dice" else str(amount)
+    target = "" if setup.mode == "dice" else f" P{winner}"
+    return f"show {shown}; {count} count as {face}s; P{loser} {verb}{target} {what}"
+
+
+def dice_at_round_starts(m: rules.Match) -> list[list[int]]:
+    """Dice per seat at the start of every round so far (public)."""
+    dice = [m.setup.numdice] * m.setup.players
+    out = [dice[:]]
+    for sd in m.showdowns[: m.round]:
+        loser, amount = sd[rules.SD_LOSER], sd[rules.SD_AMOUNT]
+        dice[loser] -= min(amount, dice[loser])
+        out.append(dice[:])
+    return out
+
+
+def describe(m: rules.Match, player: int, key) -> str:
+    recall, public, private = key
+    setup = m.setup
+    seats = seats_for(private, player, setup.players)
+    every = private == "all"
+    parts = []
+    if private == "single":
+        parts.append(f"seat {player}")
+    if recall:
+        rounds = _round_tokens(m, seats, every, public)
+        for r, tokens in enumerate(rounds):
+            head = f"round {r + 1}"
+            if public and setup.mode == "dice":
+                head += " dice " + " ".join(str(d) for d in dice_at_round_starts(m)[r])
+            parts.append(head + ": " + (", ".join(tokens) or "-"))
+    else:
+        for seat in seats:
+            parts.append((f"P{seat} " if every else "") + "hand " + hand_text(m.hands[seat]))
+        if public:
+            if setup.mode == "dice":
+                parts.append("dice " + " ".join(str(d) for d in m.dice))
+            if setup.rerolls:
+                parts.append("rerolls used " + " ".join(str(u) for u in m.rerolls_used))
+            if m.bid >= 0:
+                parts.append(f"bid {setup.bid_name(m.bid)} by P{m.holder}")
+            if m.phase == rules.BIDDING or m.phase == rules.CHOOSING:
+                parts.append(f"P{m.mover} to move")
+            if m.showdowns:
+                parts.append(showdown_text(setup, m.showdowns[-1]))
+    if m.returns_ is not None and public:
+        parts.append("returns " + " ".join(_num(x) for x in m.returns_))
+    return " | ".join(parts) or "-"
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if x == int(x) else f"{x:.4g}"
+
+
+def _round_tokens(m: rules.Match, seats: list[int], every: bool, public: bool) -> list[list[str]]:
+    """Per round, the tokens the observer knows, in the order they happened."""
+    setup = m.setup
+    rounds = [[]]
+    hands = {}  # seat -> faces of its hand being rolled / held, shown sorted
+    tokens = rounds[0]
+    for event in m.events:
+        kind, seat = event[0], event[1]
+        if kind == ROLL:
+            if seat in seats:
+                if seat not in hands:
+                    hands[seat] = (seat, [])
+                    tokens.append(hands[seat])
+                hands[seat][1].append(event[2])
+        elif kind == ACT:
+            if event[2] == setup.reroll:
+                hands.pop(seat, None)  # the next rolls make a new hand
+            if public:
+                tokens.append(action_text(setup, seat, event[2]))
+        else:
+            if public:
+                tokens.append(showdown_text(setup, m.showdowns[seat]))
+            hands = {}
+            tokens = []
+            rounds.append(tokens)
+    out = []
+    for r in rounds[: m.round + 1]:
+        line = []
+        for t in r:
+            if isinstance(t, tuple):
+                line.append((f"P{t[0]} hand " if every else "hand ") + hand_text(t[1]))
+            else:
+                line.append(t)
+        out.append(line)
+    return out
+
+
+def piece_table(layout: Layout) -> str:
+    rows = ["| piece | shape | offset |", "|---|---|---|"]
+    for name, shape in layout.pieces:
+        rows.append(f"| {name} | {shape} | {layout.offset[name]} |")
+    return "\n".join(rows)

@@ -1,0 +1,96 @@
+"""The review of a finished Liar's Dice match (SPEC.md sections 0 and 4).
+
+Every die of every hand (first rolls and rerolls, in roll order), every
+decision, and per round the showdown: all hands, the call, the standing
+bid and its holder, the count of the called face (wilds included), and who
+paid whom (chips) or who lost dice (dice mode). `fogboard_games.load_review`
+rebuilds the match from `actions` and checks every other field against it.
+"""
+
+from __future__ import annotations
+
+from fogboard_games.core.review import FORMAT
+from fogboard_games.liars_dice import rules
+
+
+def review(state) -> dict:
+    m = state._m
+    setup = m.setup
+    if m.phase != rules.OVER:
+        raise ValueError("a review exists only for a finished game; this one is still running")
+    game = setup.game
+    actions = []
+    rounds = []
+    dice = [setup.numdice] * setup.players
+    current = None
+    for event in m.events:
+        kind = event[0]
+        if current is None:
+            current = {
+                "round": len(rounds) + 1,
+                "opener": None,
+                "dice": dice[:],
+                "hands": [[] for _ in range(setup.players)],
+                "turns": [],
+            }
+        if kind == rules.ROLL:
+            seat, face = event[1], event[2]
+            actions.append(f"roll {face}")
+            hands = current["hands"][seat]
+            if not hands or len(hands[-1]) == dice[seat]:
+                hands.append([])
+            hands[-1].append(face)
+        elif kind == rules.ACT:
+            seat, action = event[1], event[2]
+            text = setup.action_name(action)
+            actions.append(text)
+            if current["opener"] is None and action != setup.keep and action != setup.reroll:
+                current["opener"] = seat
+            current["turns"].append({"seat": seat, "action": text})
+        else:
+            sd = m.showdowns[event[1]]
+            current["showdown"] = _showdown(setup, sd)
+            loser, amount = sd[rules.SD_LOSER], sd[rules.SD_AMOUNT]
+            if setup.mode == "dice":
+                lost = min(amount, dice[loser])
+                current["showdown"]["dice_lost"]["dice"] = lost
+                dice[loser] -= lost
+            rounds.append(current)
+            current = None
+    returns = m.returns()
+    out = {
+        "format": FORMAT,
+        "game": game.get_type().short_name,
+        "params": dict(game.resolved_params),
+        "actions": actions,
+        "rounds": rounds,
+        "returns": returns,
+    }
+    if setup.mode == "dice":
+        out["dice_left"] = dice
+        out["winner"] = next(s for s in range(setup.players) if dice[s] > 0)
+    return out
+
+
+def _showdown(setup: rules.Setup, sd) -> dict:
+    hands, call, caller, said, bid, holder, count, winner, loser, amount = sd
+    face = (said if call == "prophecy" else bid) % setup.sides + 1
+    quantity = (said if call == "prophecy" else bid) // setup.sides + 1
+    out = {
+        "hands": [list(h) for h in hands],
+        "call": call,
+        "caller": caller,
+        "standing_bid": setup.bid_name(bid),
+        "holder": holder,
+        "prophecy": setup.bid_name(said) if call == "prophecy" else None,
+        "face": face,
+        "quantity": quantity,
+        "count": count,
+        "winner": winner,
+        "loser": loser,
+    }
+    if setup.mode == "chips":
+        out["paid"] = {"payer": loser, "payee": winner, "amount": amount}
+    else:
+        out["dice_lost"] = {"seat": loser, "dice": amount}
+    return out

@@ -1,0 +1,560 @@
+"""Rules of Liar's Dice (SPEC.md section 4), free of pyspiel.
+
+Each of `players` seats (2..6) starts with `numdice` dice of `dice_sides`
+faces. A round:
+
+1. Chance rolls every die, one die per chance node, seat 0's dice first,
+   then seat 1's, and so on, skipping seats with no dice. A die is seen
+   only by its owner (who sees its hand as a multiset, not in roll order).
+2. Rerolls (`rerolls` > 0): starting with the opener, each seat with dice
+   chooses `keep` or `reroll`; a reroll rolls its whole hand again (one
+   chance node per die) and the seat chooses again, until it keeps or has
+   used its rerolls for the round. That a seat rerolled is public; its
+   faces are not.
+3. Bidding, starting with the opener. `bid QxF` claims at least Q dice in
+   play show face F. A raise is a higher quantity (any face) or the same
+   quantity of a higher face; Q is at most the dice in play.
+   - `liar` (needs a standing bid by another seat): all dice are shown;
+     count >= Q: the holder of the bid wins and the caller loses, else the
+     reverse.
+   - `prophecy QxF` (rule `prophecy`; needs a standing bid by another seat;
+     QxF must be a legal raise over it): ends the round, all dice shown.
+     Exact count: the prophet wins `prophecy_payout` from the holder of the
+     standing bid; otherwise the prophet pays 1 to the holder.
+   - `pass` (rule `allow_pass`): keeps the standing bid and moves the turn
+     on. Refused without a standing bid, at the highest bid, and for the
+     holder; when every other seat passed, the holder must raise.
+4. Counting face F: dice showing F plus wild dice (`wild` = `one`: face 1,
+   `highest`: face `dice_sides`, as OpenSpiel; `none`: no wilds). When F is
+   the wild face itself only those dice count.
+5. Settlement. `mode=chips`: one round; the loser pays the winner 1 (a
+   prophecy as above); zero-sum. `mode=dice`: the loser loses one die (an
+   exact prophecy costs the holder min(payout, its dice)); the next round
+   is opened by the loser, or by the next seat with dice if the loser is
+   out; round 1 is opened by seat 0. The last seat with dice scores +1,
+   every other seat -1/(players-1).
+
+Action ids are fixed by the starting total T of dice and S sides: bid
+(Q-1)*S + (F-1) for 0 <= id < T*S, `liar` = T*S, then, each only when its
+rule is on, `prophecy QxF` = T*S + 1 + bid id, `pass`, `keep`, `reroll`.
+With wild=highest and no extra rules this is exactly OpenSpiel's
+`liars_dice` (bidding_rule reset-face): the same ids in the same order.
+
+`Setup` holds what never changes in a game; `Match` everything that
+changes, in a few flat lists so that copying a state stays cheap.
+"""
+
+from __future__ import annotations
+
+WILDS = ("one", "highest", "none")
+MODES = ("chips", "dice")
+
+# Phases of a match. ROLLING and REROLLING are chance nodes.
+ROLLING, REROLLING, CHOOSING, BIDDING, OVER = 0, 1, 2, 3, 4
+
+# Event kinds in Match.events (tuples; the first item is the kind).
+ROLL = 0  # (ROLL, seat, face): one die of `seat`, private to it
+ACT = 1  # (ACT, seat, action): a decision, public
+SHOW = 2  # (SHOW, round): the round's showdown, see Match.showdowns
+
+
+_MAX_LENGTHS: dict[tuple, int] = {}
+
+
+class Setup:
+    """The fixed facts of one Liar's Dice game (resolved parameters)."""
+
+    def __init__(
+        self,
+        players: int,
+        numdice: int,
+        dice_sides: int,
+        wild: str,
+        prophecy: bool,
+        prophecy_payout: int,
+        allow_pass: bool,
+        rerolls: int,
+        mode: str,
+    ):
+        assert wild in WILDS and mode in MODES
+        self.players = players
+        self.numdice = numdice
+        self.sides = dice_sides
+        self.wild = wild
+        self.wild_face = {"one": 1, "highest": dice_sides, "none": 0}[wild]
+        self.prophecy = prophecy
+        self.payout = prophecy_payout
+        self.allow_pass = allow_pass
+        self.rerolls = rerolls
+        self.mode = mode
+        self.total = players * numdice
+        self.num_bids = self.total * dice_sides
+        self.liar = self.num_bids
+        nxt = self.liar + 1
+        self.prophecy_base = nxt if prophecy else -1
+        nxt += self.num_bids if prophecy else 0
+        self.pass_action = nxt if allow_pass else -1
+        nxt += 1 if allow_pass else 0
+        self.keep = nxt if rerolls else -1
+        self.reroll = nxt + 1 if rerolls else -1
+        nxt += 2 if rerolls else 0
+        self.num_actions = nxt
+        # Rounds a match can last: chips one; dice at most total - 1 (every
+        # round costs at least one die and the winner keeps at least one).
+        self.max_rounds = 1 if mode == "chips" else self.total - 1
+        self.hands_per_round = rerolls + 1
+        self.bid_names = [
+            f"{b // dice_sides + 1}x{b % dice_sides + 1}" for b in range(self.num_bids)
+        ]
+        self.chance_outcomes = [(f, 1.0 / dice_sides) for f in range(dice_sides)]
+        self.faces = list(range(dice_sides))
+        if mode == "chips":
+            top = max(1, prophecy_payout)
+            self.min_utility, self.max_utility = -float(top), float(top)
+        else:
+            self.min_utility, self.max_utility = -1.0 / (players - 1), 1.0
+        key = (
+            players,
+            numdice,
+            dice_sides,
+            wild,
+            prophecy,
+            prophecy_payout,
+            allow_pass,
+            rerolls,
+            mode,
+        )
+        if key not in _MAX_LENGTHS:  # a search: about a second for 6 seats in dice mode
+            _MAX_LENGTHS[key] = self._max_game_length()
+        self.max_game_length = _MAX_LENGTHS[key]
+
+    def can_fall_short(self, face: int) -> bool:
+        """Whether some die does not count for `face` (so a bid on it can fail).
+
+        With two sides and a wild face, every die counts for the other face.
+        """
+        return any(
+            g != face and (g != self.wild_face or face == self.wild_face)
+            for g in range(1, self.sides + 1)
+        )
+
+    def _round_ends(self, dice_in_play: int, seats: int) -> list[int]:
+        """Most bidding decisions of a round, per way it can end.
+
+        Entry 2*j + k is the longest bidding (calls included) that ends with
+        the seat j places after the opener (among the `seats` with dice)
+        losing: k = 0 one die (liar, failed prophecy), k = 1 an exact
+        prophecy against it; -1 if that ending is impossible.
+
+        The mover of the i-th decision is always i places after the opener
+        (a pass or a bid hands the turn to the next seat with dice, and the
+        holder's forced raise comes when the turn reaches it), so a round is
+        a sequence of rising bids with runs of passes; a dynamic programme
+        over (standing bid, holder, passes since it) finds the longest of
+        each ending exactly, including which bids can be shown false or an
+        exact prophecy true by some roll.
+        """
+        S, m = self.sides, seats
+        top = dice_in_play * S
+        width = 2 * m
+        none = [-1] * width
+        short = [self.can_fall_short(b % S + 1) for b in range(top)]
+        # Prophecy v: exact needs Q counting dice and the rest not counting;
+        # failing needs a count other than Q.
+        exact_ok = [(b // S + 1 == dice_in_play) or short[b] for b in range(top)]
+        fail_ok = [(b // S + 1 < dice_in_play) or short[b] for b in range(top)]
+        # above[u] = ending values of "mover u makes some bid above v".
+        above = [none[:] for _ in range(m)]
+        any_exact = any_fail = False  # some prophecy above v is exact / fails
+        for v in range(top - 1, -1, -1):
+            fresh = [None] * m  # F(v, h, 0) per holder h
+            for h in range(m):
+                after = none[:]  # F(v, h, p) for p from m-1 down to 0
+                for p in range(m - 1, -1, -1):
+                    u = (h + 1 + p) % m
+                    here = [x + 1 if x >= 0 else -1 for x in above[u]] if v < top - 1 else none[:]
+                    if u != h:
+                        here[2 * u] = max(here[2 * u], 1)  # liar: the caller loses
+                        if short[v]:
+                            here[2 * h] = max(here[2 * h], 1)  # liar: the holder loses
+                        if self.prophecy and any_exact:
+                            here[2 * h + 1] = max(here[2 * h + 1], 1)
+                        if self.prophecy and any_fail:
+                            here[2 * u] = max(here[2 * u], 1)
+                        if self.allow_pass and v < top - 1 and p < m - 1:
+                            here = [max(a, b + 1 if b >= 0 else -1) for a, b in zip(here, after)]
+                    after = here
+                fresh[h] = after
+            for u in range(m):
+                above[u] = [max(a, b) for a, b in zip(above[u], fresh[u])]
+            any_exact = any_exact or exact_ok[v]
+            any_fail = any_fail or fail_ok[v]
+        # The opener's opening bid.
+        return [x + 1 if x >= 0 else -1 for x in above[0]]
+
+    def _max_game_length(self) -> int:
+        """Most decisions in a match, exactly (a search over dice counts).
+
+        Each seat's rerolls add at most `rerolls` decisions per round (the
+        last reroll ends its choice); the bidding is searched per round by
+        `_round_ends`, and dice mode searches every sequence of losers over
+        the dice counts, opener first.
+        """
+        rounds = {}
+
+        def ends(d, m):
+            if (d, m) not in rounds:
+                rounds[(d, m)] = self._round_ends(d, m)
+            return rounds[(d, m)]
+
+        if self.mode == "chips":
+            return max(ends(self.total, self.players)) + self.rerolls * self.players
+        memo = {}
+
+        def longest(dice: tuple) -> int:
+            # `dice` lists the dice of the seats with dice, opener first.
+            if len(dice) == 1:
+                return 0
+            if dice in memo:
+                return memo[dice]
+            m = len(dice)
+            best = 0
+            for k, length in enumerate(ends(sum(dice), m)):
+                if length < 0:
+                    continue
+                j = k // 2
+                lost = min(self.payout, dice[j]) if k % 2 else 1
+                after = list(dice)
+                after[j] -= lost
+                # The loser opens, or the next seat with dice if it is out.
+                order = after[j:] + after[:j]
+                order = tuple(x for x in order if x > 0)
+                best = max(best, length + self.rerolls * m + longest(order))
+            memo[dice] = best
+            return best
+
+        return longest((self.numdice,) * self.players)
+
+    def bid_name(self, bid: int) -> str:
+        return self.bid_names[bid]
+
+    def action_name(self, action: int) -> str:
+        if 0 <= action < self.num_bids:
+            return "bid " + self.bid_names[action]
+        if action == self.liar:
+            return "liar"
+        if self.prophecy and self.prophecy_base <= action < self.prophecy_base + self.num_bids:
+            return "prophecy " + self.bid_names[action - self.prophecy_base]
+        if action == self.pass_action and self.allow_pass:
+            return "pass"
+        if self.rerolls and action == self.keep:
+            return "keep"
+        if self.rerolls and action == self.reroll:
+            return "reroll"
+        raise ValueError(f"action {action} is out of range 0..{self.num_actions - 1}")
+
+    def parse_action(self, text: str) -> int:
+        """Action id of `bid 3x4`, `liar`, `prophecy 3x4`, `pass`, `keep`, `reroll`."""
+        key = " ".join(str(text).strip().lower().split())
+        word, _, rest = key.partition(" ")
+        if word in ("bid", "prophecy") and rest:
+            q, x, f = rest.partition("x")
+            if x and q.isdigit() and f.isdigit():
+                q, f = int(q), int(f)
+                if 1 <= q <= self.total and 1 <= f <= self.sides:
+                    bid = (q - 1) * self.sides + (f - 1)
+                    if word == "bid":
+                        return bid
+                    if self.prophecy:
+                        return self.prophecy_base + bid
+        elif not rest:
+            simple = {"liar": self.liar}
+            if self.allow_pass:
+                simple["pass"] = self.pass_action
+            if self.rerolls:
+                simple["keep"] = self.keep
+                simple["reroll"] = self.reroll
+            if word in simple:
+                return simple[word]
+        words = ["bid QxF", "liar"]
+        words += ["prophecy QxF"] if self.prophecy else []
+        words += ["pass"] if self.allow_pass else []
+        words += ["keep", "reroll"] if self.rerolls else []
+        raise ValueError(
+            f"{text!r} is not an action of this game; actions are {', '.join(words)} "
+            f"(Q 1..{self.total}, F 1..{self.sides}), and chance's 'roll F'"
+        )
+
+    def count(self, hands, face: int) -> int:
+        """Dice showing `face` (1-based) plus wild dice, unless face is wild."""
+        wild = self.wild_face
+        n = 0
+        for hand in hands:
+            for die in hand:
+                if die == face or (die == wild and face != wild):
+                    n += 1
+        return n
+
+
+class Match:
+    """The changing part of a Liar's Dice match."""
+
+    __slots__ = (
+        "setup",  # shared Setup, never copied
+        "dice",  # dice per seat now
+        "hands",  # per seat: faces (1-based) of its current hand, in roll order
+        "events",  # every event in order: (ROLL, seat, face) / (ACT, seat, action) / (SHOW, round)
+        "showdowns",  # per finished round: (final hands, call, caller, standing bid,
+        # holder, count, winner, loser, amount) as tuples
+        "phase",  # ROLLING / REROLLING / CHOOSING / BIDDING / OVER
+        "round",  # 0-based round number
+        "in_play",  # dice in play this round
+        "opener",  # seat opening this round
+        "roller",  # seat whose die chance rolls next
+        "mover",  # seat to decide
+        "bid",  # standing bid id, -1 before the opening bid
+        "holder",  # seat that made the standing bid, -1 before it
+        "rerolls_used",  # per seat, this round
+        "returns_",  # final returns, None while running
+    )
+
+    def __init__(self, setup: Setup):
+        n = setup.players
+        self.setup = setup
+        self.dice = [setup.numdice] * n
+        self.hands = [[] for _ in range(n)]
+        self.events = []
+        self.showdowns = []
+        self.phase = ROLLING
+        self.round = 0
+        self.in_play = setup.total
+        self.opener = 0
+        self.roller = 0
+        self.mover = 0
+        self.bid = -1
+        self.holder = -1
+        self.rerolls_used = [0] * n
+        self.returns_ = None
+
+    def copy(self) -> Match:
+        m = Match.__new__(Match)
+        m.setup = self.setup
+        m.dice = self.dice[:]
+        m.hands = [h[:] for h in self.hands]
+        m.events = self.events[:]  # entries are tuples, shared safely
+        m.showdowns = self.showdowns[:]
+        m.phase = self.phase
+        m.round = self.round
+        m.in_play = self.in_play
+        m.opener = self.opener
+        m.roller = self.roller
+        m.mover = self.mover
+        m.bid = self.bid
+        m.holder = self.holder
+        m.rerolls_used = self.rerolls_used[:]
+        m.returns_ = self.returns_
+        return m
+
+    def __deepcopy__(self, memo) -> Match:
+        return self.copy()
+
+    # ---- seats ----------------------------------------------------------------
+
+    def next_with_dice(self, seat: int) -> int:
+        """The next seat after `seat`, in seat order, that still has dice."""
+        n = self.setup.players
+        dice = self.dice
+        s = (seat + 1) % n
+        while dice[s] == 0:
+            s = (s + 1) % n
+        return s
+
+    # ---- what the mover may do ----------------------------------------------------
+
+    def legal_actions(self) -> list[int]:
+        """Legal decisions of the mover, ascending (empty at chance and the end)."""
+        phase = self.phase
+        if phase == BIDDING:
+            setup = self.setup
+            top = self.in_play * setup.sides  # bids with Q <= dice in play
+            bid = self.bid
+            actions = list(range(bid + 1, top))
+            if bid >= 0 and self.holder != self.mover:
+                actions.append(setup.liar)
+                if setup.prophecy:
+                    base = setup.prophecy_base
+                    actions.extend(range(base + bid + 1, base + top))
+                if setup.allow_pass and bid < top - 1:
+                    actions.append(setup.pass_action)
+            return actions
+        if phase == CHOOSING:
+            return [self.setup.keep, self.setup.reroll]
+        return []
+
+    def is_legal(self, action: int) -> bool:
+        phase = self.phase
+        if not isinstance(action, int):
+            return False
+        if phase == BIDDING:
+            setup = self.setup
+            top = self.in_play * setup.sides
+            bid = self.bid
+            if bid < action < top:
+                return True
+            if bid < 0 or self.holder == self.mover:
+                return False
+            if action == setup.liar:
+                return True
+            if setup.prophecy and bid < action - setup.prophecy_base < top:
+                return True
+            return setup.allow_pass and action == setup.pass_action and bid < top - 1
+        if phase == CHOOSING:
+            return action == self.setup.keep or action == self.setup.reroll
+        if phase == ROLLING or phase == REROLLING:
+            return 0 <= action < self.setup.sides
+        return False
+
+    # ---- the moves ------------------------------------------------------------------
+
+    def roll(self, outcome: int) -> None:
+        """Chance: the next die of `roller` shows face outcome + 1."""
+        seat = self.roller
+        face = outcome + 1
+        hand = self.hands[seat]
+        hand.append(face)
+        self.events.append((ROLL, seat, face))
+        if len(hand) < self.dice[seat]:
+            return
+        if self.phase == REROLLING:
+            # A rerolled hand is complete: the same seat chooses again, if it
+            # has rerolls left; otherwise its choice is over.
+            self.roller = -1
+            if self.rerolls_used[seat] < self.setup.rerolls:
+                self.phase = CHOOSING
+            else:
+                self._after_choice(seat)
+            return
+        # First roll of the round: the next seat with dice, or the rerolls.
+        nxt = seat + 1
+        n = self.setup.players
+        while nxt < n and self.dice[nxt] == 0:
+            nxt += 1
+        if nxt < n:
+            self.roller = nxt
+            return
+        self.roller = -1
+        if self.setup.rerolls:
+            self.phase = CHOOSING
+        else:
+            self.phase = BIDDING
+        self.mover = self.opener
+
+    def act(self, action: int) -> None:
+        """A decision of the mover (assumed legal)."""
+        setup = self.setup
+        seat = self.mover
+        self.events.append((ACT, seat, action))
+        if self.phase == CHOOSING:
+            if action == setup.reroll:
+                self.rerolls_used[seat] += 1
+                self.hands[seat] = []
+                self.roller = seat  # chance rolls the whole hand again
+                self.phase = REROLLING
+            else:
+                self._after_choice(seat)
+            return
+        if action < setup.num_bids:
+            self.bid = action
+            self.holder = seat
+            self.mover = self.next_with_dice(seat)
+        elif action == setup.liar:
+            quantity, face = divmod(self.bid, setup.sides)
+            count = setup.count(self.hands, face + 1)
+            if count >= quantity + 1:
+                self._settle("liar", seat, count, winner=self.holder, loser=seat, amount=1)
+            else:
+                self._settle("liar", seat, count, winner=seat, loser=self.holder, amount=1)
+        elif (
+            setup.prophecy and setup.prophecy_base <= action < setup.prophecy_base + setup.num_bids
+        ):
+            said = action - setup.prophecy_base
+            quantity, face = divmod(said, setup.sides)
+            count = setup.count(self.hands, face + 1)
+            if count == quantity + 1:
+                self._settle(
+                    "prophecy",
+                    seat,
+                    count,
+                    winner=seat,
+                    loser=self.holder,
+                    amount=setup.payout,
+                    said=said,
+                )
+            else:
+                self._settle(
+                    "prophecy", seat, count, winner=self.holder, loser=seat, amount=1, said=said
+                )
+        else:  # pass: the standing bid stays, the turn moves on
+            self.mover = self.next_with_dice(seat)
+
+    def _after_choice(self, seat: int) -> None:
+        """`seat` is done with rerolls: the next seat chooses, or bidding opens."""
+        nxt = self.next_with_dice(seat)
+        self.phase = BIDDING if nxt == self.opener else CHOOSING
+        self.mover = nxt
+
+    def _settle(self, call, caller, count, winner, loser, amount, said=-1) -> None:
+        setup = self.setup
+        hands = tuple(tuple(sorted(h)) for h in self.hands)
+        self.showdowns.append(
+            (hands, call, caller, said, self.bid, self.holder, count, winner, loser, amount)
+        )
+        self.events.append((SHOW, self.round))
+        if setup.mode == "chips":
+            returns = [0.0] * setup.players
+            returns[winner] = float(amount)
+            returns[loser] = -float(amount)
+            self.returns_ = returns
+            self.phase = OVER
+            return
+        # Dice mode: the loser gives up dice (an exact prophecy costs the holder
+        # up to the payout), and the loser opens the next round.
+        self.dice[loser] -= min(amount, self.dice[loser])
+        alive = [s for s in range(setup.players) if self.dice[s] > 0]
+        if len(alive) == 1:
+            share = -1.0 / (setup.players - 1)
+            self.returns_ = [1.0 if s == alive[0] else share for s in range(setup.players)]
+            self.phase = OVER
+            return
+        self.round += 1
+        self.in_play = sum(self.dice)
+        self.opener = loser if self.dice[loser] else self.next_with_dice(loser)
+        self.hands = [[] for _ in range(setup.players)]
+        self.rerolls_used = [0] * setup.players
+        self.bid = -1
+        self.holder = -1
+        self.phase = ROLLING
+        self.roller = alive[0]
+        self.mover = self.opener
+
+    # ---- outcome ------------------------------------------------------------------
+
+    def returns(self) -> list[float]:
+        if self.returns_ is None:
+            return [0.0] * self.setup.players
+        return self.returns_[:]
+
+
+# Indices into a showdown tuple.
+(
+    SD_HANDS,
+    SD_CALL,
+    SD_CALLER,
+    SD_SAID,
+    SD_BID,
+    SD_HOLDER,
+    SD_COUNT,
+    SD_WINNER,
+    SD_LOSER,
+    SD_AMOUNT,
+) = range(10)
