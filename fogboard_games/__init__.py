@@ -10,8 +10,10 @@ Importing the package registers every game with pyspiel:
 `load_review(review)` rebuilds a finished game from its JSON review.
 """
 
-from fogboard_games import boards  # noqa: F401  (registers the board games)
-from fogboard_games import liars_dice  # noqa: F401  (registers Liar's Dice)
+from fogboard_games import (
+    boards,  # noqa: F401  (registers the board games)
+    liars_dice,  # noqa: F401  (registers Liar's Dice)
+)
 from fogboard_games.core.registry import GAMES, PRESETS, load
 from fogboard_games.core.review import load_review
 
