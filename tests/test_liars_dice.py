@@ -145,7 +145,7 @@ def test_dice_rolled_in_seat_order_one_per_chance_node():
         s.apply_action(s.string_to_action("roll 3"))
     assert s.current_player() == 0
     s = play(game, *rolls(1, 2, 3, 4, 5, 6))
-    assert s._m.hands == [[1, 2], [3, 4], [5, 6]]
+    assert s._m.hands == [(1, 2), (3, 4), (5, 6)]
     assert s.information_state_string(1).startswith("seat 1 | round 1: hand 34")
 
 
@@ -560,7 +560,7 @@ def test_resample_draws_other_dice_uniformly():
     counts = [0] * 6
     for _ in range(3000):
         world = s.resample_from_infostate(0, rng.random)
-        assert world._m.hands[0] == [4]
+        assert world._m.hands[0] == (4,)
         counts[world._m.hands[1][0] - 1] += 1
     assert all(400 < c < 600 for c in counts)
     # Revealed rounds are never altered.
@@ -569,14 +569,14 @@ def test_resample_draws_other_dice_uniformly():
     for _ in range(50):
         world = s.resample_from_infostate(0, rng.random)
         assert world._m.showdowns[0] == s._m.showdowns[0]
-        assert world._m.hands[0] == [2, 2]
+        assert world._m.hands[0] == (2, 2)
 
 
 def test_resample_with_pyspiel_sampler():
     game = load(numdice=1)
     s = play(game, *rolls(4, 2), "bid 1x3")
     world = s.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
-    assert world._m.hands[1] == [2]
+    assert world._m.hands[1] == (2,)
 
 
 # ---- review -----------------------------------------------------------------------------------

@@ -101,7 +101,7 @@ class LiarsDiceGame(pyspiel.Game):
         super().__init__(GAME_TYPE, info, p)
         self.resolved_params = p
         setup.game = self  # lets states reach their game without crossing into C++
-        self._template = rules.Match(setup)
+        self._template = setup.template = rules.Match(setup)
         self._layouts = {}
         self.info_layout = self.layout(INFO_STATE)
         self.obs_layout = self.layout(OBSERVATION)
@@ -219,15 +219,16 @@ class LiarsDiceState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         m = self._m
+        if m.phase <= rules.REROLLING:  # a chance node: the hottest case
+            if type(action) is not int or not 0 <= action < m.setup.sides:
+                raise ValueError(self._illegal_message(action))
+            if m is m.setup.template:
+                m = self._m = m.copy()
+            m.roll(action)
+            return
         if not m.is_legal(action):
             raise ValueError(self._illegal_message(action))
-        if m is m.setup.game._template:
-            m = self._m = m.copy()
-        phase = m.phase
-        if phase == rules.ROLLING or phase == rules.REROLLING:
-            m.roll(action)
-        else:
-            m.act(action)
+        m.act(action)
 
     def _illegal_message(self, action) -> str:
         m = self._m

@@ -47,10 +47,10 @@ SEATS_COVERED = {"none": 0, "single": 1}
 
 
 def seats_for(private: str, player: int, players: int) -> list[int]:
-    if private == "none":
-        return []
     if private == "single":
         return [player]
+    if private == "none":
+        return []
     return list(range(players))
 
 
@@ -89,89 +89,100 @@ def make_layout(setup: rules.Setup, key) -> Layout:
     return Layout(pieces)
 
 
+PLAN_PIECES = (
+    "seat", "dice_counts", "hands", "bids", "liar", "passes", "prophecies", "rerolled", "kept",
+    "shown", "hand", "standing_bid", "holder", "to_move", "last_shown", "rerolls_used",
+)  # fmt: skip
+
+
+def _plan(layout: Layout) -> tuple:
+    """The offset of every piece (None if absent), computed once per layout."""
+    plan = getattr(layout, "_liars_dice_plan", None)
+    if plan is None:
+        plan = tuple(layout.offset.get(name) for name in PLAN_PIECES)
+        layout._liars_dice_plan = plan
+    return plan
+
+
 def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> None:
     """Write the pieces of `layout` for `player` into the zeroed `buf`."""
     setup = m.setup
-    off = layout.offset
     n, S = setup.players, setup.sides
-    if "seat" in off:
-        buf[off["seat"] + player] = 1.0
-    if "dice_counts" in off:
-        o = off["dice_counts"]
+    (o_seat, o_counts, o_hands, o_bids, o_liar, o_pass, o_proph, o_rerolled, o_kept,
+     o_shown, o_hand, o_bid, o_holder, o_to_move, o_last, o_used) = _plan(layout)  # fmt: skip
+    if o_seat is not None:
+        buf[o_seat + player] = 1.0
+    if o_counts is not None:
         width = setup.numdice + 1
         for seat, count in enumerate(m.dice):
-            buf[o + seat * width + count] = 1.0
-    if "bids" in off:
-        _encode_history(buf, off, m, seats_for(private, player, n))
+            buf[o_counts + seat * width + count] = 1.0
+    if o_bids is not None or o_hands is not None:
+        # Perfect recall: one walk over the event log.
+        seats = seats_for(private, player, n)
+        B, H, R = setup.num_bids, setup.hands_per_round, setup.max_rounds
+        liar, base, reroll, pass_action = (
+            setup.liar,
+            setup.prophecy_base,
+            setup.reroll,
+            setup.pass_action,
+        )
+        rnd = 0
+        hand_no = [0] * n  # which hand of the round each seat is on
+        standing = -1
+        for kind, seat, what in m.events:
+            if kind == ROLL:
+                if o_hands is not None and seat in seats:
+                    i = seats.index(seat)
+                    buf[o_hands + ((i * R + rnd) * H + hand_no[seat]) * S + what - 1] += 1.0
+            elif kind == ACT:
+                if what == reroll:
+                    hand_no[seat] += 1
+                if o_bids is None:
+                    continue
+                if what < B:
+                    buf[o_bids + (rnd * B + what) * n + seat] = 1.0
+                    standing = what
+                elif what == liar:
+                    buf[o_liar + rnd * n + seat] = 1.0
+                elif o_proph is not None and base <= what < base + B:
+                    buf[o_proph + (rnd * B + what - base) * n + seat] = 1.0
+                elif what == pass_action:
+                    buf[o_pass + (rnd * B + standing) * n + seat] = 1.0
+                elif what == reroll:
+                    buf[o_rerolled + (rnd * n + seat) * setup.rerolls + hand_no[seat] - 1] = 1.0
+                else:  # keep
+                    buf[o_kept + rnd * n + seat] = 1.0
+            else:  # SHOW: the showdown of round `rnd` (what == rnd)
+                if o_shown is not None:
+                    o = o_shown + rnd * n * S - 1
+                    for s, hand in enumerate(m.showdowns[rnd][SD_HANDS]):
+                        for face in hand:
+                            buf[o + s * S + face] += 1.0
+                rnd += 1
+                hand_no = [0] * n
+                standing = -1
         return
     # Current view.
-    o = off.get("hand")
-    if o is not None:
+    if o_hand is not None:
         for i, seat in enumerate(seats_for(private, player, n)):
-            base = o + i * S - 1
+            o = o_hand + i * S - 1
             for face in m.hands[seat]:
-                buf[base + face] += 1.0
-    if "standing_bid" in off:
+                buf[o + face] += 1.0
+    if o_bid is not None:
         if m.bid >= 0:
-            buf[off["standing_bid"] + m.bid] = 1.0
-            buf[off["holder"] + m.holder] = 1.0
+            buf[o_bid + m.bid] = 1.0
+            buf[o_holder + m.holder] = 1.0
         if m.phase == rules.BIDDING or m.phase == rules.CHOOSING:
-            buf[off["to_move"] + m.mover] = 1.0
+            buf[o_to_move + m.mover] = 1.0
         if m.showdowns:
-            o = off["last_shown"] - 1
+            o = o_last - 1
             for seat, hand in enumerate(m.showdowns[-1][SD_HANDS]):
                 for face in hand:
                     buf[o + seat * S + face] += 1.0
-        if "rerolls_used" in off:
-            o = off["rerolls_used"]
+        if o_used is not None:
             width = setup.rerolls + 1
             for seat, used in enumerate(m.rerolls_used):
-                buf[o + seat * width + used] = 1.0
-
-
-def _encode_history(buf, off, m: rules.Match, seats: list[int]) -> None:
-    """The perfect-recall pieces, by walking the event log once."""
-    setup = m.setup
-    n, S, B = setup.players, setup.sides, setup.num_bids
-    H, R = setup.hands_per_round, setup.max_rounds
-    liar, base = setup.liar, setup.prophecy_base
-    o_hands = off.get("hands")
-    slot_of = {seat: i for i, seat in enumerate(seats)}
-    o_bids, o_liar = off["bids"], off["liar"]
-    o_pass, o_proph = off.get("passes"), off.get("prophecies")
-    o_rerolled, o_kept = off.get("rerolled"), off.get("kept")
-    rnd = 0
-    hand_no = [0] * n  # which hand of the round each seat is on
-    standing = -1
-    for event in m.events:
-        kind, seat, what = event[0], event[1], event[-1]
-        if kind == ROLL:
-            i = slot_of.get(seat)
-            if i is not None:
-                buf[o_hands + ((i * R + rnd) * H + hand_no[seat]) * S + what - 1] += 1.0
-        elif kind == ACT:
-            if what < B:
-                buf[o_bids + (rnd * B + what) * n + seat] = 1.0
-                standing = what
-            elif what == liar:
-                buf[o_liar + rnd * n + seat] = 1.0
-            elif o_proph is not None and base <= what < base + B:
-                buf[o_proph + (rnd * B + what - base) * n + seat] = 1.0
-            elif what == setup.pass_action:
-                buf[o_pass + (rnd * B + standing) * n + seat] = 1.0
-            elif what == setup.reroll:
-                buf[o_rerolled + (rnd * n + seat) * setup.rerolls + hand_no[seat]] = 1.0
-                hand_no[seat] += 1
-            else:  # keep
-                buf[o_kept + rnd * n + seat] = 1.0
-        else:  # SHOW: the showdown of round `rnd`
-            o = off["shown"] + rnd * n * S - 1
-            for s, hand in enumerate(m.showdowns[rnd][SD_HANDS]):
-                for face in hand:
-                    buf[o + s * S + face] += 1.0
-            rnd += 1
-            hand_no = [0] * n
-            standing = -1
+                buf[o_used + seat * width + used] = 1.0
 
 
 # ---- strings ------------------------------------------------------------
@@ -266,7 +277,7 @@ def _round_tokens(m: rules.Match, seats: list[int], every: bool, public: bool) -
                 tokens.append(action_text(setup, seat, event[2]))
         else:
             if public:
-                tokens.append(showdown_text(setup, m.showdowns[seat]))
+                tokens.append(showdown_text(setup, m.showdowns[event[2]]))
             hands = {}
             tokens = []
             rounds.append(tokens)

@@ -48,7 +48,7 @@ def review(state) -> dict:
                 current["opener"] = seat
             current["turns"].append({"seat": seat, "action": text})
         else:
-            sd = m.showdowns[event[1]]
+            sd = m.showdowns[event[2]]
             current["showdown"] = _showdown(setup, sd)
             loser, amount = sd[rules.SD_LOSER], sd[rules.SD_AMOUNT]
             if setup.mode == "dice":

@@ -49,13 +49,13 @@ from __future__ import annotations
 WILDS = ("one", "highest", "none")
 MODES = ("chips", "dice")
 
-# Phases of a match. ROLLING and REROLLING are chance nodes.
+# Phases of a match. ROLLING and REROLLING (the two lowest) are chance nodes.
 ROLLING, REROLLING, CHOOSING, BIDDING, OVER = 0, 1, 2, 3, 4
 
 # Event kinds in Match.events (tuples; the first item is the kind).
 ROLL = 0  # (ROLL, seat, face): one die of `seat`, private to it
 ACT = 1  # (ACT, seat, action): a decision, public
-SHOW = 2  # (SHOW, round): the round's showdown, see Match.showdowns
+SHOW = 2  # (SHOW, -1, round): the round's showdown, see Match.showdowns
 
 
 _MAX_LENGTHS: dict[tuple, int] = {}
@@ -302,8 +302,8 @@ class Match:
     __slots__ = (
         "setup",  # shared Setup, never copied
         "dice",  # dice per seat now
-        "hands",  # per seat: faces (1-based) of its current hand, in roll order
-        "events",  # every event in order: (ROLL, seat, face) / (ACT, seat, action) / (SHOW, round)
+        "hands",  # per seat: a tuple of the faces (1-based) of its current hand, in roll order
+        "events",  # every event in order: (ROLL, seat, face) / (ACT, seat, action) / (SHOW, -1, round)
         "showdowns",  # per finished round: (final hands, call, caller, standing bid,
         # holder, count, winner, loser, amount) as tuples
         "phase",  # ROLLING / REROLLING / CHOOSING / BIDDING / OVER
@@ -322,7 +322,7 @@ class Match:
         n = setup.players
         self.setup = setup
         self.dice = [setup.numdice] * n
-        self.hands = [[] for _ in range(n)]
+        self.hands = [()] * n
         self.events = []
         self.showdowns = []
         self.phase = ROLLING
@@ -340,7 +340,7 @@ class Match:
         m = Match.__new__(Match)
         m.setup = self.setup
         m.dice = self.dice[:]
-        m.hands = [h[:] for h in self.hands]
+        m.hands = self.hands[:]  # hands are tuples, shared safely
         m.events = self.events[:]  # entries are tuples, shared safely
         m.showdowns = self.showdowns[:]
         m.phase = self.phase
@@ -420,10 +420,10 @@ class Match:
         """Chance: the next die of `roller` shows face outcome + 1."""
         seat = self.roller
         face = outcome + 1
-        hand = self.hands[seat]
-        hand.append(face)
+        hand = self.hands[seat] = self.hands[seat] + (face,)
         self.events.append((ROLL, seat, face))
-        if len(hand) < self.dice[seat]:
+        dice = self.dice
+        if len(hand) < dice[seat]:
             return
         if self.phase == REROLLING:
             # A rerolled hand is complete: the same seat chooses again, if it
@@ -435,18 +435,15 @@ class Match:
                 self._after_choice(seat)
             return
         # First roll of the round: the next seat with dice, or the rerolls.
-        nxt = seat + 1
-        n = self.setup.players
-        while nxt < n and self.dice[nxt] == 0:
-            nxt += 1
-        if nxt < n:
-            self.roller = nxt
-            return
+        n = len(dice)
+        seat += 1
+        while seat < n:
+            if dice[seat]:
+                self.roller = seat
+                return
+            seat += 1
         self.roller = -1
-        if self.setup.rerolls:
-            self.phase = CHOOSING
-        else:
-            self.phase = BIDDING
+        self.phase = CHOOSING if self.setup.rerolls else BIDDING
         self.mover = self.opener
 
     def act(self, action: int) -> None:
@@ -457,7 +454,7 @@ class Match:
         if self.phase == CHOOSING:
             if action == setup.reroll:
                 self.rerolls_used[seat] += 1
-                self.hands[seat] = []
+                self.hands[seat] = ()
                 self.roller = seat  # chance rolls the whole hand again
                 self.phase = REROLLING
             else:
@@ -509,7 +506,7 @@ class Match:
         self.showdowns.append(
             (hands, call, caller, said, self.bid, self.holder, count, winner, loser, amount)
         )
-        self.events.append((SHOW, self.round))
+        self.events.append((SHOW, -1, self.round))
         if setup.mode == "chips":
             returns = [0.0] * setup.players
             returns[winner] = float(amount)
@@ -529,7 +526,7 @@ class Match:
         self.round += 1
         self.in_play = sum(self.dice)
         self.opener = loser if self.dice[loser] else self.next_with_dice(loser)
-        self.hands = [[] for _ in range(setup.players)]
+        self.hands = [()] * setup.players
         self.rerolls_used = [0] * setup.players
         self.bid = -1
         self.holder = -1
