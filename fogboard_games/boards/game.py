@@ -275,14 +275,12 @@ class BoardState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         m = self._m
-        if not m.is_legal(action):
-            raise ValueError(self._illegal_message(action))
         if m.shared:
+            if not m.is_legal(action):
+                raise ValueError(self._illegal_message(action))
             m = self._m = m.copy()
-        if action < m.geo.cells:
-            m.attempt(action)
-        else:
-            m.sense(action - m.geo.cells)
+        if not m.play(action):
+            raise ValueError(self._illegal_message(action))
 
     def writable_match(self) -> rules.Match:
         """This state's match, copied first if other states share it."""

@@ -81,22 +81,33 @@ def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> No
     for i, seat in enumerate(seats):
         o = board_off + i * cells * 3
         base = seat * cells
-        for t, v in zip(triples, view[base : base + cells]):
-            buf[o + t + v] = 1.0
+        if geo.sense:
+            for t, v in zip(triples, view[base : base + cells]):
+                buf[o + t + v] = 1.0
+        else:
+            # Without sensing a seat knows exactly the cells it attempted:
+            # mark every cell unknown, then correct those in the loop below.
+            buf[o : o + 3 * cells : 3] = geo.unknown_marks
+        L = geo.max_own_plies
+        oa = attempts_off + i * L * cells if attempts_off is not None else None
+        orr = off["results"] + i * L * 2 if attempts_off is not None else None
+        j = 0
+        for ply in m.plies:
+            if ply[0] != seat:
+                continue
+            if not geo.sense:
+                cell3 = o + 3 * ply[3]
+                buf[cell3] = 0.0
+                buf[cell3 + 1 + ply[4]] = 1.0  # placed -> own, occupied -> proven
+            if oa is not None:
+                buf[oa + ply[3]] = 1.0
+                buf[orr + ply[4]] = 1.0
+                if geo.sense:
+                    _encode_sense(buf, off, i, j, ply[1], ply[2], geo)
+                oa += cells
+                orr += 2
+            j += 1
         if attempts_off is not None:
-            L = geo.max_own_plies
-            oa = attempts_off + i * L * cells
-            orr = off["results"] + i * L * 2
-            j = 0
-            for ply in m.plies:
-                if ply[0] == seat:
-                    buf[oa + ply[3]] = 1.0
-                    buf[orr + ply[4]] = 1.0
-                    if geo.sense:
-                        _encode_sense(buf, off, i, j, ply[1], ply[2], geo)
-                    oa += cells
-                    orr += 2
-                    j += 1
             if geo.sense and m.sensed is not None and m.mover == seat:
                 _encode_sense(buf, off, i, j, m.sensed[0], m.sensed[1], geo)
         elif geo.sense:

@@ -45,6 +45,7 @@ class Geometry:
         self.max_plies = max_plies
         self.names = [cell_name(c, size) for c in range(self.cells)]
         self.triples = tuple(3 * c for c in range(self.cells))  # one-hot offsets per cell
+        self.unknown_marks = [1.0] * self.cells  # the board piece's "unknown" column
         n = size
         if kind == "hex":
             nbrs = []
@@ -171,6 +172,25 @@ class Match:
         return 0 <= action < geo.cells and self.view[self.mover * geo.cells + action] == UNKNOWN
 
     # ---- the moves ------------------------------------------------------------
+
+    def play(self, action: int) -> bool:
+        """Apply a legal action (attempt or sense); False, changing nothing, if illegal.
+
+        One call that checks and moves, because it runs at every step of
+        every search (is_legal is the same test for callers that only ask).
+        """
+        geo = self.geo
+        if self.ending is not None:
+            return False
+        if geo.sense and self.sensed is None:
+            if not geo.cells <= action < geo.num_actions:
+                return False
+            self.sense(action - geo.cells)
+        elif 0 <= action < geo.cells and self.view[self.mover * geo.cells + action] == UNKNOWN:
+            self.attempt(action)
+        else:
+            return False
+        return True
 
     def sense(self, anchor_index: int) -> None:
         """Recon sense: the block at the anchor is shown truthfully to the mover."""
