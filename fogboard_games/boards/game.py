@@ -340,6 +340,17 @@ class BoardState(pyspiel.State):
 
         return resample(self, player, sampler)
 
+    def finish_as_reviewed(self, review: dict) -> None:
+        """Apply a recorded wall-clock stop (the only ending that is not a move)."""
+        if review.get("ending") != "wall-clock":
+            raise ValueError(
+                f"the actions leave the game running and the review's ending is "
+                f"{review.get('ending')!r}, not 'wall-clock'"
+            )
+        if self._m.sensed is not None:
+            raise ValueError("a wall-clock stop falls between plies, not after a sense")
+        self.writable_match().settle_by_distance("wall-clock")
+
     def review(self) -> dict:
         from fogboard_games.boards.review import review
 

@@ -99,6 +99,13 @@ def load_review(review: Any) -> pyspiel.State:
         if action not in legal:
             raise ReviewError(f"action {step} ({text!r}) is not legal there")
         state.apply_action(action)
+    if not state.is_terminal() and hasattr(state, "finish_as_reviewed"):
+        # A game can end by something that is not an action (a board game
+        # stopped by its wall clock); the ruleset applies it, or refuses.
+        try:
+            state.finish_as_reviewed(review)
+        except ValueError as e:
+            raise ReviewError(f"after action {len(review['actions']) - 1}: {e}") from None
     if not state.is_terminal():
         raise ReviewError(f"the review's {len(review['actions'])} actions do not finish the game")
     diff = first_difference(review, state.review())
