@@ -236,8 +236,9 @@ class BoardState(pyspiel.State):
 
     def information_state_tensor(self, player=None) -> list[float]:
         m = self._m
-        player = self._player(player)
-        layout = _game_of(self).info_layout
+        if player != 0 and player != 1:  # the common case skips a call
+            player = self._player(player)
+        layout = m.geo.game.info_layout
         buf = [0.0] * layout.size
         obs.encode(buf, layout, m, player, "single")
         return buf

@@ -60,7 +60,13 @@ def make_layout(geo: rules.Geometry, numturns: bool, key) -> Layout:
             M = geo.max_game_plies
             pieces.append(("ply_movers", (M, 2)) if recall else ("ply_count", (M + 1,)))
         pieces.append(("outcome", (3,)))
-    return Layout(pieces)
+    layout = Layout(pieces)
+    # Offsets the encoder reads at every call, in one tuple (None if absent).
+    layout.plan = tuple(
+        layout.offset.get(name)
+        for name in ("board", "attempts", "results", "ply_movers", "ply_count", "outcome")
+    )
+    return layout
 
 
 def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> None:
@@ -74,8 +80,7 @@ def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> No
     cells = geo.cells
     off = layout.offset
     seats = (player,) if private == "single" else (0, 1) if private == "all" else ()
-    board_off = off.get("board")
-    attempts_off = off.get("attempts")
+    board_off, attempts_off, results_off, movers_off, count_off, outcome_off = layout.plan
     view = m.view
     triples = geo.triples
     for i, seat in enumerate(seats):
@@ -90,7 +95,7 @@ def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> No
             buf[o : o + 3 * cells : 3] = geo.unknown_marks
         L = geo.max_own_plies
         oa = attempts_off + i * L * cells if attempts_off is not None else None
-        orr = off["results"] + i * L * 2 if attempts_off is not None else None
+        orr = results_off + i * L * 2 if attempts_off is not None else None
         j = 0
         for ply in m.plies:
             if ply[0] != seat:
@@ -119,14 +124,13 @@ def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> No
                     buf[o + c] = float(1 + done - seen_at[base + c])
             if m.sensed is not None and m.mover == seat:
                 buf[off["sensed_now"] + i * len(geo.anchors) + m.sensed[0]] = 1.0
-    if "ply_movers" in off:
-        o = off["ply_movers"]
+    if movers_off is not None:
         for j, ply in enumerate(m.plies):
-            buf[o + 2 * j + ply[0]] = 1.0
-    elif "ply_count" in off:
-        buf[off["ply_count"] + len(m.plies)] = 1.0
-    if m.ending is not None and "outcome" in off:
-        buf[off["outcome"] + (1 if m.winner < 0 else 2 * m.winner)] = 1.0
+            buf[movers_off + 2 * j + ply[0]] = 1.0
+    elif count_off is not None:
+        buf[count_off + len(m.plies)] = 1.0
+    if m.ending is not None and outcome_off is not None:
+        buf[outcome_off + (1 if m.winner < 0 else 2 * m.winner)] = 1.0
 
 
 def _encode_sense(buf, off: dict, i: int, j: int, anchor: int, seen: tuple, geo) -> None:
