@@ -637,3 +637,37 @@ def test_clones_are_independent():
     fresh.apply_action(0)
     assert game.new_initial_state().is_chance_node()
     assert game.new_initial_state()._m.events == []
+
+
+def test_bid_rows_of_rounds_never_overlap():
+    """Dice mode stacks each round's bids in its own rows: every bid its own cell."""
+    game = load(players=3, numdice=2, dice_sides=3, mode="dice", allow_pass=True)
+    layout = game.info_layout
+    start, (rows, n) = layout.offset["bids"], layout.shape["bids"]
+    rng = random.Random(17)
+    for _ in range(40):
+        s = random_state(game, rng)
+        bids = sum(1 for e in s._m.events if e[0] == rules.ACT and e[2] < game.setup.num_bids)
+        piece = s.information_state_tensor(0)[start : start + rows * n]
+        assert piece.count(1.0) == bids and sum(piece) == bids
+        assert len(s._m.showdowns) == len(s.review()["rounds"])
+
+
+@pytest.mark.parametrize("params", every_config())
+def test_tensor_read_along_a_playout_matches_a_fresh_encoding(params):
+    """The Python route resumes its walk of the log; it must equal a fresh one."""
+    game = load(**params)
+    rng = random.Random(19)
+    for _ in range(4):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            for p in rng.sample(range(game.num_players()), 2):
+                assert s.information_state_tensor(p) == pyspiel.State.information_state_tensor(s, p)
+            if rng.random() < 0.1:
+                s = s.clone()  # a clone starts without the cache
+            if s.is_chance_node():
+                s.apply_action(rng.randrange(game.max_chance_outcomes()))
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+        for p in range(game.num_players()):
+            assert s.information_state_tensor(p) == pyspiel.State.information_state_tensor(s, p)

@@ -24,6 +24,8 @@ from fogboard_games.core.observer import INFO_STATE, OBSERVATION, PieceObserver,
 from fogboard_games.core.params import Param, ParamSpec
 from fogboard_games.liars_dice import observer as obs
 from fogboard_games.liars_dice import rules
+from fogboard_games.liars_dice.observer import encode, info_state_tensor
+from fogboard_games.liars_dice.rules import BIDDING, CHOOSING, OVER, REROLLING, ROLLING
 
 SHORT_NAME = "fogboard_liars_dice"
 TERMINAL = pyspiel.PlayerId.TERMINAL
@@ -103,6 +105,11 @@ class LiarsDiceGame(pyspiel.Game):
         setup.game = self  # lets states reach their game without crossing into C++
         self._template = setup.template = rules.Match(setup)
         self._layouts = {}
+        # "P1 bid 3x4" per seat and action, for the information-state strings.
+        self.action_texts = [
+            [obs.action_text(setup, seat, a) for a in range(setup.num_actions)]
+            for seat in range(setup.players)
+        ]
         self.info_layout = self.layout(INFO_STATE)
         self.obs_layout = self.layout(OBSERVATION)
 
@@ -142,35 +149,36 @@ class LiarsDiceState(pyspiel.State):
     def current_player(self) -> int:
         m = self._m
         phase = m.phase
-        if phase == rules.BIDDING or phase == rules.CHOOSING:
+        if phase == BIDDING or phase == CHOOSING:
             return m.mover
-        if phase == rules.OVER:
+        if phase == OVER:
             return TERMINAL
         return CHANCE
 
     def is_terminal(self) -> bool:
-        return self._m.phase == rules.OVER
+        return self._m.phase == OVER
 
     def is_chance_node(self) -> bool:
         phase = self._m.phase
-        return phase == rules.ROLLING or phase == rules.REROLLING
+        return phase == ROLLING or phase == REROLLING
 
     def is_simultaneous_node(self) -> bool:
         return False
 
     def is_player_node(self) -> bool:
         phase = self._m.phase
-        return phase == rules.BIDDING or phase == rules.CHOOSING
+        return phase == BIDDING or phase == CHOOSING
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if not self.is_chance_node():
-            return []
-        return self._m.setup.chance_outcomes[:]
+        m = self._m
+        if m.phase <= REROLLING:
+            return m.setup.chance_outcomes[:]
+        return []
 
     def legal_actions(self, player=None) -> list[int]:
         m = self._m
         phase = m.phase
-        if phase == rules.ROLLING or phase == rules.REROLLING:
+        if phase == ROLLING or phase == REROLLING:
             if player is None or player == CHANCE:
                 return m.setup.faces[:]
             return []
@@ -188,11 +196,14 @@ class LiarsDiceState(pyspiel.State):
         return mask
 
     def information_state_tensor(self, player=None) -> list[float]:
-        player = self._player(player)
-        layout = self._m.setup.game.info_layout
-        buf = [0.0] * layout.size
-        obs.encode(buf, layout, self._m, player, "single")
-        return buf
+        m = self._m
+        if player is None or type(player) is not int or not 0 <= player < m.setup.players:
+            player = self._player(player)
+        if m is m.setup.template:  # the shared fresh match keeps no cache
+            buf = [0.0] * m.setup.game.info_layout.size
+            encode(buf, m.setup.game.info_layout, m, player, "single")
+            return buf
+        return info_state_tensor(m, m.setup.game.info_layout, player)
 
     def observation_tensor(self, player=None) -> list[float]:
         player = self._player(player)
@@ -219,7 +230,7 @@ class LiarsDiceState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         m = self._m
-        if m.phase <= rules.REROLLING:  # a chance node: the hottest case
+        if m.phase <= REROLLING:  # a chance node: the hottest case
             if type(action) is not int or not 0 <= action < m.setup.sides:
                 raise ValueError(self._illegal_message(action))
             if m is m.setup.template:
@@ -233,7 +244,7 @@ class LiarsDiceState(pyspiel.State):
     def _illegal_message(self, action) -> str:
         m = self._m
         setup = m.setup
-        if m.phase == rules.OVER:
+        if m.phase == OVER:
             return f"action {action!r} refused: the game is over"
         if self.is_chance_node():
             return (
@@ -245,7 +256,7 @@ class LiarsDiceState(pyspiel.State):
         except (ValueError, TypeError):
             what = "out of range"
         legal = ", ".join(setup.action_name(a) for a in m.legal_actions())
-        if m.phase == rules.CHOOSING:
+        if m.phase == CHOOSING:
             why = "the seat must choose keep or reroll"
         elif m.bid < 0:
             why = "no standing bid yet: only an opening bid is legal"

@@ -10,7 +10,8 @@ the dice counts and the showdowns.
 Pieces (n = players, V = seats covered: 0 for public-only, 1 for single,
 n for all; R = rounds (1 in chips mode, total dice - 1 in dice mode);
 H = hands per round (rerolls + 1); S = sides; B = bid ids (total dice x S);
-D = numdice):
+D = numdice; K = the bid rows of all rounds: round r, with at most
+T - r of the T dice in play, has (T - r) x S rows starting at row K_r):
 
 | piece | shape | when | meaning |
 |---|---|---|---|
@@ -20,10 +21,10 @@ D = numdice):
 | dice_counts | (n, D + 1) | dice mode, public | one-hot: dice each seat has now |
 | rerolled | (R, n, rerolls) | rerolls, public, perfect recall | the seat made its k-th reroll in round r |
 | kept | (R, n) | rerolls, public, perfect recall | the seat chose keep in round r |
-| bids | (R, B, n) | public, perfect recall | the seat made bid b in round r |
-| passes | (R, B, n) | allow_pass, public, perfect recall | the seat passed on standing bid b in round r |
+| bids | (K, n) | public, perfect recall | the seat made bid b in round r (row K_r + b) |
+| passes | (K, n) | allow_pass, public, perfect recall | the seat passed on standing bid b in round r |
 | liar | (R, n) | public, perfect recall | the seat called liar in round r |
-| prophecies | (R, B, n) | prophecy, public, perfect recall | the seat prophesied b in round r |
+| prophecies | (K, n) | prophecy, public, perfect recall | the seat prophesied b in round r |
 | shown | (R, n, S) | public, perfect recall | dice per face of each seat at round r's showdown |
 | rerolls_used | (n, rerolls + 1) | rerolls, public, current view | one-hot: rerolls each seat used this round |
 | standing_bid | (B,) | public, current view | one-hot: the standing bid, zeros before the opening bid |
@@ -70,12 +71,13 @@ def make_layout(setup: rules.Setup, key) -> Layout:
         if recall:
             if setup.rerolls:
                 pieces += [("rerolled", (R, n, setup.rerolls)), ("kept", (R, n))]
-            pieces.append(("bids", (R, B, n)))
+            K = setup.bid_rows
+            pieces.append(("bids", (K, n)))
             if setup.allow_pass:
-                pieces.append(("passes", (R, B, n)))
+                pieces.append(("passes", (K, n)))
             pieces.append(("liar", (R, n)))
             if setup.prophecy:
-                pieces.append(("prophecies", (R, B, n)))
+                pieces.append(("prophecies", (K, n)))
             pieces.append(("shown", (R, n, S)))
         else:
             if setup.rerolls:
@@ -108,8 +110,9 @@ def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> No
     """Write the pieces of `layout` for `player` into the zeroed `buf`."""
     setup = m.setup
     n, S = setup.players, setup.sides
-    (o_seat, o_counts, o_hands, o_bids, o_liar, o_pass, o_proph, o_rerolled, o_kept,
-     o_shown, o_hand, o_bid, o_holder, o_to_move, o_last, o_used) = _plan(layout)  # fmt: skip
+    plan = _plan(layout)
+    (o_seat, o_counts, o_hands, o_bids, _, _, _, _, _,
+     _, o_hand, o_bid, o_holder, o_to_move, o_last, o_used) = plan  # fmt: skip
     if o_seat is not None:
         buf[o_seat + player] = 1.0
     if o_counts is not None:
@@ -117,50 +120,10 @@ def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> No
         for seat, count in enumerate(m.dice):
             buf[o_counts + seat * width + count] = 1.0
     if o_bids is not None or o_hands is not None:
-        # Perfect recall: one walk over the event log.
-        seats = seats_for(private, player, n)
-        B, H, R = setup.num_bids, setup.hands_per_round, setup.max_rounds
-        liar, base, reroll, pass_action = (
-            setup.liar,
-            setup.prophecy_base,
-            setup.reroll,
-            setup.pass_action,
-        )
-        rnd = 0
-        hand_no = [0] * n  # which hand of the round each seat is on
-        standing = -1
-        for kind, seat, what in m.events:
-            if kind == ROLL:
-                if o_hands is not None and seat in seats:
-                    i = seats.index(seat)
-                    buf[o_hands + ((i * R + rnd) * H + hand_no[seat]) * S + what - 1] += 1.0
-            elif kind == ACT:
-                if what == reroll:
-                    hand_no[seat] += 1
-                if o_bids is None:
-                    continue
-                if what < B:
-                    buf[o_bids + (rnd * B + what) * n + seat] = 1.0
-                    standing = what
-                elif what == liar:
-                    buf[o_liar + rnd * n + seat] = 1.0
-                elif o_proph is not None and base <= what < base + B:
-                    buf[o_proph + (rnd * B + what - base) * n + seat] = 1.0
-                elif what == pass_action:
-                    buf[o_pass + (rnd * B + standing) * n + seat] = 1.0
-                elif what == reroll:
-                    buf[o_rerolled + (rnd * n + seat) * setup.rerolls + hand_no[seat] - 1] = 1.0
-                else:  # keep
-                    buf[o_kept + rnd * n + seat] = 1.0
-            else:  # SHOW: the showdown of round `rnd` (what == rnd)
-                if o_shown is not None:
-                    o = o_shown + rnd * n * S - 1
-                    for s, hand in enumerate(m.showdowns[rnd][SD_HANDS]):
-                        for face in hand:
-                            buf[o + s * S + face] += 1.0
-                rnd += 1
-                hand_no = [0] * n
-                standing = -1
+        slot = [-1] * n  # seat -> its block in the hands piece, -1 if not shown
+        for i, seat in enumerate(seats_for(private, player, n)):
+            slot[seat] = i
+        walk(buf, plan, m, Walk(n, slot))
         return
     # Current view.
     if o_hand is not None:
@@ -183,6 +146,107 @@ def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> No
             width = setup.rerolls + 1
             for seat, used in enumerate(m.rerolls_used):
                 buf[o_used + seat * width + used] = 1.0
+
+
+class Walk:
+    """Where a walk over the event log stands, so that it can resume."""
+
+    __slots__ = ("done", "rnd", "row", "standing", "hand_no", "slot", "buf")
+
+    def __init__(self, n: int, slot: list[int]):
+        self.done = 0  # events encoded so far
+        self.rnd = 0  # round of the next event
+        self.row = 0  # first bid row of that round
+        self.standing = -1  # standing bid
+        self.hand_no = [0] * n  # which hand of the round each seat is on
+        self.slot = slot  # seat -> its block in the hands piece, -1 if not shown
+        self.buf = None  # the Python route's cached tensor (see info_state_tensor)
+
+
+def walk(buf, plan: tuple, m: rules.Match, at: Walk) -> None:
+    """Encode the perfect-recall pieces of the events after `at.done`."""
+    (_, _, o_hands, o_bids, o_liar, o_pass, o_proph, o_rerolled, o_kept,
+     o_shown, *_) = plan  # fmt: skip
+    setup = m.setup
+    n, S = setup.players, setup.sides
+    B, H, R = setup.num_bids, setup.hands_per_round, setup.max_rounds
+    liar, base, reroll, pass_action = (
+        setup.liar,
+        setup.prophecy_base,
+        setup.reroll,
+        setup.pass_action,
+    )
+    rnd, row, standing, hand_no, slot = at.rnd, at.row, at.standing, at.hand_no, at.slot
+    events = m.events
+    for k in range(at.done, len(events)):
+        kind, seat, what = events[k]
+        if kind == ROLL:
+            i = slot[seat]
+            if i >= 0 and o_hands is not None:
+                buf[o_hands + ((i * R + rnd) * H + hand_no[seat]) * S + what - 1] += 1.0
+        elif kind == ACT:
+            if what == reroll:
+                hand_no[seat] += 1
+            if o_bids is None:
+                continue
+            if what < B:
+                buf[o_bids + (row + what) * n + seat] = 1.0
+                standing = what
+            elif what == liar:
+                buf[o_liar + rnd * n + seat] = 1.0
+            elif o_proph is not None and base <= what < base + B:
+                buf[o_proph + (row + what - base) * n + seat] = 1.0
+            elif what == pass_action:
+                buf[o_pass + (row + standing) * n + seat] = 1.0
+            elif what == reroll:
+                buf[o_rerolled + (rnd * n + seat) * setup.rerolls + hand_no[seat] - 1] = 1.0
+            else:  # keep
+                buf[o_kept + rnd * n + seat] = 1.0
+        else:  # SHOW: the showdown of round `rnd` (what == rnd)
+            if o_shown is not None:
+                o = o_shown + rnd * n * S - 1
+                for s, hand in enumerate(m.showdowns[rnd][SD_HANDS]):
+                    for face in hand:
+                        buf[o + s * S + face] += 1.0
+            rnd += 1
+            row = setup.round_rows[rnd] if rnd < R else 0
+            hand_no = [0] * n
+            standing = -1
+    at.done, at.rnd, at.row, at.standing, at.hand_no = len(events), rnd, row, standing, hand_no
+
+
+def info_state_tensor(m: rules.Match, layout: Layout, player: int) -> list[float]:
+    """The information-state tensor as a list (the Python route).
+
+    The same walk as `encode`, resumed: a match keeps, per seat, the tensor
+    of the events it has encoded, and only the events since are walked (a
+    playout reads the mover's tensor at every decision). The dice counts,
+    which are not a log, are written into the returned copy.
+    """
+    walks = m.walks
+    at = walks[player] if walks is not None else None
+    if at is None:
+        n = m.setup.players
+        slot = [-1] * n
+        slot[player] = 0
+        at = Walk(n, slot)
+        at.buf = [0.0] * layout.size
+        plan = _plan(layout)
+        if plan[0] is not None:
+            at.buf[plan[0] + player] = 1.0
+        if walks is None:
+            walks = m.walks = [None] * n
+        walks[player] = at
+    plan = _plan(layout)
+    if at.done < len(m.events):
+        walk(at.buf, plan, m, at)
+    out = at.buf[:]
+    o_counts = plan[1]
+    if o_counts is not None:
+        width = m.setup.numdice + 1
+        for seat, count in enumerate(m.dice):
+            out[o_counts + seat * width + count] = 1.0
+    return out
 
 
 # ---- strings ------------------------------------------------------------
@@ -228,10 +292,11 @@ def describe(m: rules.Match, player: int, key) -> str:
         parts.append(f"seat {player}")
     if recall:
         rounds = _round_tokens(m, seats, every, public)
+        starts = dice_at_round_starts(m) if public and setup.mode == "dice" else None
         for r, tokens in enumerate(rounds):
             head = f"round {r + 1}"
-            if public and setup.mode == "dice":
-                head += " dice " + " ".join(str(d) for d in dice_at_round_starts(m)[r])
+            if starts is not None:
+                head += " dice " + " ".join(map(str, starts[r]))
             parts.append(head + ": " + (", ".join(tokens) or "-"))
     else:
         for seat in seats:
@@ -259,25 +324,27 @@ def _num(x: float) -> str:
 def _round_tokens(m: rules.Match, seats: list[int], every: bool, public: bool) -> list[list[str]]:
     """Per round, the tokens the observer knows, in the order they happened."""
     setup = m.setup
+    texts = setup.game.action_texts  # [seat][action] -> "P1 bid 3x4"
+    reroll = setup.reroll
     rounds = [[]]
     hands = {}  # seat -> faces of its hand being rolled / held, shown sorted
     tokens = rounds[0]
-    for event in m.events:
-        kind, seat = event[0], event[1]
+    for kind, seat, what in m.events:
         if kind == ROLL:
             if seat in seats:
-                if seat not in hands:
-                    hands[seat] = (seat, [])
-                    tokens.append(hands[seat])
-                hands[seat][1].append(event[2])
+                hand = hands.get(seat)
+                if hand is None:
+                    hand = hands[seat] = [seat]
+                    tokens.append(hand)
+                hand.append(what)
         elif kind == ACT:
-            if event[2] == setup.reroll:
+            if what == reroll:
                 hands.pop(seat, None)  # the next rolls make a new hand
             if public:
-                tokens.append(action_text(setup, seat, event[2]))
+                tokens.append(texts[seat][what])
         else:
             if public:
-                tokens.append(showdown_text(setup, m.showdowns[event[2]]))
+                tokens.append(showdown_text(setup, m.showdowns[what]))
             hands = {}
             tokens = []
             rounds.append(tokens)
@@ -285,8 +352,9 @@ def _round_tokens(m: rules.Match, seats: list[int], every: bool, public: bool) -
     for r in rounds[: m.round + 1]:
         line = []
         for t in r:
-            if isinstance(t, tuple):
-                line.append((f"P{t[0]} hand " if every else "hand ") + hand_text(t[1]))
+            if type(t) is list:  # a hand: [seat, face, face, ...]
+                faces = "".join(map(str, sorted(t[1:])))
+                line.append(f"P{t[0]} hand {faces}" if every else "hand " + faces)
             else:
                 line.append(t)
         out.append(line)

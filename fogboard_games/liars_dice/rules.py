@@ -103,6 +103,13 @@ class Setup:
         # round costs at least one die and the winner keeps at least one).
         self.max_rounds = 1 if mode == "chips" else self.total - 1
         self.hands_per_round = rerolls + 1
+        # Round r has at most total - r dice in play (every round costs a
+        # die), so its bids fit (total - r) * sides rows: the perfect-recall
+        # tensor stacks the rounds' rows, starting at round_rows[r].
+        self.round_rows = [
+            dice_sides * (r * self.total - r * (r - 1) // 2) for r in range(self.max_rounds)
+        ]
+        self.bid_rows = dice_sides * sum(self.total - r for r in range(self.max_rounds))
         self.bid_names = [
             f"{b // dice_sides + 1}x{b % dice_sides + 1}" for b in range(self.num_bids)
         ]
@@ -316,6 +323,7 @@ class Match:
         "holder",  # seat that made the standing bid, -1 before it
         "rerolls_used",  # per seat, this round
         "returns_",  # final returns, None while running
+        "walks",  # per seat, the observer's resumable tensor walk (a cache, never copied)
     )
 
     def __init__(self, setup: Setup):
@@ -335,6 +343,7 @@ class Match:
         self.holder = -1
         self.rerolls_used = [0] * n
         self.returns_ = None
+        self.walks = None
 
     def copy(self) -> Match:
         m = Match.__new__(Match)
@@ -353,6 +362,7 @@ class Match:
         m.holder = self.holder
         m.rerolls_used = self.rerolls_used[:]
         m.returns_ = self.returns_
+        m.walks = None
         return m
 
     def __deepcopy__(self, memo) -> Match:
@@ -502,7 +512,7 @@ class Match:
 
     def _settle(self, call, caller, count, winner, loser, amount, said=-1) -> None:
         setup = self.setup
-        hands = tuple(tuple(sorted(h)) for h in self.hands)
+        hands = tuple(self.hands)  # in roll order; strings show them sorted
         self.showdowns.append(
             (hands, call, caller, said, self.bid, self.holder, count, winner, loser, amount)
         )
