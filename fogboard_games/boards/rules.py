@@ -160,36 +160,24 @@ class Match:
         """True when the mover's next decision is its sense (recon hex)."""
         return bool(self.geo.sense) and self.sensed is None
 
-    def own_plies(self, seat: int) -> list[tuple]:
-        return [p for p in self.plies if p[0] == seat]
-
     def is_legal(self, action: int) -> bool:
         geo = self.geo
         if self.ending is not None:
             return False
-        if geo.sense and self.sensed is None:
+        if geo.sense and self.sensed is None:  # the sense step (not self.sensing: hot path)
             return geo.cells <= action < geo.num_actions
         return 0 <= action < geo.cells and self.view[self.mover * geo.cells + action] == UNKNOWN
 
     # ---- the moves ------------------------------------------------------------
 
     def play(self, action: int) -> bool:
-        """Apply a legal action (attempt or sense); False, changing nothing, if illegal.
-
-        One call that checks and moves, because it runs at every step of
-        every search (is_legal is the same test for callers that only ask).
-        """
-        geo = self.geo
-        if self.ending is not None:
+        """Apply a legal action (attempt or sense); False, changing nothing, if illegal."""
+        if not self.is_legal(action):
             return False
-        if geo.sense and self.sensed is None:
-            if not geo.cells <= action < geo.num_actions:
-                return False
-            self.sense(action - geo.cells)
-        elif 0 <= action < geo.cells and self.view[self.mover * geo.cells + action] == UNKNOWN:
+        if action < self.geo.cells:
             self.attempt(action)
         else:
-            return False
+            self.sense(action - self.geo.cells)
         return True
 
     def sense(self, anchor_index: int) -> None:
