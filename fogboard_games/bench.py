@@ -18,7 +18,7 @@ import timeit
 import pyspiel
 
 import fogboard_games
-from fogboard_games.core.registry import BENCH_PAIRS
+from fogboard_games.core.registry import BENCH_PAIRS, PRESETS
 
 
 def playout_rate(game, seconds: float, read_tensor: bool, seed: int = 0) -> float:
@@ -59,55 +59,63 @@ def clone_micros(game, seed: int = 0) -> float:
     return min(timeit.repeat(state.clone, number=n, repeat=3)) / n * 1e6
 
 
-def measure(preset: str, cpp_name: str, rounds: int, seconds: float) -> dict:
-    ours = fogboard_games.load(preset)
-    cpp = pyspiel.load_game(cpp_name)
+def measure(preset: str, cpp_name: str | None, rounds: int, seconds: float) -> dict:
+    """Best rates of one preset, and of its C++ counterpart when it has one."""
+    games = {"ours": fogboard_games.load(preset)}
+    if cpp_name:
+        games["cpp"] = pyspiel.load_game(cpp_name)
     best = {}
     for _ in range(rounds):
         for mode in (False, True):
-            for label, game in (("ours", ours), ("cpp", cpp)):
+            for label, game in games.items():
                 key = (label, mode)
                 best[key] = max(best.get(key, 0.0), playout_rate(game, seconds, mode))
-    return {
-        "preset": preset,
-        "cpp": cpp_name,
-        "plain_ours": best[("ours", False)],
-        "plain_cpp": best[("cpp", False)],
-        "tensor_ours": best[("ours", True)],
-        "tensor_cpp": best[("cpp", True)],
-        "clone_ours_us": clone_micros(ours),
-        "clone_cpp_us": clone_micros(cpp),
-    }
+    out = {"preset": preset, "cpp": cpp_name}
+    for label, game in games.items():
+        out[f"plain_{label}"] = best[(label, False)]
+        out[f"tensor_{label}"] = best[(label, True)]
+        out[f"clone_{label}_us"] = clone_micros(game)
+    return out
+
+
+def _cell(value: float | None, width: int, digits: int) -> str:
+    return f"{value:>{width}.{digits}f}" if value is not None else f"{'-':>{width}}"
 
 
 def run(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict]:
-    pairs = [p for p in BENCH_PAIRS if only is None or p[0] in only]
+    """Measure every preset (beside its C++ counterpart, if any) and print a table."""
+    counterpart = dict(BENCH_PAIRS)
+    presets = [p for p in sorted(PRESETS) if only is None or p in only]
     print(f"random playouts, best of {rounds} alternating rounds of {seconds}s; steps/s")
-    header = (
-        f"{'preset':<22}{'C++ game':<42}{'plain ours':>11}{'C++':>11}{'ratio':>7}"
-        f"{'tensor ours':>12}{'C++':>11}{'ratio':>7}{'clone us':>9}{'C++':>6}"
+    print(
+        f"{'preset':<22}{'C++ game':<40}{'plain ours':>11}{'C++':>9}{'ratio':>7}"
+        f"{'tensor ours':>12}{'C++':>9}{'ratio':>7}{'clone us':>9}{'C++':>6}"
     )
-    print(header)
     results = []
-    for preset, cpp_name in pairs:
-        r = measure(preset, cpp_name, rounds, seconds)
+    for preset in presets:
+        cpp = counterpart.get(preset)
+        r = measure(preset, cpp, rounds, seconds)
         results.append(r)
+        plain_ratio = r["plain_ours"] / r["plain_cpp"] if cpp else None
+        tensor_ratio = r["tensor_ours"] / r["tensor_cpp"] if cpp else None
         print(
-            f"{preset:<22}{cpp_name:<42}{r['plain_ours']:>11.0f}{r['plain_cpp']:>11.0f}"
-            f"{r['plain_ours'] / r['plain_cpp']:>7.2f}{r['tensor_ours']:>12.0f}"
-            f"{r['tensor_cpp']:>11.0f}{r['tensor_ours'] / r['tensor_cpp']:>7.2f}"
-            f"{r['clone_ours_us']:>9.2f}{r['clone_cpp_us']:>6.2f}",
+            f"{preset:<22}{cpp or '-':<40}{r['plain_ours']:>11.0f}"
+            f"{_cell(r.get('plain_cpp'), 9, 0)}{_cell(plain_ratio, 7, 2)}"
+            f"{r['tensor_ours']:>12.0f}{_cell(r.get('tensor_cpp'), 9, 0)}"
+            f"{_cell(tensor_ratio, 7, 2)}{r['clone_ours_us']:>9.2f}"
+            f"{_cell(r.get('clone_cpp_us'), 6, 2)}",
             flush=True,
         )
-    if results:
-        worst_plain = min(results, key=lambda r: r["plain_ours"] / r["plain_cpp"])
-        worst_tensor = min(results, key=lambda r: r["tensor_ours"] / r["tensor_cpp"])
-        worst_clone = max(results, key=lambda r: r["clone_ours_us"])
+    paired = [r for r in results if r["cpp"]]
+    if paired:
+        worst_plain = min(paired, key=lambda r: r["plain_ours"] / r["plain_cpp"])
+        worst_tensor = min(paired, key=lambda r: r["tensor_ours"] / r["tensor_cpp"])
+        slowest = max(results, key=lambda r: r["clone_ours_us"])
         print(
             f"worst plain ratio {worst_plain['plain_ours'] / worst_plain['plain_cpp']:.2f} "
             f"({worst_plain['preset']}), worst tensor ratio "
             f"{worst_tensor['tensor_ours'] / worst_tensor['tensor_cpp']:.2f} "
-            f"({worst_tensor['preset']}), slowest clone {worst_clone['clone_ours_us']:.2f} us "
-            f"({worst_clone['preset']})"
+            f"({worst_tensor['preset']}), slowest clone {slowest['clone_ours_us']:.2f} us "
+            f"({slowest['preset']})"
         )
     return results
