@@ -1,0 +1,28 @@
+"""The command line's bench and tour run and report every preset they are asked for.
+
+These check what the commands print and return, never how fast anything
+is: speed is measured by `python -m fogboard_games bench`, not by tests.
+"""
+
+import fogboard_games
+from fogboard_games.__main__ import main
+from fogboard_games.bench import run
+
+
+def test_bench_measures_ours_beside_cpp(capsys):
+    results = run(rounds=1, seconds=0.02, only=["phantom-ttt-3", "recon-hex-5"])
+    by_preset = {r["preset"]: r for r in results}
+    assert set(by_preset) == {"phantom-ttt-3", "recon-hex-5"}
+    ttt = by_preset["phantom-ttt-3"]
+    assert ttt["cpp"] == "phantom_ttt"
+    assert ttt["plain_ours"] > 0 and ttt["plain_cpp"] > 0 and ttt["clone_ours_us"] > 0
+    assert by_preset["recon-hex-5"]["cpp"] is None  # an original variant: no C++ twin
+    out = capsys.readouterr().out
+    assert "worst plain ratio" in out and "recon-hex-5" in out
+
+
+def test_tour_plays_every_preset(capsys):
+    assert main(["tour"]) == 0
+    out = capsys.readouterr().out
+    for name in fogboard_games.PRESETS:
+        assert name in out
