@@ -38,6 +38,7 @@ class Geometry:
     def __init__(self, kind: str, size: int, abrupt: bool, sense: int, max_plies: int):
         assert kind in ("ttt", "hex")
         self.kind = kind
+        self.is_ttt = kind == "ttt"  # read at every attempt
         self.size = size
         self.cells = size * size
         self.abrupt = abrupt
@@ -211,6 +212,7 @@ class Match:
         geo = self.geo
         seat = self.mover
         board = self.board
+        at = seat * geo.cells + cell  # the cell in the mover's view
         self.legal[seat].remove(cell)
         sensed = self.sensed
         if sensed is None:
@@ -218,29 +220,27 @@ class Match:
         else:
             anchor, seen = sensed
             self.sensed = None
+        if geo.sense:
+            self.seen_empty_at[at] = -1  # known from now on, never "seen empty"
         if board[cell] == EMPTY:
             result = PLACED
             code = seat + 1
             board[cell] = code
-            self.view[seat * geo.cells + cell] = OWN
+            self.view[at] = OWN
             self.stones += 1
-            if self.seen_empty_at is not None:
-                self.seen_empty_at[seat * geo.cells + cell] = -1
             if self._completes(cell, code):
-                self.ending = "line" if geo.kind == "ttt" else "connection"
+                self.ending = "line" if geo.is_ttt else "connection"
                 self.winner = seat
             self.mover = 1 - seat
         else:
             result = OCCUPIED
-            self.view[seat * geo.cells + cell] = PROVEN
-            if self.seen_empty_at is not None:
-                self.seen_empty_at[seat * geo.cells + cell] = -1
+            self.view[at] = PROVEN
             if geo.abrupt:
                 self.mover = 1 - seat
         plies = self.plies
         plies.append((seat, anchor, seen, cell, result))
         if self.ending is None:
-            if self.stones == geo.cells and geo.kind == "ttt":
+            if geo.is_ttt and self.stones == geo.cells:
                 self.ending = "board-full"
                 self.winner = -1
             elif len(plies) >= geo.max_plies:
@@ -259,7 +259,7 @@ class Match:
     def _completes(self, cell: int, code: int) -> bool:
         board = self.board
         geo = self.geo
-        if geo.kind == "ttt":
+        if geo.is_ttt:
             for a, b in geo.line_partners[cell]:
                 if board[a] == code and board[b] == code:
                     return True
