@@ -671,3 +671,44 @@ def test_tensor_read_along_a_playout_matches_a_fresh_encoding(params):
                 s.apply_action(rng.choice(s.legal_actions()))
         for p in range(game.num_players()):
             assert s.information_state_tensor(p) == pyspiel.State.information_state_tensor(s, p)
+
+
+def test_docs_show_the_tables_the_code_has():
+    import pathlib
+
+    from fogboard_games.liars_dice import observer as obs
+    from fogboard_games.liars_dice.game import SPEC
+
+    text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "liars_dice.md").read_text()
+    assert SPEC.table() in text
+    for name in ("liars-dice", "liars-dice-table"):
+        game = fogboard_games.load(name)
+        size = game.information_state_tensor_size()
+        assert (
+            f"{name}: information state ({size} floats)\n\n" + obs.piece_table(game.info_layout)
+            in text
+        )
+        assert f"| `{name}` |" in text and f"| {game.max_game_length()} | {size} |" in text
+    game = fogboard_games.load("liars-dice")
+    assert obs.piece_table(game.obs_layout) in text
+
+
+def test_cfr_example_solves_a_tiny_game():
+    """examples/liars_dice_cfr.py on two-sided one-die dice: CFR+ converges."""
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parent.parent / "examples" / "liars_dice_cfr.py"
+    spec = importlib.util.spec_from_file_location("liars_dice_cfr", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    assert example.parse_params("numdice=1,wild=one,prophecy=false") == {
+        "numdice": 1,
+        "wild": "one",
+        "prophecy": False,
+    }
+    game = "fogboard_liars_dice(numdice=1,dice_sides=2,prophecy=false,wild=none)"
+    rows = example.solve(game, iterations=200, report=100, seconds=60)
+    assert [r[0] for r in rows] == [100, 200]
+    assert rows[-1][1] < rows[0][1] < 0.01  # exploitability falls
+    assert -1.0 < rows[-1][2] < 1.0

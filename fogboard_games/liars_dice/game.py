@@ -24,7 +24,7 @@ from fogboard_games.core.observer import INFO_STATE, OBSERVATION, PieceObserver,
 from fogboard_games.core.params import Param, ParamSpec
 from fogboard_games.liars_dice import observer as obs
 from fogboard_games.liars_dice import rules
-from fogboard_games.liars_dice.observer import encode, info_state_tensor
+from fogboard_games.liars_dice.observer import encode
 from fogboard_games.liars_dice.rules import BIDDING, CHOOSING, OVER, REROLLING, ROLLING
 
 SHORT_NAME = "fogboard_liars_dice"
@@ -112,6 +112,8 @@ class LiarsDiceGame(pyspiel.Game):
         ]
         self.info_layout = self.layout(INFO_STATE)
         self.obs_layout = self.layout(OBSERVATION)
+        # The Python route's tensors (observer.InfoStateView), reached from a match.
+        setup.info_state_tensor = obs.InfoStateView(setup, self.info_layout).tensor
 
     def layout(self, key):
         if key not in self._layouts:
@@ -139,7 +141,7 @@ class LiarsDiceState(pyspiel.State):
     """A Liar's Dice position. All changing data lives in `self._m`."""
 
     def __init__(self, game: LiarsDiceGame):
-        super().__init__(game)
+        pyspiel.State.__init__(self, game)
         # Shared with every fresh state until the first move copies it; a
         # clone overwrites it with its own copy straight away.
         self._m = game._template
@@ -184,6 +186,10 @@ class LiarsDiceState(pyspiel.State):
             return []
         if player is not None and player != m.mover:
             return []
+        if phase == BIDDING:  # Match.legal_actions, inlined: the hottest query
+            actions = m.setup.legal_sets.get((m.in_play, m.bid, m.holder == m.mover))
+            if actions is not None:
+                return actions[:]
         return m.legal_actions()
 
     def _legal_actions(self, player) -> list[int]:
@@ -199,11 +205,12 @@ class LiarsDiceState(pyspiel.State):
         m = self._m
         if player is None or type(player) is not int or not 0 <= player < m.setup.players:
             player = self._player(player)
-        if m is m.setup.template:  # the shared fresh match keeps no cache
-            buf = [0.0] * m.setup.game.info_layout.size
-            encode(buf, m.setup.game.info_layout, m, player, "single")
+        setup = m.setup
+        if m is setup.template:  # the shared fresh match keeps no cache
+            buf = [0.0] * setup.game.info_layout.size
+            encode(buf, setup.game.info_layout, m, player, "single")
             return buf
-        return info_state_tensor(m, m.setup.game.info_layout, player)
+        return setup.info_state_tensor(m, player)
 
     def observation_tensor(self, player=None) -> list[float]:
         player = self._player(player)
@@ -237,9 +244,8 @@ class LiarsDiceState(pyspiel.State):
                 m = self._m = m.copy()
             m.roll(action)
             return
-        if not m.is_legal(action):
+        if not m.play(action):
             raise ValueError(self._illegal_message(action))
-        m.act(action)
 
     def _illegal_message(self, action) -> str:
         m = self._m

@@ -106,6 +106,28 @@ def _plan(layout: Layout) -> tuple:
     return plan
 
 
+def _walk_spec(layout: Layout, setup: rules.Setup) -> tuple:
+    """Offsets and game constants the event walk needs, once per layout."""
+    spec = getattr(layout, "_liars_dice_walk", None)
+    if spec is None:
+        plan = _plan(layout)
+        spec = plan[2:10] + (
+            setup.players,
+            setup.sides,
+            setup.num_bids,
+            setup.hands_per_round,
+            setup.max_rounds,
+            setup.liar,
+            setup.prophecy_base,
+            setup.reroll,
+            setup.pass_action,
+            setup.rerolls,
+            setup.round_rows,
+        )
+        layout._liars_dice_walk = spec
+    return spec
+
+
 def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> None:
     """Write the pieces of `layout` for `player` into the zeroed `buf`."""
     setup = m.setup
@@ -120,10 +142,11 @@ def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> No
         for seat, count in enumerate(m.dice):
             buf[o_counts + seat * width + count] = 1.0
     if o_bids is not None or o_hands is not None:
-        slot = [-1] * n  # seat -> its block in the hands piece, -1 if not shown
+        walk = walker(layout, setup)
+        hands_at = [None] * n  # seat -> (buffer, offset) its dice go to, None if not shown
         for i, seat in enumerate(seats_for(private, player, n)):
-            slot[seat] = i
-        walk(buf, plan, m, Walk(n, slot))
+            hands_at[seat] = (0, o_hands + i * walk.hand_block)
+        walk(m, new_cursor(n, hands_at, [buf]))
         return
     # Current view.
     if o_hand is not None:
@@ -148,105 +171,138 @@ def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> No
                 buf[o_used + seat * width + used] = 1.0
 
 
-class Walk:
-    """Where a walk over the event log stands, so that it can resume."""
-
-    __slots__ = ("done", "rnd", "row", "standing", "hand_no", "slot", "buf")
-
-    def __init__(self, n: int, slot: list[int]):
-        self.done = 0  # events encoded so far
-        self.rnd = 0  # round of the next event
-        self.row = 0  # first bid row of that round
-        self.standing = -1  # standing bid
-        self.hand_no = [0] * n  # which hand of the round each seat is on
-        self.slot = slot  # seat -> its block in the hands piece, -1 if not shown
-        self.buf = None  # the Python route's cached tensor (see info_state_tensor)
+# A walk's cursor is a list, cheap to make: [events encoded so far, round of
+# the next event, first bid row of that round, standing bid, which hand of
+# the round each seat is on, per seat the (buffer index, offset) its dice are
+# written at (None if not shown), the buffers: public pieces go to all].
 
 
-def walk(buf, plan: tuple, m: rules.Match, at: Walk) -> None:
-    """Encode the perfect-recall pieces of the events after `at.done`."""
-    (_, _, o_hands, o_bids, o_liar, o_pass, o_proph, o_rerolled, o_kept,
-     o_shown, *_) = plan  # fmt: skip
-    setup = m.setup
-    n, S = setup.players, setup.sides
-    B, H, R = setup.num_bids, setup.hands_per_round, setup.max_rounds
-    liar, base, reroll, pass_action = (
-        setup.liar,
-        setup.prophecy_base,
-        setup.reroll,
-        setup.pass_action,
-    )
-    rnd, row, standing, hand_no, slot = at.rnd, at.row, at.standing, at.hand_no, at.slot
-    events = m.events
-    for k in range(at.done, len(events)):
-        kind, seat, what = events[k]
-        if kind == ROLL:
-            i = slot[seat]
-            if i >= 0 and o_hands is not None:
-                buf[o_hands + ((i * R + rnd) * H + hand_no[seat]) * S + what - 1] += 1.0
-        elif kind == ACT:
-            if what == reroll:
-                hand_no[seat] += 1
-            if o_bids is None:
+def new_cursor(n: int, hands_at: list, public: list) -> list:
+    return [0, 0, 0, -1, [0] * n, hands_at, public]
+
+
+def walker(layout: Layout, setup: rules.Setup):
+    """The event walk for one layout, its offsets and constants bound once.
+
+    `walker(layout, setup)(m, cursor)` encodes the perfect-recall pieces of
+    the events after cursor[0] and advances the cursor. A seat's dice go to
+    its own (buffer, offset); public pieces go to every public buffer: one
+    buffer for `encode`, one per seat for `InfoStateView`. (A closure: the
+    Python route walks at every decision, and unpacking a dozen constants per
+    call would cost as much as the walk itself.)
+    """
+    cached = getattr(layout, "_liars_dice_walker", None)
+    if cached is not None:
+        return cached
+    (o_hands, o_bids, o_liar, o_pass, o_proph, o_rerolled, o_kept, o_shown,
+     n, S, B, H, R, liar, base, reroll, pass_action, rerolls, round_rows) = _walk_spec(layout, setup)  # fmt: skip
+    RHS = R * H * S
+
+    def walk_events(m: rules.Match, at: list) -> None:
+        done, rnd, row, standing, hand_no, hands_at, public = at
+        events = m.events
+        for k in range(done, len(events)):
+            kind, seat, what = events[k]
+            if kind == ROLL:
+                target = hands_at[seat]
+                if target is not None:
+                    public[target[0]][target[1] + (rnd * H + hand_no[seat]) * S + what - 1] += 1.0
                 continue
-            if what < B:
-                buf[o_bids + (row + what) * n + seat] = 1.0
-                standing = what
-            elif what == liar:
-                buf[o_liar + rnd * n + seat] = 1.0
-            elif o_proph is not None and base <= what < base + B:
-                buf[o_proph + (row + what - base) * n + seat] = 1.0
-            elif what == pass_action:
-                buf[o_pass + (row + standing) * n + seat] = 1.0
-            elif what == reroll:
-                buf[o_rerolled + (rnd * n + seat) * setup.rerolls + hand_no[seat] - 1] = 1.0
-            else:  # keep
-                buf[o_kept + rnd * n + seat] = 1.0
-        else:  # SHOW: the showdown of round `rnd` (what == rnd)
+            if kind == ACT:
+                if what == reroll:
+                    hand_no[seat] += 1
+                if o_bids is None:
+                    continue
+                if what < B:
+                    i = o_bids + (row + what) * n + seat
+                    standing = what
+                elif what == liar:
+                    i = o_liar + rnd * n + seat
+                elif o_proph is not None and base <= what < base + B:
+                    i = o_proph + (row + what - base) * n + seat
+                elif what == pass_action:
+                    i = o_pass + (row + standing) * n + seat
+                elif what == reroll:
+                    i = o_rerolled + (rnd * n + seat) * rerolls + hand_no[seat] - 1
+                else:  # keep
+                    i = o_kept + rnd * n + seat
+                for buf in public:
+                    buf[i] = 1.0
+                continue
+            # SHOW: the showdown of round `rnd` (what == rnd)
             if o_shown is not None:
                 o = o_shown + rnd * n * S - 1
                 for s, hand in enumerate(m.showdowns[rnd][SD_HANDS]):
                     for face in hand:
-                        buf[o + s * S + face] += 1.0
+                        for buf in public:
+                            buf[o + s * S + face] += 1.0
             rnd += 1
-            row = setup.round_rows[rnd] if rnd < R else 0
+            row = round_rows[rnd] if rnd < R else 0
             hand_no = [0] * n
             standing = -1
-    at.done, at.rnd, at.row, at.standing, at.hand_no = len(events), rnd, row, standing, hand_no
+        at[0] = len(events)
+        at[1] = rnd
+        at[2] = row
+        at[3] = standing
+        at[4] = hand_no
+
+    walk_events.hand_block = RHS
+    layout._liars_dice_walker = walk_events
+    return walk_events
 
 
-def info_state_tensor(m: rules.Match, layout: Layout, player: int) -> list[float]:
-    """The information-state tensor as a list (the Python route).
+class InfoStateView:
+    """The Python route's information-state tensors, kept by one resumable walk.
 
-    The same walk as `encode`, resumed: a match keeps, per seat, the tensor
-    of the events it has encoded, and only the events since are walked (a
-    playout reads the mover's tensor at every decision). The dice counts,
-    which are not a log, are written into the returned copy.
+    Per match, a cursor holds every seat's information-state tensor so far;
+    each new event is walked once, into the owner's tensor (its dice) or into
+    every seat's tensor (public events), and reading a seat's tensor is a
+    copy. The walk is `walker` of the information-state layout, the same
+    that `encode` runs from scratch for the C++ route.
     """
-    walks = m.walks
-    at = walks[player] if walks is not None else None
-    if at is None:
-        n = m.setup.players
-        slot = [-1] * n
-        slot[player] = 0
-        at = Walk(n, slot)
-        at.buf = [0.0] * layout.size
-        plan = _plan(layout)
-        if plan[0] is not None:
-            at.buf[plan[0] + player] = 1.0
-        if walks is None:
-            walks = m.walks = [None] * n
-        walks[player] = at
-    plan = _plan(layout)
-    if at.done < len(m.events):
-        walk(at.buf, plan, m, at)
-    out = at.buf[:]
-    o_counts = plan[1]
-    if o_counts is not None:
-        width = m.setup.numdice + 1
-        for seat, count in enumerate(m.dice):
-            out[o_counts + seat * width + count] = 1.0
-    return out
+
+    def __init__(self, setup: rules.Setup, info: Layout):
+        n = setup.players
+        walk = walker(info, setup)
+        plan = _plan(info)
+        o_counts = plan[1]
+        width = setup.numdice + 1
+        blank = []  # per seat: zeros but its one-hot
+        for seat in range(n):
+            buf = [0.0] * info.size
+            buf[plan[0] + seat] = 1.0
+            blank.append(buf)
+        hands_at = [(seat, plan[2]) for seat in range(n)]  # seat's dice: its own tensor
+
+        o_bids, B = plan[3], setup.num_bids
+        rerolls, no_rerolls = setup.rerolls, [0] * n
+
+        def tensor(m: rules.Match, player: int) -> list[float]:
+            at = m.walks
+            if at is None:
+                hand_no = [0] * n if rerolls else no_rerolls  # only a reroll changes it
+                at = m.walks = [0, 0, 0, -1, hand_no, hands_at, [*map(list.copy, blank)]]
+            done = at[0]
+            events = m.events
+            if done < len(events):
+                kind, seat, what = events[done]
+                if done + 1 == len(events) and kind == ACT and what < B:
+                    # One new bid, the commonest step between two reads: the
+                    # walk's bid branch, inlined (tests compare with `encode`).
+                    i = o_bids + (at[2] + what) * n + seat
+                    for buf in at[6]:
+                        buf[i] = 1.0
+                    at[0] = done + 1
+                    at[3] = what
+                else:
+                    walk(m, at)
+            out = at[6][player][:]
+            if o_counts is not None:  # current dice counts: not part of the log
+                for seat, count in enumerate(m.dice):
+                    out[o_counts + seat * width + count] = 1.0
+            return out
+
+        self.tensor = tensor
 
 
 # ---- strings ------------------------------------------------------------

@@ -114,6 +114,7 @@ class Setup:
             f"{b // dice_sides + 1}x{b % dice_sides + 1}" for b in range(self.num_bids)
         ]
         self.chance_outcomes = [(f, 1.0 / dice_sides) for f in range(dice_sides)]
+        self.legal_sets = {}  # (dice in play, standing bid, mover holds it) -> legal actions
         self.faces = list(range(dice_sides))
         if mode == "chips":
             top = max(1, prophecy_payout)
@@ -294,12 +295,13 @@ class Setup:
 
     def count(self, hands, face: int) -> int:
         """Dice showing `face` (1-based) plus wild dice, unless face is wild."""
-        wild = self.wild_face
         n = 0
         for hand in hands:
-            for die in hand:
-                if die == face or (die == wild and face != wild):
-                    n += 1
+            n += hand.count(face)
+        wild = self.wild_face
+        if wild and face != wild:
+            for hand in hands:
+                n += hand.count(wild)
         return n
 
 
@@ -323,7 +325,7 @@ class Match:
         "holder",  # seat that made the standing bid, -1 before it
         "rerolls_used",  # per seat, this round
         "returns_",  # final returns, None while running
-        "walks",  # per seat, the observer's resumable tensor walk (a cache, never copied)
+        "walks",  # the observer's resumable tensor walk (a cache, never copied)
     )
 
     def __init__(self, setup: Setup):
@@ -385,21 +387,30 @@ class Match:
         """Legal decisions of the mover, ascending (empty at chance and the end)."""
         phase = self.phase
         if phase == BIDDING:
-            setup = self.setup
-            top = self.in_play * setup.sides  # bids with Q <= dice in play
-            bid = self.bid
-            actions = list(range(bid + 1, top))
-            if bid >= 0 and self.holder != self.mover:
-                actions.append(setup.liar)
-                if setup.prophecy:
-                    base = setup.prophecy_base
-                    actions.extend(range(base + bid + 1, base + top))
-                if setup.allow_pass and bid < top - 1:
-                    actions.append(setup.pass_action)
-            return actions
+            # The legal set depends only on these three facts; each list is
+            # built once per game (this is the hottest query of every search).
+            key = (self.in_play, self.bid, self.holder == self.mover)
+            actions = self.setup.legal_sets.get(key)
+            if actions is None:
+                actions = self.setup.legal_sets[key] = self._bidding_actions()
+            return actions[:]
         if phase == CHOOSING:
             return [self.setup.keep, self.setup.reroll]
         return []
+
+    def _bidding_actions(self) -> list[int]:
+        setup = self.setup
+        top = self.in_play * setup.sides  # bids with Q <= dice in play
+        bid = self.bid
+        actions = list(range(bid + 1, top))
+        if bid >= 0 and self.holder != self.mover:
+            actions.append(setup.liar)
+            if setup.prophecy:
+                base = setup.prophecy_base
+                actions.extend(range(base + bid + 1, base + top))
+            if setup.allow_pass and bid < top - 1:
+                actions.append(setup.pass_action)
+        return actions
 
     def is_legal(self, action: int) -> bool:
         phase = self.phase
@@ -456,8 +467,31 @@ class Match:
         self.phase = CHOOSING if self.setup.rerolls else BIDDING
         self.mover = self.opener
 
-    def act(self, action: int) -> None:
-        """A decision of the mover (assumed legal)."""
+    def play(self, action: int) -> bool:
+        """The mover's decision if it is legal (True); else nothing changes (False)."""
+        if (
+            self.phase == BIDDING
+            and type(action) is int
+            and self.bid < action < self.in_play * self.setup.sides
+        ):
+            # A raise: the bid stands and the next seat with dice is to move.
+            seat = self.mover
+            self.events.append((ACT, seat, action))
+            self.bid = action
+            self.holder = seat
+            dice = self.dice  # next_with_dice, inlined: this is the hottest move
+            nxt = seat + 1 if seat + 1 < len(dice) else 0
+            while not dice[nxt]:
+                nxt = nxt + 1 if nxt + 1 < len(dice) else 0
+            self.mover = nxt
+            return True
+        if not self.is_legal(action):
+            return False
+        self._decide(action)
+        return True
+
+    def _decide(self, action: int) -> None:
+        """A legal decision other than a raise (`play` makes raises)."""
         setup = self.setup
         seat = self.mover
         self.events.append((ACT, seat, action))
@@ -470,17 +504,13 @@ class Match:
             else:
                 self._after_choice(seat)
             return
-        if action < setup.num_bids:
-            self.bid = action
-            self.holder = seat
-            self.mover = self.next_with_dice(seat)
-        elif action == setup.liar:
+        if action == setup.liar:
             quantity, face = divmod(self.bid, setup.sides)
             count = setup.count(self.hands, face + 1)
-            if count >= quantity + 1:
-                self._settle("liar", seat, count, winner=self.holder, loser=seat, amount=1)
+            if count > quantity:  # count >= Q = quantity + 1: the bid stands
+                self._settle("liar", seat, count, self.holder, seat, 1, -1)
             else:
-                self._settle("liar", seat, count, winner=seat, loser=self.holder, amount=1)
+                self._settle("liar", seat, count, seat, self.holder, 1, -1)
         elif (
             setup.prophecy and setup.prophecy_base <= action < setup.prophecy_base + setup.num_bids
         ):
