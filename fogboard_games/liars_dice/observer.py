@@ -106,28 +106,6 @@ def _plan(layout: Layout) -> tuple:
     return plan
 
 
-def _walk_spec(layout: Layout, setup: rules.Setup) -> tuple:
-    """Offsets and game constants the event walk needs, once per layout."""
-    spec = getattr(layout, "_liars_dice_walk", None)
-    if spec is None:
-        plan = _plan(layout)
-        spec = plan[2:10] + (
-            setup.players,
-            setup.sides,
-            setup.num_bids,
-            setup.hands_per_round,
-            setup.max_rounds,
-            setup.liar,
-            setup.prophecy_base,
-            setup.reroll,
-            setup.pass_action,
-            setup.rerolls,
-            setup.round_rows,
-        )
-        layout._liars_dice_walk = spec
-    return spec
-
-
 def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> None:
     """Write the pieces of `layout` for `player` into the zeroed `buf`."""
     setup = m.setup
@@ -194,9 +172,19 @@ def walker(layout: Layout, setup: rules.Setup):
     cached = getattr(layout, "_liars_dice_walker", None)
     if cached is not None:
         return cached
-    (o_hands, o_bids, o_liar, o_pass, o_proph, o_rerolled, o_kept, o_shown,
-     n, S, B, H, R, liar, base, reroll, pass_action, rerolls, round_rows) = _walk_spec(layout, setup)  # fmt: skip
-    RHS = R * H * S
+    at_piece = layout.offset.get
+    o_bids, o_liar, o_shown = at_piece("bids"), at_piece("liar"), at_piece("shown")
+    o_pass, o_proph = at_piece("passes"), at_piece("prophecies")
+    o_rerolled, o_kept = at_piece("rerolled"), at_piece("kept")
+    n, S, B = setup.players, setup.sides, setup.num_bids
+    H, R, round_rows = setup.hands_per_round, setup.max_rounds, setup.round_rows
+    liar, base, reroll, pass_action = (
+        setup.liar,
+        setup.prophecy_base,
+        setup.reroll,
+        setup.pass_action,
+    )
+    rerolls = setup.rerolls
 
     def walk_events(m: rules.Match, at: list) -> None:
         done, rnd, row, standing, hand_no, hands_at, public = at
@@ -246,7 +234,7 @@ def walker(layout: Layout, setup: rules.Setup):
         at[3] = standing
         at[4] = hand_no
 
-    walk_events.hand_block = RHS
+    walk_events.hand_block = R * H * S  # floats of one seat's hands
     layout._liars_dice_walker = walk_events
     return walk_events
 
