@@ -22,7 +22,8 @@ import pyspiel
 from fogboard_games.boards import observer as obs
 from fogboard_games.boards import rules
 from fogboard_games.core import registry
-from fogboard_games.core.observer import INFO_STATE, OBSERVATION, PieceObserver, obs_type_key
+from fogboard_games.core.glue import ObservedGame, ObservedState
+from fogboard_games.core.observer import INFO_STATE, OBSERVATION
 from fogboard_games.core.params import Param, ParamSpec
 
 # A plain int: the C++ route converts this return value on every apply_action.
@@ -119,7 +120,7 @@ def _game_type(short_name: str) -> pyspiel.GameType:
     )
 
 
-class BoardGame(pyspiel.Game):
+class BoardGame(ObservedGame, pyspiel.Game):
     """One Fog-of-War board game, configured by its short name and parameters."""
 
     short_name = ""
@@ -151,7 +152,6 @@ class BoardGame(pyspiel.Game):
         self.geo.game = self  # lets states reach their game without crossing into C++
         self._template = rules.Match(self.geo)
         self._template.shared = True  # every fresh state starts from it
-        self._layouts = {}
         # The default layouts, looked up on every fast-path tensor call.
         self.info_layout = self.layout(INFO_STATE)
         self.obs_layout = self.layout(OBSERVATION)
@@ -166,32 +166,14 @@ class BoardGame(pyspiel.Game):
         # loading it again from its resolved parameters instead.
         return (pyspiel.load_game, (self.short_name, dict(self.resolved_params)))
 
-    def layout(self, key):
-        if key not in self._layouts:
-            self._layouts[key] = obs.make_layout(self.geo, self.numturns, key)
-        return self._layouts[key]
+    def _make_layout(self, key):
+        return obs.make_layout(self.geo, self.numturns, key)
 
     def new_initial_state(self):
         return BoardState(self)
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
-        if params:
-            raise ValueError(
-                f"{self.short_name}: observer parameters are not supported, got {params}"
-            )
-        key = obs_type_key(iig_obs_type)
-        numturns = self.numturns
 
-        def encode(buf, layout, state, player):
-            obs.encode(buf, layout, state._m, player, key[2])
-
-        def describe(state, player, key):
-            return obs.describe(state._m, player, key, numturns)
-
-        return PieceObserver(key, self.layout(key), encode, describe)
-
-
-class BoardState(pyspiel.State):
+class BoardState(ObservedState):
     """A Fog-of-War board position. All changing data lives in `self._m`."""
 
     def __init__(self, game: BoardGame):
@@ -211,9 +193,6 @@ class BoardState(pyspiel.State):
     def is_chance_node(self) -> bool:
         return False
 
-    def is_simultaneous_node(self) -> bool:
-        return False
-
     def is_player_node(self) -> bool:
         return self._m.ending is None
 
@@ -225,15 +204,6 @@ class BoardState(pyspiel.State):
             return list(range(m.geo.cells, m.geo.num_actions))
         return m.legal[m.mover][:]
 
-    def _legal_actions(self, player) -> list[int]:
-        return self.legal_actions(player)
-
-    def legal_actions_mask(self, player=None) -> list[int]:
-        mask = [0] * self._m.geo.num_actions
-        for a in self.legal_actions(player):
-            mask[a] = 1
-        return mask
-
     def information_state_tensor(self, player=None) -> list[float]:
         m = self._m
         if player != 0 and player != 1:  # the common case skips a call
@@ -243,18 +213,17 @@ class BoardState(pyspiel.State):
         obs.encode(buf, layout, m, player, "single")
         return buf
 
-    def observation_tensor(self, player=None) -> list[float]:
-        player = self._player(player)
-        layout = _game_of(self).obs_layout
-        buf = [0.0] * layout.size
-        obs.encode(buf, layout, self._m, player, "single")
-        return buf
+    # ---- hooks of core.glue.ObservedState -------------------------------------
 
-    def information_state_string(self, player=None) -> str:
-        return obs.describe(self._m, self._player(player), INFO_STATE, _game_of(self).numturns)
+    def _game(self) -> BoardGame:
+        # get_game() crosses into C++ and back; the geometry knows its game.
+        return self._m.geo.game
 
-    def observation_string(self, player=None) -> str:
-        return obs.describe(self._m, self._player(player), OBSERVATION, _game_of(self).numturns)
+    def _encode(self, buf, layout, player: int, private: str) -> None:
+        obs.encode(buf, layout, self._m, player, private)
+
+    def _describe(self, player: int, key) -> str:
+        return obs.describe(self._m, player, key, self._m.geo.game.numturns)
 
     def _player(self, player) -> int:
         if player is None:
@@ -356,11 +325,6 @@ class BoardState(pyspiel.State):
         from fogboard_games.boards.review import review
 
         return review(self)
-
-
-def _game_of(state: BoardState) -> BoardGame:
-    # get_game() crosses into C++ and back; the geometry knows its game.
-    return state._m.geo.game
 
 
 class PhantomTTTGame(BoardGame):

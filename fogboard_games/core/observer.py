@@ -1,17 +1,17 @@
 """Piece-based observers over one flat float32 buffer (SPEC.md section 0).
 
 An observer is a list of named pieces chosen from the IIGObservationType.
-Each ruleset supplies one encoder, `encode(buf, layout, state, player)`,
-that writes 1.0s (or small counts) at `layout[piece] + index`; the same
-encoder fills the numpy buffer behind `make_py_observer` (the C++ route) and
-the plain Python list that our State's fast `information_state_tensor`
-returns (the Python route), so the two routes cannot drift apart.
+Each ruleset supplies one encoder (its State's `_encode` hook) that writes
+1.0s (or small counts) at `layout.offset[piece] + index`; the same encoder
+fills the numpy buffer behind `make_py_observer` (the C++ route) and the
+plain Python list that the State's fast `information_state_tensor` returns
+(the Python route), so the two routes cannot drift apart.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pyspiel
@@ -59,21 +59,14 @@ class Layout:
 class PieceObserver:
     """A PyObserver (see open_spiel/python/observation.py) built from pieces.
 
-    `encode(buf, layout, state, player)` writes into a zeroed buffer;
-    `describe(state, player, key)` returns the string form.
+    It asks the state to encode and describe itself (the ruleset's
+    `_encode` and `_describe` hooks, see core/glue.py), so the observer
+    route and the state's own Python methods share one encoder.
     """
 
-    def __init__(
-        self,
-        key: tuple[bool, bool, str],
-        layout: Layout,
-        encode: Callable,
-        describe: Callable,
-    ):
+    def __init__(self, key: tuple[bool, bool, str], layout: Layout):
         self.key = key
         self.layout = layout
-        self._encode = encode
-        self._describe = describe
         self.tensor = np.zeros(layout.size, np.float32)
         self.dict = {}
         for name, shape in layout.pieces:
@@ -82,10 +75,10 @@ class PieceObserver:
 
     def set_from(self, state, player: int) -> None:
         self.tensor.fill(0.0)
-        self._encode(self.tensor, self.layout, state, player)
+        state._encode(self.tensor, self.layout, player, self.key[2])
 
     def string_from(self, state, player: int) -> str:
-        return self._describe(state, player, self.key)
+        return state._describe(player, self.key)
 
 
 def all_obs_types() -> list:

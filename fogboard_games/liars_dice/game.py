@@ -20,7 +20,8 @@ from __future__ import annotations
 import pyspiel
 
 from fogboard_games.core import registry
-from fogboard_games.core.observer import INFO_STATE, OBSERVATION, PieceObserver, obs_type_key
+from fogboard_games.core.glue import ObservedGame, ObservedState
+from fogboard_games.core.observer import INFO_STATE, OBSERVATION
 from fogboard_games.core.params import Param, ParamSpec
 from fogboard_games.liars_dice import observer as obs
 from fogboard_games.liars_dice import rules
@@ -74,7 +75,7 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 
-class LiarsDiceGame(pyspiel.Game):
+class LiarsDiceGame(ObservedGame, pyspiel.Game):
     """Liar's Dice, configured by its parameters."""
 
     def __init__(self, params=None):
@@ -104,7 +105,6 @@ class LiarsDiceGame(pyspiel.Game):
         self.resolved_params = p
         setup.game = self  # lets states reach their game without crossing into C++
         self._template = setup.template = rules.Match(setup)
-        self._layouts = {}
         # "P1 bid 3x4" per seat and action, for the information-state strings.
         self.action_texts = [
             [obs.action_text(setup, seat, a) for a in range(setup.num_actions)]
@@ -115,29 +115,14 @@ class LiarsDiceGame(pyspiel.Game):
         # The Python route's tensors (observer.InfoStateView), reached from a match.
         setup.info_state_tensor = obs.InfoStateView(setup, self.info_layout).tensor
 
-    def layout(self, key):
-        if key not in self._layouts:
-            self._layouts[key] = obs.make_layout(self.setup, key)
-        return self._layouts[key]
+    def _make_layout(self, key):
+        return obs.make_layout(self.setup, key)
 
     def new_initial_state(self):
         return LiarsDiceState(self)
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
-        if params:
-            raise ValueError(f"{SHORT_NAME}: observer parameters are not supported, got {params}")
-        key = obs_type_key(iig_obs_type)
 
-        def encode(buf, layout, state, player):
-            obs.encode(buf, layout, state._m, player, key[2])
-
-        def describe(state, player, key):
-            return obs.describe(state._m, player, key)
-
-        return PieceObserver(key, self.layout(key), encode, describe)
-
-
-class LiarsDiceState(pyspiel.State):
+class LiarsDiceState(ObservedState):
     """A Liar's Dice position. All changing data lives in `self._m`."""
 
     def __init__(self, game: LiarsDiceGame):
@@ -164,9 +149,6 @@ class LiarsDiceState(pyspiel.State):
         phase = self._m.phase
         return phase == ROLLING or phase == REROLLING
 
-    def is_simultaneous_node(self) -> bool:
-        return False
-
     def is_player_node(self) -> bool:
         phase = self._m.phase
         return phase == BIDDING or phase == CHOOSING
@@ -192,15 +174,6 @@ class LiarsDiceState(pyspiel.State):
                 return actions[:]
         return m.legal_actions()
 
-    def _legal_actions(self, player) -> list[int]:
-        return self.legal_actions(player)
-
-    def legal_actions_mask(self, player=None) -> list[int]:
-        mask = [0] * self._m.setup.num_actions
-        for a in self.legal_actions(player):
-            mask[a] = 1
-        return mask
-
     def information_state_tensor(self, player=None) -> list[float]:
         m = self._m
         if player is None or type(player) is not int or not 0 <= player < m.setup.players:
@@ -212,18 +185,16 @@ class LiarsDiceState(pyspiel.State):
             return buf
         return setup.info_state_tensor(m, player)
 
-    def observation_tensor(self, player=None) -> list[float]:
-        player = self._player(player)
-        layout = self._m.setup.game.obs_layout
-        buf = [0.0] * layout.size
-        obs.encode(buf, layout, self._m, player, "single")
-        return buf
+    # ---- hooks of core.glue.ObservedState -------------------------------------
 
-    def information_state_string(self, player=None) -> str:
-        return obs.describe(self._m, self._player(player), INFO_STATE)
+    def _game(self) -> LiarsDiceGame:
+        return self._m.setup.game
 
-    def observation_string(self, player=None) -> str:
-        return obs.describe(self._m, self._player(player), OBSERVATION)
+    def _encode(self, buf, layout, player: int, private: str) -> None:
+        encode(buf, layout, self._m, player, private)
+
+    def _describe(self, player: int, key) -> str:
+        return obs.describe(self._m, player, key)
 
     def _player(self, player) -> int:
         m = self._m

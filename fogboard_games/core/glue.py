@@ -1,0 +1,69 @@
+"""pyspiel glue every fogboard game shares (SPEC.md section 0).
+
+`ObservedGame` caches piece layouts per IIGObservationType and hands out
+observers; `ObservedState` answers the observation and helper queries on
+the Python side. A ruleset's State keeps its changing data in `self._m`
+and supplies four small hooks:
+
+* `_game()`: its Python game object (reached without crossing into C++);
+* `_player(player)`: the seat a query is about, validated (None = mover);
+* `_encode(buf, layout, player, private)`: write a layout's pieces;
+* `_describe(player, key)`: the string for an observation key.
+
+Plain Python methods here serve Python callers directly; C++ callers reach
+the same code through `_legal_actions` and the observer, so both routes
+give one answer (the conformance suite checks it for every game).
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+from fogboard_games.core.observer import INFO_STATE, OBSERVATION, PieceObserver, obs_type_key
+
+
+class ObservedGame:
+    """Mixin for a pyspiel.Game: layouts per observation key, and observers."""
+
+    def layout(self, key):
+        layouts = self.__dict__.setdefault("_layouts", {})
+        if key not in layouts:
+            layouts[key] = self._make_layout(key)
+        return layouts[key]
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(
+                f"{self.get_type().short_name}: observer parameters are not supported, got {params}"
+            )
+        key = obs_type_key(iig_obs_type)
+        return PieceObserver(key, self.layout(key))
+
+
+class ObservedState(pyspiel.State):
+    """Base State: observation queries and helpers shared by every ruleset."""
+
+    def is_simultaneous_node(self) -> bool:
+        return False
+
+    def _legal_actions(self, player) -> list[int]:
+        return self.legal_actions(player)
+
+    def legal_actions_mask(self, player=None) -> list[int]:
+        mask = [0] * self._game().num_distinct_actions()
+        for a in self.legal_actions(player):
+            mask[a] = 1
+        return mask
+
+    def observation_tensor(self, player=None) -> list[float]:
+        player = self._player(player)
+        layout = self._game().obs_layout
+        buf = [0.0] * layout.size
+        self._encode(buf, layout, player, "single")
+        return buf
+
+    def information_state_string(self, player=None) -> str:
+        return self._describe(self._player(player), INFO_STATE)
+
+    def observation_string(self, player=None) -> str:
+        return self._describe(self._player(player), OBSERVATION)
