@@ -105,6 +105,7 @@ class LiarsDiceGame(ObservedGame, pyspiel.Game):
         self.resolved_params = p
         setup.game = self  # lets states reach their game without crossing into C++
         self._template = setup.template = rules.Match(setup)
+        self._template.shared = True  # every fresh state starts from it
         # "P1 bid 3x4" per seat and action, for the information-state strings.
         self.action_texts = [
             [obs.action_text(setup, seat, a) for a in range(setup.num_actions)]
@@ -211,10 +212,12 @@ class LiarsDiceState(ObservedState):
         if m.phase <= REROLLING:  # a chance node: the hottest case
             if type(action) is not int or not 0 <= action < m.setup.sides:
                 raise ValueError(self._illegal_message(action))
-            if m is m.setup.template:
+            if m.shared:
                 m = self._m = m.copy()
             m.roll(action)
             return
+        if m.shared:
+            m = self._m = m.copy()
         if not m.play(action):
             raise ValueError(self._illegal_message(action))
 

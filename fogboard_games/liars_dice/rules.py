@@ -326,6 +326,7 @@ class Match:
         "rerolls_used",  # per seat, this round
         "returns_",  # final returns, None while running
         "walks",  # the observer's resumable tensor walk (a cache, never copied)
+        "shared",  # True once several states hold this match: copy before writing
     )
 
     def __init__(self, setup: Setup):
@@ -346,6 +347,7 @@ class Match:
         self.rerolls_used = [0] * n
         self.returns_ = None
         self.walks = None
+        self.shared = False
 
     def copy(self) -> Match:
         m = Match.__new__(Match)
@@ -365,10 +367,15 @@ class Match:
         m.rerolls_used = self.rerolls_used[:]
         m.returns_ = self.returns_
         m.walks = None
+        m.shared = False
         return m
 
     def __deepcopy__(self, memo) -> Match:
-        return self.copy()
+        # Copy on write, as in the boards: OpenSpiel clones a Python state by
+        # deep-copying its attributes; the clone shares this match until one
+        # of the two states moves (LiarsDiceState._apply_action copies first).
+        self.shared = True
+        return self
 
     # ---- seats ----------------------------------------------------------------
 
