@@ -29,6 +29,7 @@ import pytest
 from open_spiel.python.observation import make_observation
 
 import fogboard_games  # noqa: F401  (registers the games)
+from fogboard_games.core.testing import play
 
 SINGLE = pyspiel.PrivateInfoType.SINGLE_PLAYER
 NONE = pyspiel.PrivateInfoType.NONE
@@ -408,14 +409,6 @@ def test_ps_own_moves_change_ps_information_state(game_string):
 
 
 # ---- hand-written cases --------------------------------------------------------------
-
-
-def play(game_string, moves):
-    game = pyspiel.load_game(game_string)
-    state = game.new_initial_state()
-    for move in moves:
-        state.apply_action(state.string_to_action(move))
-    return state
 
 
 SAME = [

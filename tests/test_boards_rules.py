@@ -15,21 +15,12 @@ from open_spiel.python.observation import make_observation
 
 import fogboard_games
 from fogboard_games.boards import rules
+from fogboard_games.core.testing import play
 
 TTT = "fogboard_phantom_ttt"
 HEX = "fogboard_dark_hex"
 RECON = "fogboard_recon_hex"
 OPEN_SPIEL_ERRORS = (ValueError, pyspiel.SpielError)
-
-
-def play(game, moves=()):
-    """A state after the moves (action strings), from a game or game string."""
-    if isinstance(game, str):
-        game = pyspiel.load_game(game)
-    state = game.new_initial_state()
-    for move in moves:
-        state.apply_action(state.string_to_action(move))
-    return state
 
 
 def legal_names(state) -> set[str]:

@@ -22,7 +22,7 @@ import pyspiel
 from fogboard_games.boards import observer as obs
 from fogboard_games.boards import rules
 from fogboard_games.core import registry
-from fogboard_games.core.glue import ObservedGame, ObservedState
+from fogboard_games.core.glue import ObservedGame, ObservedState, game_type
 from fogboard_games.core.observer import INFO_STATE, OBSERVATION
 from fogboard_games.core.params import Param, ParamSpec
 
@@ -102,22 +102,7 @@ LONG_NAMES = {
 
 
 def _game_type(short_name: str) -> pyspiel.GameType:
-    return pyspiel.GameType(
-        short_name=short_name,
-        long_name=LONG_NAMES[short_name],
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=2,
-        min_num_players=2,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification=SPECS[short_name].defaults(),
-    )
+    return game_type(short_name, LONG_NAMES[short_name], SPECS[short_name].defaults(), chance=False)
 
 
 class BoardGame(ObservedGame, pyspiel.Game):

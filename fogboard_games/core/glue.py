@@ -22,6 +22,36 @@ import pyspiel
 from fogboard_games.core.observer import INFO_STATE, OBSERVATION, PieceObserver, obs_type_key
 
 
+def game_type(
+    short_name: str,
+    long_name: str,
+    params: dict,
+    *,
+    chance: bool,
+    min_players: int = 2,
+    max_players: int = 2,
+) -> pyspiel.GameType:
+    """The GameType every fogboard game has: sequential, imperfect information,
+    zero-sum, terminal rewards, every string and tensor provided."""
+    mode = pyspiel.GameType.ChanceMode
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=mode.EXPLICIT_STOCHASTIC if chance else mode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max_players,
+        min_num_players=min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=params,
+    )
+
+
 class ObservedGame:
     """Mixin for a pyspiel.Game: layouts per observation key, and observers."""
 

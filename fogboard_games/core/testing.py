@@ -24,6 +24,16 @@ from fogboard_games.core.observer import all_obs_types
 from fogboard_games.core.review import load_review
 
 
+def play(game, moves=()):
+    """A state after `moves` (action strings), from a game or a game string."""
+    if isinstance(game, str):
+        game = pyspiel.load_game(game)
+    state = game.new_initial_state()
+    for move in moves:
+        state.apply_action(state.string_to_action(move))
+    return state
+
+
 def _legal(state) -> list[int]:
     if state.is_chance_node():
         return [a for a, _ in state.chance_outcomes()]

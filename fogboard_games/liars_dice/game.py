@@ -20,7 +20,7 @@ from __future__ import annotations
 import pyspiel
 
 from fogboard_games.core import registry
-from fogboard_games.core.glue import ObservedGame, ObservedState
+from fogboard_games.core.glue import ObservedGame, ObservedState, game_type
 from fogboard_games.core.observer import INFO_STATE, OBSERVATION
 from fogboard_games.core.params import Param, ParamSpec
 from fogboard_games.liars_dice import observer as obs
@@ -57,21 +57,8 @@ SPEC = ParamSpec(
     ],
 )
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Fogboard Liar's Dice",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=6,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=SPEC.defaults(),
+GAME_TYPE = game_type(
+    SHORT_NAME, "Fogboard Liar's Dice", SPEC.defaults(), chance=True, max_players=6
 )
 
 
