@@ -193,10 +193,7 @@ class BoardState(ObservedState):
         m = self._m
         if player != 0 and player != 1:  # the common case skips a call
             player = self._player(player)
-        layout = m.geo.game.info_layout
-        buf = [0.0] * layout.size
-        obs.encode(buf, layout, m, player, "single")
-        return buf
+        return obs.info_state_tensor(m, m.geo.game.info_layout, player)
 
     # ---- hooks of core.glue.ObservedState -------------------------------------
 

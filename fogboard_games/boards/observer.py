@@ -72,75 +72,124 @@ def make_layout(geo: rules.Geometry, numturns: bool, key) -> Layout:
 def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> None:
     """Write the pieces of `layout` for `player` into the zeroed `buf`.
 
-    `buf` is a numpy array (observers, the C++ route) or a list of floats
-    (BoardState.information_state_tensor, the Python route). This runs at
-    every step of a search, so offsets are read once and loops are flat.
+    `buf` is a numpy array (observers, the C++ route) or a list of floats.
+    The Python route's default information-state tensor resumes the same
+    two writers from a cache instead (`info_state_tensor`).
     """
     geo = m.geo
     cells = geo.cells
     off = layout.offset
     seats = (player,) if private == "single" else (0, 1) if private == "all" else ()
-    board_off, attempts_off, results_off, movers_off, count_off, outcome_off = layout.plan
-    view = m.view
-    triples = geo.triples
     for i, seat in enumerate(seats):
-        o = board_off + i * cells * 3
-        base = seat * cells
-        if geo.sense:
-            for t, v in zip(triples, view[base : base + cells]):
-                buf[o + t + v] = 1.0
-        else:
-            # Without sensing a seat knows exactly the cells it attempted:
-            # mark every cell unknown, then correct those in the loop below.
-            buf[o : o + 3 * cells : 3] = geo.unknown_marks
-        L = geo.max_own_plies
-        oa = attempts_off + i * L * cells if attempts_off is not None else None
-        orr = results_off + i * L * 2 if attempts_off is not None else None
-        j = 0
-        for ply in m.plies:
-            if ply[0] != seat:
-                continue
-            if not geo.sense:
-                cell3 = o + 3 * ply[3]
-                buf[cell3] = 0.0
-                buf[cell3 + 1 + ply[4]] = 1.0  # placed -> own, occupied -> proven
-            if oa is not None:
-                buf[oa + ply[3]] = 1.0
-                buf[orr + ply[4]] = 1.0
-                if geo.sense:
-                    _encode_sense(buf, off, i, j, ply[1], ply[2], geo)
-                oa += cells
-                orr += 2
-            j += 1
-        if attempts_off is not None:
-            if geo.sense and m.sensed is not None and m.mover == seat:
-                _encode_sense(buf, off, i, j, m.sensed[0], m.sensed[1], geo)
-        elif geo.sense:
+        own_plies = _encode_seat(buf, layout, m, i, seat, 0, 0)
+        if geo.sense and "seen_empty_age" in off:
             o = off["seen_empty_age"] + i * cells
-            done = sum(1 for p in m.plies if p[0] == seat)
             seen_at = m.seen_empty_at
+            base = seat * cells
             for c in range(cells):
                 if seen_at[base + c] >= 0:
-                    buf[o + c] = float(1 + done - seen_at[base + c])
+                    buf[o + c] = float(1 + own_plies - seen_at[base + c])
             if m.sensed is not None and m.mover == seat:
                 buf[off["sensed_now"] + i * len(geo.anchors) + m.sensed[0]] = 1.0
+    _encode_public(buf, layout, m, 0)
+
+
+def info_state_tensor(m: rules.Match, layout: Layout, player: int) -> list[float]:
+    """The default information-state tensor (perfect recall, public, one seat).
+
+    Every piece of it only grows as plies are added, so a per-match cache
+    holds each seat's tensor and the number of plies it has seen, and a read
+    writes just the plies since: one or two per step of a playout instead of
+    the whole log. A copied match starts with no cache.
+    """
+    cache = m.tensors
+    if cache is None:
+        cache = m.tensors = [None, None]
+    entry = cache[player]
+    if entry is None:
+        buf = [0.0] * layout.size
+        cache[player] = [buf, len(m.plies), _encode_seat(buf, layout, m, 0, player, 0, 0)]
+        _encode_public(buf, layout, m, 0)
+        return buf[:]
+    buf, done, own_plies = entry
+    if done != len(m.plies) or m.sensed is not None or m.ending is not None:
+        entry[2] = _encode_seat(buf, layout, m, 0, player, done, own_plies)
+        _encode_public(buf, layout, m, done)
+        entry[1] = len(m.plies)
+    return buf[:]
+
+
+def _encode_seat(buf, layout: Layout, m: rules.Match, i: int, seat: int, start: int, j: int) -> int:
+    """Write seat's private pieces (block i) for plies[start:]; return its ply count.
+
+    `j` is the seat's ply count before `start`. From start 0 every cell is
+    first marked unknown; a seat then knows exactly the cells it attempted
+    (own stone or proven) and those its senses showed holding an opponent
+    stone. The sense of the ply under way is written too (rewritten, the
+    same, once the ply is complete).
+    """
+    geo = m.geo
+    cells = geo.cells
+    board_off, attempts_off, results_off, _, _, _ = layout.plan
+    if board_off is None:
+        return j
+    o = board_off + i * cells * 3
+    if start == 0:
+        buf[o : o + 3 * cells : 3] = geo.unknown_marks
+    recall = attempts_off is not None
+    if recall:
+        L = geo.max_own_plies
+        oa = attempts_off + (i * L + j) * cells
+        orr = results_off + (i * L + j) * 2
+    plies = m.plies
+    for k in range(start, len(plies)):
+        who, anchor, seen, cell, result = plies[k]
+        if who != seat:
+            continue
+        if anchor >= 0:
+            _encode_sense(buf, layout, i, j, anchor, seen, geo, o)
+        cell3 = o + 3 * cell
+        buf[cell3] = 0.0
+        buf[cell3 + 1 + result] = 1.0  # placed -> own stone, occupied -> proven
+        if recall:
+            buf[oa + cell] = 1.0
+            buf[orr + result] = 1.0
+            oa += cells
+            orr += 2
+        j += 1
+    if m.sensed is not None and m.mover == seat:
+        _encode_sense(buf, layout, i, j, m.sensed[0], m.sensed[1], geo, o)
+    return j
+
+
+def _encode_sense(
+    buf, layout: Layout, i: int, j: int, anchor: int, seen: tuple, geo, o: int
+) -> None:
+    """A sense of the seat's ply j: proven cells on the board (at o), and its row."""
+    off = layout.offset
+    for c, code in zip(geo.blocks[anchor], seen):
+        if code == rules.PROVEN:
+            buf[o + 3 * c] = 0.0
+            buf[o + 3 * c + 2] = 1.0
+    if "senses" in off:
+        L = geo.max_own_plies
+        buf[off["senses"] + (i * L + j) * len(geo.anchors) + anchor] = 1.0
+        row = off["sensed"] + (i * L + j) * len(seen) * 3
+        for b, code in enumerate(seen):
+            buf[row + 3 * b + code] = 1.0
+
+
+def _encode_public(buf, layout: Layout, m: rules.Match, start: int) -> None:
+    """Public pieces: ply movers from plies[start:], ply count, outcome."""
+    _, _, _, movers_off, count_off, outcome_off = layout.plan
     if movers_off is not None:
-        for j, ply in enumerate(m.plies):
-            buf[movers_off + 2 * j + ply[0]] = 1.0
+        plies = m.plies
+        for k in range(start, len(plies)):
+            buf[movers_off + 2 * k + plies[k][0]] = 1.0
     elif count_off is not None:
         buf[count_off + len(m.plies)] = 1.0
     if m.ending is not None and outcome_off is not None:
         buf[outcome_off + (1 if m.winner < 0 else 2 * m.winner)] = 1.0
-
-
-def _encode_sense(buf, off: dict, i: int, j: int, anchor: int, seen: tuple, geo) -> None:
-    if anchor < 0:
-        return
-    L = geo.max_own_plies
-    buf[off["senses"] + (i * L + j) * len(geo.anchors) + anchor] = 1.0
-    o = off["sensed"] + (i * L + j) * len(seen) * 3
-    for b, code in enumerate(seen):
-        buf[o + 3 * b + code] = 1.0
 
 
 # ---- strings ------------------------------------------------------------

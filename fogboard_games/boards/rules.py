@@ -110,6 +110,7 @@ class Match:
         "ending",  # None while running, else one of ENDINGS
         "winner",  # 0, 1, or -1 for a draw
         "shared",  # True once several states hold this match: copy before writing
+        "tensors",  # the observer's per-seat tensor cache (see observer.py), never copied
     )
 
     def __init__(self, geo: Geometry):
@@ -127,6 +128,7 @@ class Match:
         self.ending = None
         self.winner = -1
         self.shared = False
+        self.tensors = None
 
     def copy(self) -> Match:
         m = Match.__new__(Match)
@@ -144,6 +146,7 @@ class Match:
         m.ending = self.ending
         m.winner = self.winner
         m.shared = False
+        m.tensors = None
         return m
 
     def __deepcopy__(self, memo) -> Match:
