@@ -712,3 +712,66 @@ def test_cfr_example_solves_a_tiny_game():
     assert [r[0] for r in rows] == [100, 200]
     assert rows[-1][1] < rows[0][1] < 0.01  # exploitability falls
     assert -1.0 < rows[-1][2] < 1.0
+
+
+# ---- information boundaries, on random histories ----------------------------------
+
+
+def _replay_with_other_dice(game, history, seat, rng):
+    """The same history with every die of the other seats rolled again.
+
+    Returns the pairs (original state, altered state) at every step up to
+    the first showdown.
+    """
+    sides = game.get_parameters()["dice_sides"]
+    a, b = game.new_initial_state(), game.new_initial_state()
+    pairs = []
+    for action in history:
+        if a._m.showdowns:  # dice shown: the rest may differ, and lawfully
+            break
+        alt = action
+        if a.is_chance_node() and a._m.roller != seat:
+            alt = rng.randrange(sides)
+        # Legal decisions depend on public facts only, never on hidden dice.
+        assert alt in (b.legal_actions() if not b.is_chance_node() else range(sides))
+        a.apply_action(action)
+        b.apply_action(alt)
+        pairs.append((a.clone(), b.clone()))
+    return pairs
+
+
+@pytest.mark.parametrize("params", every_config())
+def test_other_seats_dice_never_reach_a_seat_before_the_showdown(params):
+    """Re-rolling only the other seats' dice leaves a seat's information state
+    (string and tensor, and its observation) unchanged until dice are shown;
+    re-rolling its own dice changes it."""
+    game = pyspiel.load_game(NAME, params)
+    rng = random.Random(5)
+    compared = changed_own = 0
+    for _ in range(12):
+        state = random_state(game, rng)
+        history = state.history()
+        seat = rng.randrange(game.num_players())
+        for a, b in _replay_with_other_dice(game, history, seat, rng):
+            if a._m.showdowns:  # after a showdown the dice are public
+                break
+            assert a.information_state_string(seat) == b.information_state_string(seat)
+            assert a.information_state_tensor(seat) == b.information_state_tensor(seat)
+            assert a.observation_string(seat) == b.observation_string(seat)
+            assert a.observation_tensor(seat) == b.observation_tensor(seat)
+            compared += 1
+        # The seat's own first die, changed, must show in its information state.
+        own = game.new_initial_state()
+        for i, action in enumerate(history):
+            if own.is_chance_node() and own._m.roller == seat:
+                other = (action + 1) % game.get_parameters()["dice_sides"]
+                twin = own.child(other)
+                own.apply_action(action)
+                assert own.information_state_string(seat) != twin.information_state_string(seat)
+                assert own.information_state_tensor(seat) != twin.information_state_tensor(seat)
+                changed_own += 1
+                break
+            own.apply_action(action)
+            if i > 40:
+                break
+    assert compared > 20 and changed_own > 0
