@@ -1,0 +1,32 @@
+"""The board examples run end to end (tiny settings) and report what they claim."""
+
+import pathlib
+import runpy
+import sys
+
+import pytest
+
+EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
+
+
+def _run(script, args, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", [script, *args])
+    runpy.run_path(str(EXAMPLES / script), run_name="__main__")
+    return capsys.readouterr().out
+
+
+def test_cfr_example_converges_on_2x2_abrupt_dark_hex(monkeypatch, capsys):
+    out = _run("cfr_small_boards.py", ["--iterations", "50"], monkeypatch, capsys)
+    lines = [line for line in out.splitlines() if line.startswith("iteration")]
+    first = float(lines[0].split("NashConv")[1].split()[0])
+    last = float(lines[-1].split("NashConv")[1].split()[0])
+    assert last < first / 10, out
+    assert "value of the average policy for seat 0" in out
+
+
+@pytest.mark.parametrize("preset", ["phantom-ttt-3", "recon-hex-5"])
+def test_ismcts_example_plays_whole_games(preset, monkeypatch, capsys):
+    args = ["--preset", preset, "--games", "2", "--simulations", "20"]
+    out = _run("ismcts_vs_probe.py", args, monkeypatch, capsys)
+    assert out.count("IS-MCTS as seat") == 2
+    assert "mean score against probe" in out
