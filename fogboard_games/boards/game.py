@@ -32,16 +32,14 @@ OBSTYPES = ("reveal-nothing", "reveal-numturns")
 
 
 def _common() -> list[Param]:
-    out = []
-    out.append(
+    """The parameters every board game has."""
+    return [
         Param(
             "obstype",
             "reveal-nothing",
             "whether ply movers are public (as OpenSpiel)",
             choices=OBSTYPES,
-        )
-    )
-    out.append(
+        ),
         Param(
             "max_plies",
             -1,
@@ -49,9 +47,8 @@ def _common() -> list[Param]:
             1,
             242,
             extra=(-1,),
-        )
-    )
-    return out
+        ),
+    ]
 
 
 def _check_sense(p: dict) -> None:
@@ -227,9 +224,7 @@ class BoardState(ObservedState):
 
     def _apply_action(self, action: int) -> None:
         m = self._m
-        if m.shared:
-            if not m.is_legal(action):
-                raise ValueError(self._illegal_message(action))
+        if m.shared:  # writable_match(), inlined: this runs at every move
             m = self._m = m.copy()
         if not m.play(action):
             raise ValueError(self._illegal_message(action))
@@ -265,9 +260,7 @@ class BoardState(ObservedState):
         """Action id of a string like `c3` or `sense b2` (any seat's form)."""
         text = args[-1]
         geo = self._m.geo
-        names = {name: i for i, name in enumerate(geo.names)}
-        for i, a in enumerate(geo.anchors):
-            names["sense " + geo.names[a]] = geo.cells + i
+        names = geo.action_ids
         key = " ".join(str(text).strip().lower().split())
         if key not in names:
             raise ValueError(

@@ -419,9 +419,8 @@ def stop_at_deadline(state) -> pyspiel.State:
             f"ply {len(m.plies)} is under way (seat {m.mover} has sensed, not attempted); "
             "the deadline stops a game between plies"
         )
-    # A fresh state shares its game's template match: never settle that one.
-    m = state._m = m.copy()
-    m.settle_by_distance(DEADLINE_ENDING)
+    # A fresh or cloned state shares its match: settle a copy of its own.
+    state.writable_match().settle_by_distance(DEADLINE_ENDING)
     return state
 
 

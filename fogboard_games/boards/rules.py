@@ -87,6 +87,10 @@ class Geometry:
             self.blocks = ()
         # A seat's attempts go to distinct cells (a tried cell is then its own
         # stone or proven), so no seat makes more than `cells` plies.
+        # Action strings -> ids: cells, then `sense <anchor>`.
+        self.action_ids = {name: c for c, name in enumerate(self.names)}
+        for i, a in enumerate(self.anchors):
+            self.action_ids["sense " + self.names[a]] = self.cells + i
         self.max_game_plies = min(2 * self.cells - 1, max_plies)
         self.max_own_plies = min(self.cells, max_plies)
         self.num_actions = self.cells + len(self.anchors)
@@ -231,8 +235,14 @@ class Match:
             board[cell] = code
             self.view[at] = OWN
             self.stones += 1
-            if self._completes(cell, code):
-                self.ending = "line" if geo.is_ttt else "connection"
+            if geo.is_ttt:  # a line through the cell (inline: the hottest game)
+                for a, b in geo.line_partners[cell]:
+                    if board[a] == code and board[b] == code:
+                        self.ending = "line"
+                        self.winner = seat
+                        break
+            elif self._joins_edges(cell, code):
+                self.ending = "connection"
                 self.winner = seat
             self.mover = 1 - seat
         else:
@@ -259,14 +269,10 @@ class Match:
         self.ending = ending
         self.winner = 0 if d0 < d1 else 1 if d1 < d0 else -1
 
-    def _completes(self, cell: int, code: int) -> bool:
+    def _joins_edges(self, cell: int, code: int) -> bool:
+        """Hex: does the stone just placed join its seat's two edges?"""
         board = self.board
         geo = self.geo
-        if geo.is_ttt:
-            for a, b in geo.line_partners[cell]:
-                if board[a] == code and board[b] == code:
-                    return True
-            return False
         # Union-find over own stones; the new stone becomes the root of every
         # group it touches and collects their edge flags.
         uf = self.uf
