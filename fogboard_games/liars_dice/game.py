@@ -29,8 +29,9 @@ from fogboard_games.liars_dice.observer import encode
 from fogboard_games.liars_dice.rules import BIDDING, CHOOSING, OVER, REROLLING, ROLLING
 
 SHORT_NAME = "fogboard_liars_dice"
-TERMINAL = pyspiel.PlayerId.TERMINAL
-CHANCE = pyspiel.PlayerId.CHANCE
+# Plain ints: the C++ route converts these return values on every apply_action.
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 SPEC = ParamSpec(
     SHORT_NAME,
