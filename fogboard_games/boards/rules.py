@@ -21,6 +21,7 @@ from __future__ import annotations
 import collections
 
 from fogboard_games.core.notation import cell_name
+from fogboard_games.core.sharing import SharedOnClone
 
 # Cell codes on the true board and in a seat's view.
 EMPTY, X_STONE, O_STONE = 0, 1, 2  # board: X_STONE = seat 0, O_STONE = seat 1
@@ -96,7 +97,7 @@ class Geometry:
         self.num_actions = self.cells + len(self.anchors)
 
 
-class Match:
+class Match(SharedOnClone):
     """The changing part of a board game: true board, views, logs, turn."""
 
     __slots__ = (
@@ -152,14 +153,6 @@ class Match:
         m.shared = False
         m.tensors = None
         return m
-
-    def __deepcopy__(self, memo) -> Match:
-        # Copy on write: OpenSpiel clones a Python state by deep-copying its
-        # attributes, and most clones in search are read or discarded before
-        # they move. The clone and the original share this match until one
-        # of them moves; BoardState._apply_action copies a shared match first.
-        self.shared = True
-        return self
 
     # ---- what a seat may do -------------------------------------------------
 

@@ -46,6 +46,8 @@ changes, in a few flat lists so that copying a state stays cheap.
 
 from __future__ import annotations
 
+from fogboard_games.core.sharing import SharedOnClone
+
 WILDS = ("one", "highest", "none")
 MODES = ("chips", "dice")
 
@@ -305,7 +307,7 @@ class Setup:
         return n
 
 
-class Match:
+class Match(SharedOnClone):
     """The changing part of a Liar's Dice match."""
 
     __slots__ = (
@@ -369,13 +371,6 @@ class Match:
         m.walks = None
         m.shared = False
         return m
-
-    def __deepcopy__(self, memo) -> Match:
-        # Copy on write, as in the boards: OpenSpiel clones a Python state by
-        # deep-copying its attributes; the clone shares this match until one
-        # of the two states moves (LiarsDiceState._apply_action copies first).
-        self.shared = True
-        return self
 
     # ---- seats ----------------------------------------------------------------
 
