@@ -263,6 +263,7 @@ class InfoStateView:
         hands_at = [(seat, plan[2]) for seat in range(n)]  # seat's dice: its own tensor
 
         o_bids, B = plan[3], setup.num_bids
+        o_hands, H, S = plan[2], setup.hands_per_round, setup.sides
         rerolls, no_rerolls = setup.rerolls, [0] * n
 
         def tensor(m: rules.Match, player: int) -> list[float]:
@@ -272,18 +273,26 @@ class InfoStateView:
                 at = m.walks = [0, 0, 0, -1, hand_no, hands_at, [*map(list.copy, blank)]]
             done = at[0]
             events = m.events
-            if done < len(events):
+            end = len(events)
+            # Rolls and bids, the commonest events between two reads, are the
+            # walk's own branches inlined (tests compare with `encode`); the
+            # walk takes over at the first other event.
+            while done < end:
                 kind, seat, what = events[done]
-                if done + 1 == len(events) and kind == ACT and what < B:
-                    # One new bid, the commonest step between two reads: the
-                    # walk's bid branch, inlined (tests compare with `encode`).
+                if kind == ROLL:
+                    at[6][seat][o_hands + (at[1] * H + at[4][seat]) * S + what - 1] += 1.0
+                elif kind == ACT and what < B:
                     i = o_bids + (at[2] + what) * n + seat
                     for buf in at[6]:
                         buf[i] = 1.0
-                    at[0] = done + 1
                     at[3] = what
                 else:
+                    at[0] = done
                     walk(m, at)
+                    break
+                done += 1
+            else:
+                at[0] = done
             out = at[6][player][:]
             if o_counts is not None:  # current dice counts: not part of the log
                 for seat, count in enumerate(m.dice):
