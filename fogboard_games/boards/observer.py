@@ -36,9 +36,11 @@ SYMBOL = ".xo"  # true-board codes EMPTY / X_STONE / O_STONE
 SEAT_NAME = ("X", "O")
 
 
-def seats_for(private: str, player: int) -> list[int]:
+def seats_for(private: str, player: int) -> tuple[int, ...]:
     """Seats whose private information an observer of this kind shows."""
-    return {"none": [], "single": [player], "all": [0, 1]}[private]
+    if private == "single":  # the default observers: first, it is the hot case
+        return (player,)
+    return (0, 1) if private == "all" else ()
 
 
 def make_layout(geo: rules.Geometry, numturns: bool, key) -> Layout:
@@ -79,8 +81,7 @@ def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> No
     geo = m.geo
     cells = geo.cells
     off = layout.offset
-    seats = (player,) if private == "single" else (0, 1) if private == "all" else ()
-    for i, seat in enumerate(seats):
+    for i, seat in enumerate(seats_for(private, player)):
         own_plies = _encode_seat(buf, layout, m, i, seat, 0, 0)
         if geo.sense and "seen_empty_age" in off:
             o = off["seen_empty_age"] + i * cells

@@ -92,7 +92,7 @@ class LiarsDiceGame(ObservedGame, pyspiel.Game):
         super().__init__(GAME_TYPE, info, p)
         self.resolved_params = p
         setup.game = self  # lets states reach their game without crossing into C++
-        self._template = setup.template = rules.Match(setup)
+        self._template = rules.Match(setup)
         self._template.shared = True  # every fresh state starts from it
         # "P1 bid 3x4" per seat and action, for the information-state strings.
         self.action_texts = [
@@ -167,12 +167,9 @@ class LiarsDiceState(ObservedState):
         m = self._m
         if player is None or type(player) is not int or not 0 <= player < m.setup.players:
             player = self._player(player)
-        setup = m.setup
-        if m is setup.template:  # the shared fresh match keeps no cache
-            buf = [0.0] * setup.game.info_layout.size
-            encode(buf, setup.game.info_layout, m, player, "single")
-            return buf
-        return setup.info_state_tensor(m, player)
+        # A shared match (the template, a clone's) never changes while shared,
+        # so its tensor cache is as good as any other.
+        return m.setup.info_state_tensor(m, player)
 
     # ---- hooks of core.glue.ObservedState -------------------------------------
 
