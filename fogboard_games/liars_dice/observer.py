@@ -124,7 +124,7 @@ def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> No
         hands_at = [None] * n  # seat -> (buffer, offset) its dice go to, None if not shown
         for i, seat in enumerate(seats_for(private, player, n)):
             hands_at[seat] = (0, o_hands + i * walk.hand_block)
-        walk(m, new_cursor(n, hands_at, [buf]))
+        walk(m, new_cursor(n, hands_at, [buf], buf))
         return
     # Current view.
     if o_hand is not None:
@@ -152,27 +152,34 @@ def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> No
 # A walk's cursor is a list, cheap to make: [events encoded so far, round of
 # the next event, first bid row of that round, standing bid, which hand of
 # the round each seat is on, per seat the (buffer index, offset) its dice are
-# written at (None if not shown), the buffers: public pieces go to all].
+# written at (None if not shown), those buffers, the buffer of the public
+# pieces].
 
 
-def new_cursor(n: int, hands_at: list, public: list) -> list:
-    return [0, 0, 0, -1, [0] * n, hands_at, public]
+def new_cursor(n: int, hands_at: list, bufs: list, public) -> list:
+    return [0, 0, 0, -1, [0] * n, hands_at, bufs, public]
 
 
-def walker(layout: Layout, setup: rules.Setup):
+def walker(layout: Layout, setup: rules.Setup, origin: int = 0):
     """The event walk for one layout, its offsets and constants bound once.
 
-    `walker(layout, setup)(m, cursor)` encodes the perfect-recall pieces of
-    the events after cursor[0] and advances the cursor. A seat's dice go to
-    its own (buffer, offset); public pieces go to every public buffer: one
-    buffer for `encode`, one per seat for `InfoStateView`. (A closure: the
-    Python route walks at every decision, and unpacking a dozen constants per
-    call would cost as much as the walk itself.)
+    `walker(layout, setup, origin)(m, cursor)` encodes the perfect-recall
+    pieces of the events after cursor[0] and advances the cursor. A seat's
+    dice go to its own (buffer, offset); public pieces go to the public
+    buffer, at their layout offset minus `origin`: `encode` writes both into
+    one buffer (origin 0), `InfoStateView` keeps the public block (which
+    starts at `origin`) once for all seats. (A closure: the Python route
+    walks at every decision, and unpacking a dozen constants per call would
+    cost as much as the walk itself.)
     """
-    cached = getattr(layout, "_liars_dice_walker", None)
-    if cached is not None:
-        return cached
-    at_piece = layout.offset.get
+    cache = layout.__dict__.setdefault("_liars_dice_walkers", {})
+    if origin in cache:
+        return cache[origin]
+
+    def at_piece(name):
+        o = layout.offset.get(name)
+        return None if o is None else o - origin
+
     o_bids, o_liar, o_shown = at_piece("bids"), at_piece("liar"), at_piece("shown")
     o_pass, o_proph = at_piece("passes"), at_piece("prophecies")
     o_rerolled, o_kept = at_piece("rerolled"), at_piece("kept")
@@ -187,14 +194,14 @@ def walker(layout: Layout, setup: rules.Setup):
     rerolls = setup.rerolls
 
     def walk_events(m: rules.Match, at: list) -> None:
-        done, rnd, row, standing, hand_no, hands_at, public = at
+        done, rnd, row, standing, hand_no, hands_at, bufs, public = at
         events = m.events
         for k in range(done, len(events)):
             kind, seat, what = events[k]
             if kind == ROLL:
                 target = hands_at[seat]
                 if target is not None:
-                    public[target[0]][target[1] + (rnd * H + hand_no[seat]) * S + what - 1] += 1.0
+                    bufs[target[0]][target[1] + (rnd * H + hand_no[seat]) * S + what - 1] += 1.0
                 continue
             if kind == ACT:
                 if what == reroll:
@@ -202,28 +209,25 @@ def walker(layout: Layout, setup: rules.Setup):
                 if o_bids is None:
                     continue
                 if what < B:
-                    i = o_bids + (row + what) * n + seat
+                    public[o_bids + (row + what) * n + seat] = 1.0
                     standing = what
                 elif what == liar:
-                    i = o_liar + rnd * n + seat
+                    public[o_liar + rnd * n + seat] = 1.0
                 elif o_proph is not None and base <= what < base + B:
-                    i = o_proph + (row + what - base) * n + seat
+                    public[o_proph + (row + what - base) * n + seat] = 1.0
                 elif what == pass_action:
-                    i = o_pass + (row + standing) * n + seat
+                    public[o_pass + (row + standing) * n + seat] = 1.0
                 elif what == reroll:
-                    i = o_rerolled + (rnd * n + seat) * rerolls + hand_no[seat] - 1
+                    public[o_rerolled + (rnd * n + seat) * rerolls + hand_no[seat] - 1] = 1.0
                 else:  # keep
-                    i = o_kept + rnd * n + seat
-                for buf in public:
-                    buf[i] = 1.0
+                    public[o_kept + rnd * n + seat] = 1.0
                 continue
             # SHOW: the showdown of round `rnd` (what == rnd)
             if o_shown is not None:
                 o = o_shown + rnd * n * S - 1
                 for s, hand in enumerate(m.showdowns[rnd][SD_HANDS]):
                     for face in hand:
-                        for buf in public:
-                            buf[o + s * S + face] += 1.0
+                        public[o + s * S + face] += 1.0
             rnd += 1
             row = round_rows[rnd] if rnd < R else 0
             hand_no = [0] * n
@@ -235,42 +239,46 @@ def walker(layout: Layout, setup: rules.Setup):
         at[4] = hand_no
 
     walk_events.hand_block = R * H * S  # floats of one seat's hands
-    layout._liars_dice_walker = walk_events
+    cache[origin] = walk_events
     return walk_events
 
 
 class InfoStateView:
     """The Python route's information-state tensors, kept by one resumable walk.
 
-    Per match, a cursor holds every seat's information-state tensor so far;
-    each new event is walked once, into the owner's tensor (its dice) or into
-    every seat's tensor (public events), and reading a seat's tensor is a
-    copy. The walk is `walker` of the information-state layout, the same
-    that `encode` runs from scratch for the C++ route.
+    The information-state layout is a seat's own block (its one-hot and its
+    dice) followed by the public block, the same for every seat. Per match,
+    a cursor keeps each seat's own block and one public block; each new
+    event is walked once, into its owner's block (a die) or the public block
+    (a decision, a showdown), and reading a seat's tensor joins its block to
+    the public one. The walk is `walker` of the information-state layout,
+    the same that `encode` runs from scratch for the C++ route.
     """
 
     def __init__(self, setup: rules.Setup, info: Layout):
-        n = setup.players
-        walk = walker(info, setup)
-        plan = _plan(info)
-        o_counts = plan[1]
-        width = setup.numdice + 1
-        blank = []  # per seat: zeros but its one-hot
+        n, B, H, S = setup.players, setup.num_bids, setup.hands_per_round, setup.sides
+        o_seat, o_hands = info.offset["seat"], info.offset["hands"]
+        o_counts = info.offset.get("dice_counts")
+        # The public block starts after the seat's dice (make_layout's order).
+        origin = o_hands + walker(info, setup).hand_block
+        walk = walker(info, setup, origin)
+        own_blank = []  # per seat: its own block, zeros but its one-hot
         for seat in range(n):
-            buf = [0.0] * info.size
-            buf[plan[0] + seat] = 1.0
-            blank.append(buf)
-        hands_at = [(seat, plan[2]) for seat in range(n)]  # seat's dice: its own tensor
-
-        o_bids, B = plan[3], setup.num_bids
-        o_hands, H, S = plan[2], setup.hands_per_round, setup.sides
+            block = [0.0] * origin
+            block[o_seat + seat] = 1.0
+            own_blank.append(block)
+        public_blank = [0.0] * (info.size - origin)
+        hands_at = [(seat, o_hands) for seat in range(n)]  # a seat's dice: its own block
+        o_bids = info.offset["bids"] - origin
+        width = setup.numdice + 1
         rerolls, no_rerolls = setup.rerolls, [0] * n
 
         def tensor(m: rules.Match, player: int) -> list[float]:
             at = m.walks
             if at is None:
                 hand_no = [0] * n if rerolls else no_rerolls  # only a reroll changes it
-                at = m.walks = [0, 0, 0, -1, hand_no, hands_at, [*map(list.copy, blank)]]
+                own = [*map(list.copy, own_blank)]
+                at = m.walks = [0, 0, 0, -1, hand_no, hands_at, own, public_blank[:]]
             done = at[0]
             events = m.events
             end = len(events)
@@ -282,9 +290,7 @@ class InfoStateView:
                 if kind == ROLL:
                     at[6][seat][o_hands + (at[1] * H + at[4][seat]) * S + what - 1] += 1.0
                 elif kind == ACT and what < B:
-                    i = o_bids + (at[2] + what) * n + seat
-                    for buf in at[6]:
-                        buf[i] = 1.0
+                    at[7][o_bids + (at[2] + what) * n + seat] = 1.0
                     at[3] = what
                 else:
                     at[0] = done
@@ -293,7 +299,7 @@ class InfoStateView:
                 done += 1
             else:
                 at[0] = done
-            out = at[6][player][:]
+            out = at[6][player] + at[7]
             if o_counts is not None:  # current dice counts: not part of the log
                 for seat, count in enumerate(m.dice):
                     out[o_counts + seat * width + count] = 1.0

@@ -297,13 +297,15 @@ class Setup:
 
     def count(self, hands, face: int) -> int:
         """Dice showing `face` (1-based) plus wild dice, unless face is wild."""
+        wild = self.wild_face
+        if wild and face != wild:
+            n = 0
+            for hand in hands:
+                n += hand.count(face) + hand.count(wild)
+            return n
         n = 0
         for hand in hands:
             n += hand.count(face)
-        wild = self.wild_face
-        if wild and face != wild:
-            for hand in hands:
-                n += hand.count(wild)
         return n
 
 
@@ -471,33 +473,47 @@ class Match(SharedOnClone):
 
     def play(self, action: int) -> bool:
         """The mover's decision if it is legal (True); else nothing changes (False)."""
-        if (
-            self.phase == BIDDING
-            and type(action) is int
-            and self.bid < action < self.in_play * self.setup.sides
-        ):
-            # A raise: the bid stands and the next seat with dice is to move.
-            seat = self.mover
-            self.events.append((ACT, seat, action))
-            self.bid = action
-            self.holder = seat
-            dice = self.dice  # next_with_dice, inlined: this is the hottest move
-            nxt = seat + 1 if seat + 1 < len(dice) else 0
-            while not dice[nxt]:
-                nxt = nxt + 1 if nxt + 1 < len(dice) else 0
-            self.mover = nxt
-            return True
+        if self.phase == BIDDING and type(action) is int:
+            setup = self.setup
+            bid = self.bid
+            if bid < action < self.in_play * setup.sides:
+                # A raise: the bid stands and the next seat with dice is to move.
+                seat = self.mover
+                self.events.append((ACT, seat, action))
+                self.bid = action
+                self.holder = seat
+                dice = self.dice  # next_with_dice, inlined: this is the hottest move
+                nxt = seat + 1 if seat + 1 < len(dice) else 0
+                while not dice[nxt]:
+                    nxt = nxt + 1 if nxt + 1 < len(dice) else 0
+                self.mover = nxt
+                return True
+            if action == setup.liar and bid >= 0 and self.holder != self.mover:
+                # The commonest ending, checked here without `is_legal`.
+                self._call_liar(setup)
+                return True
         if not self.is_legal(action):
             return False
         self._decide(action)
         return True
 
+    def _call_liar(self, setup: Setup) -> None:
+        """`liar` on the standing bid: it stands if count >= Q."""
+        seat = self.mover
+        self.events.append((ACT, seat, setup.liar))
+        quantity, face = divmod(self.bid, setup.sides)
+        count = setup.count(self.hands, face + 1)
+        if count > quantity:  # count >= Q = quantity + 1: the bid stands
+            self._settle("liar", seat, count, self.holder, seat, 1)
+        else:
+            self._settle("liar", seat, count, seat, self.holder, 1)
+
     def _decide(self, action: int) -> None:
-        """A legal decision other than a raise (`play` makes raises)."""
+        """A legal decision other than a raise or `liar` (`play` makes those)."""
         setup = self.setup
         seat = self.mover
-        self.events.append((ACT, seat, action))
         if self.phase == CHOOSING:
+            self.events.append((ACT, seat, action))
             if action == setup.reroll:
                 self.rerolls_used[seat] += 1
                 self.hands[seat] = ()
@@ -507,32 +523,17 @@ class Match(SharedOnClone):
                 self._after_choice(seat)
             return
         if action == setup.liar:
-            quantity, face = divmod(self.bid, setup.sides)
-            count = setup.count(self.hands, face + 1)
-            if count > quantity:  # count >= Q = quantity + 1: the bid stands
-                self._settle("liar", seat, count, self.holder, seat, 1, -1)
-            else:
-                self._settle("liar", seat, count, seat, self.holder, 1, -1)
-        elif (
-            setup.prophecy and setup.prophecy_base <= action < setup.prophecy_base + setup.num_bids
-        ):
+            self._call_liar(setup)
+            return
+        self.events.append((ACT, seat, action))
+        if setup.prophecy and setup.prophecy_base <= action < setup.prophecy_base + setup.num_bids:
             said = action - setup.prophecy_base
             quantity, face = divmod(said, setup.sides)
             count = setup.count(self.hands, face + 1)
             if count == quantity + 1:
-                self._settle(
-                    "prophecy",
-                    seat,
-                    count,
-                    winner=seat,
-                    loser=self.holder,
-                    amount=setup.payout,
-                    said=said,
-                )
+                self._settle("prophecy", seat, count, seat, self.holder, setup.payout, said)
             else:
-                self._settle(
-                    "prophecy", seat, count, winner=self.holder, loser=seat, amount=1, said=said
-                )
+                self._settle("prophecy", seat, count, self.holder, seat, 1, said)
         else:  # pass: the standing bid stays, the turn moves on
             self.mover = self.next_with_dice(seat)
 
