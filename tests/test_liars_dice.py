@@ -473,7 +473,6 @@ def test_info_state_holds_own_dice_and_nothing_of_others_until_the_showdown():
 def test_python_and_cpp_routes_agree(params):
     game = load(**params)
     rng = random.Random(3)
-    info = game.make_py_observer if False else None  # noqa: F841
     for _ in range(15):
         s = random_state(game, rng, stop=0.97)
         assert pyspiel.State.legal_actions(s) == s.legal_actions()

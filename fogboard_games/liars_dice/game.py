@@ -32,6 +32,8 @@ SHORT_NAME = "fogboard_liars_dice"
 # Plain ints: the C++ route converts these return values on every apply_action.
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 CHANCE = int(pyspiel.PlayerId.CHANCE)
+# Match.mover holds these outside decisions, so current_player reads one attribute.
+assert (rules.CHANCE_TURN, rules.GAME_OVER) == (CHANCE, TERMINAL)
 
 SPEC = ParamSpec(
     SHORT_NAME,
@@ -123,13 +125,7 @@ class LiarsDiceState(ObservedState):
     # ---- fast Python-side queries (same answers as the C++ route) -----------
 
     def current_player(self) -> int:
-        m = self._m
-        phase = m.phase
-        if phase == BIDDING or phase == CHOOSING:
-            return m.mover
-        if phase == OVER:
-            return TERMINAL
-        return CHANCE
+        return self._m.mover  # a seat, or pyspiel's chance / terminal id
 
     def is_terminal(self) -> bool:
         return self._m.phase == OVER
@@ -158,7 +154,7 @@ class LiarsDiceState(ObservedState):
         if player is not None and player != m.mover:
             return []
         if phase == BIDDING:  # Match.legal_actions, inlined: the hottest query
-            actions = m.setup.legal_sets.get((m.in_play, m.bid, m.holder == m.mover))
+            actions = m.setup.legal_lists[m.in_play][2 * m.bid + 2 + (m.holder == m.mover)]
             if actions is not None:
                 return actions[:]
         return m.legal_actions()

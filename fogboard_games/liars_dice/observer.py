@@ -253,6 +253,10 @@ class InfoStateView:
     (a decision, a showdown), and reading a seat's tensor joins its block to
     the public one. The walk is `walker` of the information-state layout,
     the same that `encode` runs from scratch for the C++ route.
+
+    In a one-round game without rerolls (chips mode, as OpenSpiel's), a
+    seat's only hand is its current one, so the view reads the dice from the
+    match instead of logging every roll.
     """
 
     def __init__(self, setup: rules.Setup, info: Layout):
@@ -268,8 +272,11 @@ class InfoStateView:
             block[o_seat + seat] = 1.0
             own_blank.append(block)
         public_blank = [0.0] * (info.size - origin)
-        hands_at = [(seat, o_hands) for seat in range(n)]  # a seat's dice: its own block
+        logged = setup.max_rounds * H > 1  # else a seat's dice are its current hand
+        # Where the walk writes a seat's dice: its own block, or nowhere.
+        hands_at = [(seat, o_hands) if logged else None for seat in range(n)]
         o_bids = info.offset["bids"] - origin
+        o_face = o_hands - 1  # faces are 1-based
         width = setup.numdice + 1
         rerolls, no_rerolls = setup.rerolls, [0] * n
 
@@ -277,7 +284,7 @@ class InfoStateView:
             at = m.walks
             if at is None:
                 hand_no = [0] * n if rerolls else no_rerolls  # only a reroll changes it
-                own = [*map(list.copy, own_blank)]
+                own = [*map(list.copy, own_blank)] if logged else None
                 at = m.walks = [0, 0, 0, -1, hand_no, hands_at, own, public_blank[:]]
             done = at[0]
             events = m.events
@@ -288,7 +295,8 @@ class InfoStateView:
             while done < end:
                 kind, seat, what = events[done]
                 if kind == ROLL:
-                    at[6][seat][o_hands + (at[1] * H + at[4][seat]) * S + what - 1] += 1.0
+                    if logged:
+                        at[6][seat][o_face + (at[1] * H + at[4][seat]) * S + what] += 1.0
                 elif kind == ACT and what < B:
                     at[7][o_bids + (at[2] + what) * n + seat] = 1.0
                     at[3] = what
@@ -299,7 +307,12 @@ class InfoStateView:
                 done += 1
             else:
                 at[0] = done
-            out = at[6][player] + at[7]
+            if logged:
+                out = at[6][player] + at[7]
+            else:
+                out = own_blank[player] + at[7]
+                for face in m.hands[player]:
+                    out[o_face + face] += 1.0
             if o_counts is not None:  # current dice counts: not part of the log
                 for seat, count in enumerate(m.dice):
                     out[o_counts + seat * width + count] = 1.0

@@ -54,6 +54,10 @@ MODES = ("chips", "dice")
 # Phases of a match. ROLLING and REROLLING (the two lowest) are chance nodes.
 ROLLING, REROLLING, CHOOSING, BIDDING, OVER = 0, 1, 2, 3, 4
 
+# Match.mover outside decisions: OpenSpiel's player ids for chance and the
+# end, so that the seat to act is one attribute (game.py checks they agree).
+CHANCE_TURN, GAME_OVER = -1, -4
+
 # Event kinds in Match.events (tuples; the first item is the kind).
 ROLL = 0  # (ROLL, seat, face): one die of `seat`, private to it
 ACT = 1  # (ACT, seat, action): a decision, public
@@ -116,7 +120,9 @@ class Setup:
             f"{b // dice_sides + 1}x{b % dice_sides + 1}" for b in range(self.num_bids)
         ]
         self.chance_outcomes = [(f, 1.0 / dice_sides) for f in range(dice_sides)]
-        self.legal_sets = {}  # (dice in play, standing bid, mover holds it) -> legal actions
+        # Bidding's legal actions, built once each: legal_lists[dice in play]
+        # [2 * (standing bid + 1) + (the mover holds it)], None until needed.
+        self.legal_lists = [[None] * (2 * self.num_bids + 2) for _ in range(self.total + 1)]
         self.faces = list(range(dice_sides))
         if mode == "chips":
             top = max(1, prophecy_payout)
@@ -324,7 +330,7 @@ class Match(SharedOnClone):
         "in_play",  # dice in play this round
         "opener",  # seat opening this round
         "roller",  # seat whose die chance rolls next
-        "mover",  # seat to decide
+        "mover",  # seat to decide; CHANCE_TURN while dice roll, GAME_OVER at the end
         "bid",  # standing bid id, -1 before the opening bid
         "holder",  # seat that made the standing bid, -1 before it
         "rerolls_used",  # per seat, this round
@@ -345,7 +351,7 @@ class Match(SharedOnClone):
         self.in_play = setup.total
         self.opener = 0
         self.roller = 0
-        self.mover = 0
+        self.mover = CHANCE_TURN
         self.bid = -1
         self.holder = -1
         self.rerolls_used = [0] * n
@@ -393,10 +399,11 @@ class Match(SharedOnClone):
         if phase == BIDDING:
             # The legal set depends only on these three facts; each list is
             # built once per game (this is the hottest query of every search).
-            key = (self.in_play, self.bid, self.holder == self.mover)
-            actions = self.setup.legal_sets.get(key)
+            row = self.setup.legal_lists[self.in_play]
+            key = 2 * self.bid + 2 + (self.holder == self.mover)
+            actions = row[key]
             if actions is None:
-                actions = self.setup.legal_sets[key] = self._bidding_actions()
+                actions = row[key] = self._bidding_actions()
             return actions[:]
         if phase == CHOOSING:
             return [self.setup.keep, self.setup.reroll]
@@ -456,6 +463,7 @@ class Match(SharedOnClone):
             self.roller = -1
             if self.rerolls_used[seat] < self.setup.rerolls:
                 self.phase = CHOOSING
+                self.mover = seat
             else:
                 self._after_choice(seat)
             return
@@ -519,6 +527,7 @@ class Match(SharedOnClone):
                 self.hands[seat] = ()
                 self.roller = seat  # chance rolls the whole hand again
                 self.phase = REROLLING
+                self.mover = CHANCE_TURN
             else:
                 self._after_choice(seat)
             return
@@ -556,6 +565,7 @@ class Match(SharedOnClone):
             returns[loser] = -float(amount)
             self.returns_ = returns
             self.phase = OVER
+            self.mover = GAME_OVER
             return
         # Dice mode: the loser gives up dice (an exact prophecy costs the holder
         # up to the payout), and the loser opens the next round.
@@ -565,6 +575,7 @@ class Match(SharedOnClone):
             share = -1.0 / (setup.players - 1)
             self.returns_ = [1.0 if s == alive[0] else share for s in range(setup.players)]
             self.phase = OVER
+            self.mover = GAME_OVER
             return
         self.round += 1
         self.in_play = sum(self.dice)
@@ -575,7 +586,7 @@ class Match(SharedOnClone):
         self.holder = -1
         self.phase = ROLLING
         self.roller = alive[0]
-        self.mover = self.opener
+        self.mover = CHANCE_TURN
 
     # ---- outcome ------------------------------------------------------------------
 
