@@ -138,16 +138,6 @@ class BoardGame(ObservedGame, pyspiel.Game):
         self.info_layout = self.layout(INFO_STATE)
         self.obs_layout = self.layout(OBSERVATION)
 
-    def __reduce__(self):
-        # pybind pickles a Game as its C++ object and never runs __init__, so
-        # an unpickled BoardGame had no geometry. States reach the game
-        # through `_m.geo.game`, and state.serialize() /
-        # pyspiel.deserialize_game_and_state pickle the state's attributes,
-        # so every deserialized state failed on its first call
-        # (AttributeError: no attribute 'numturns'). Rebuild the game by
-        # loading it again from its resolved parameters instead.
-        return (pyspiel.load_game, (self.short_name, dict(self.resolved_params)))
-
     def _make_layout(self, key):
         return obs.make_layout(self.geo, self.numturns, key)
 

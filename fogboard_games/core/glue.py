@@ -53,7 +53,19 @@ def game_type(
 
 
 class ObservedGame:
-    """Mixin for a pyspiel.Game: layouts per observation key, and observers."""
+    """Mixin for a pyspiel.Game: layouts per observation key, observers, pickling.
+
+    The game must keep its validated parameters in `resolved_params`.
+    """
+
+    def __reduce__(self):
+        # pybind pickles a Game as its C++ object and never runs __init__, so
+        # an unpickled game had none of its Python attributes. States reach
+        # their game through their match, and state.serialize() /
+        # pyspiel.deserialize_game_and_state pickle the state's attributes,
+        # so every deserialized state failed on its first call. Rebuild the
+        # game by loading it again from its resolved parameters instead.
+        return (pyspiel.load_game, (self.get_type().short_name, dict(self.resolved_params)))
 
     def layout(self, key):
         layouts = self.__dict__.setdefault("_layouts", {})

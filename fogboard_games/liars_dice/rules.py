@@ -144,6 +144,13 @@ class Setup:
             _MAX_LENGTHS[key] = self._max_game_length()
         self.max_game_length = _MAX_LENGTHS[key]
 
+    def __reduce__(self):
+        # A pickled match (pyspiel serializes a state as a pickle of its
+        # attributes) takes its Setup from its game, which pickles as its
+        # parameters; the Setup's caches and the observer's closures do not
+        # pickle, nor need to.
+        return (_setup_of, (self.game,))
+
     def can_fall_short(self, face: int) -> bool:
         """Whether some die does not count for `face` (so a bid on it can fail).
 
@@ -313,6 +320,10 @@ class Setup:
         for hand in hands:
             n += hand.count(face)
         return n
+
+
+def _setup_of(game) -> Setup:
+    return game.setup
 
 
 class Match(SharedOnClone):
