@@ -293,7 +293,7 @@ def test_dice_mode_across_rounds():
     # Round 1: seat 0 bids 3x2 on 1/1/2 with 1s wild... 1s are wild here:
     s = play(game, *rolls(2, 2, 1), "bid 3x2", "liar")
     # Three dice count as 2s (2, 2, wild 1): the caller, seat 1, loses its die.
-    assert s._m.dice == [1, 0, 1]
+    assert s._m.dice == (1, 0, 1)
     assert s.is_chance_node()
     s.apply_action(s.string_to_action("roll 2"))  # seat 0
     s.apply_action(s.string_to_action("roll 2"))  # seat 2; seat 1 is skipped
@@ -314,9 +314,9 @@ def test_dice_mode_across_rounds():
 def test_dice_mode_loser_opens_next_round():
     game = load(numdice=2, dice_sides=3, mode="dice", prophecy=False)
     s = play(game, *rolls(1, 2, 3, 3), "bid 4x3", "liar")
-    assert s._m.dice == [1, 2] and s._m.opener == 0
+    assert s._m.dice == (1, 2) and s._m.opener == 0
     s = play(game, *rolls(1, 2, 3, 3), "bid 1x3", "liar")
-    assert s._m.dice == [2, 1] and s._m.opener == 1
+    assert s._m.dice == (2, 1) and s._m.opener == 1
     s.apply_action(0)
     s.apply_action(0)
     s.apply_action(0)
@@ -328,7 +328,7 @@ def test_dice_mode_loser_opens_next_round():
 def test_exact_prophecy_in_dice_mode_costs_up_to_the_payout():
     game = load(numdice=3, dice_sides=2, mode="dice", prophecy_payout=2)
     s = play(game, *rolls(2, 2, 2, 2, 2, 2), "bid 1x2", "prophecy 6x2")
-    assert s._m.dice == [1, 3]
+    assert s._m.dice == (1, 3)
     review = None
     # Play the match out at random to its end and check the review's dice.
     rng = random.Random(0)

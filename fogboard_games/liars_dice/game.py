@@ -26,7 +26,7 @@ from fogboard_games.core.params import Param, ParamSpec
 from fogboard_games.liars_dice import observer as obs
 from fogboard_games.liars_dice import rules
 from fogboard_games.liars_dice.observer import encode
-from fogboard_games.liars_dice.rules import BIDDING, CHOOSING, OVER, REROLLING, ROLLING
+from fogboard_games.liars_dice.rules import BIDDING, CHOOSING, OVER, REROLLING
 
 SHORT_NAME = "fogboard_liars_dice"
 # Plain ints: the C++ route converts these return values on every apply_action.
@@ -131,8 +131,7 @@ class LiarsDiceState(ObservedState):
         return self._m.phase == OVER
 
     def is_chance_node(self) -> bool:
-        phase = self._m.phase
-        return phase == ROLLING or phase == REROLLING
+        return self._m.phase <= REROLLING  # ROLLING or REROLLING
 
     def is_player_node(self) -> bool:
         phase = self._m.phase
@@ -146,23 +145,23 @@ class LiarsDiceState(ObservedState):
 
     def legal_actions(self, player=None) -> list[int]:
         m = self._m
-        phase = m.phase
-        if phase == ROLLING or phase == REROLLING:
+        if m.phase == BIDDING and (player is None or player == m.mover):
+            # Match.legal_actions, inlined: the hottest query of every search.
+            actions = m.setup.legal_lists[m.in_play][2 * m.bid + 2 + (m.holder == m.mover)]
+            if actions is not None:
+                return actions[:]
+        if m.phase <= REROLLING:  # chance
             if player is None or player == CHANCE:
                 return m.setup.faces[:]
             return []
         if player is not None and player != m.mover:
             return []
-        if phase == BIDDING:  # Match.legal_actions, inlined: the hottest query
-            actions = m.setup.legal_lists[m.in_play][2 * m.bid + 2 + (m.holder == m.mover)]
-            if actions is not None:
-                return actions[:]
         return m.legal_actions()
 
     def information_state_tensor(self, player=None) -> list[float]:
         m = self._m
-        if player is None or type(player) is not int or not 0 <= player < m.setup.players:
-            player = self._player(player)
+        if type(player) is not int or not 0 <= player < m.setup.players:
+            player = self._player(player)  # None: the mover; else a clear error
         # A shared match (the template, a clone's) never changes while shared,
         # so its tensor cache is as good as any other.
         return m.setup.info_state_tensor(m, player)
@@ -258,7 +257,8 @@ class LiarsDiceState(ObservedState):
         m = self._m
         hands = " ".join(f"P{s}:{obs.hand_text(h)}" for s, h in enumerate(m.hands))
         log = " ".join(obs.action_text(m.setup, e[1], e[2]) for e in m.events if e[0] == rules.ACT)
-        return f"round {m.round + 1} dice {m.dice} hands {hands} | {log or '-'}"
+        dice = " ".join(map(str, m.dice))
+        return f"round {m.round + 1} dice {dice} hands {hands} | {log or '-'}"
 
     # ---- research extras ------------------------------------------------------
 

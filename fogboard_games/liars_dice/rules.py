@@ -120,6 +120,10 @@ class Setup:
             f"{b // dice_sides + 1}x{b % dice_sides + 1}" for b in range(self.num_bids)
         ]
         self.chance_outcomes = [(f, 1.0 / dice_sides) for f in range(dice_sides)]
+        # Made once, shared by every match: a roll's event, a bid's Q and F.
+        self.roll_events = [[(ROLL, s, f + 1) for f in range(dice_sides)] for s in range(players)]
+        self.bid_quantity = [b // dice_sides + 1 for b in range(self.num_bids)]
+        self.bid_face = [b % dice_sides + 1 for b in range(self.num_bids)]
         # Bidding's legal actions, built once each: legal_lists[dice in play]
         # [2 * (standing bid + 1) + (the mover holds it)], None until needed.
         self.legal_lists = [[None] * (2 * self.num_bids + 2) for _ in range(self.total + 1)]
@@ -331,11 +335,11 @@ class Match(SharedOnClone):
 
     __slots__ = (
         "setup",  # shared Setup, never copied
-        "dice",  # dice per seat now
+        "dice",  # dice per seat now (a tuple: shared by copies, rebuilt when it changes)
         "hands",  # per seat: a tuple of the faces (1-based) of its current hand, in roll order
         "events",  # every event in order: (ROLL, seat, face) / (ACT, seat, action) / (SHOW, -1, round)
-        "showdowns",  # per finished round: (final hands, call, caller, standing bid,
-        # holder, count, winner, loser, amount) as tuples
+        "showdowns",  # a tuple, per finished round: (final hands, call, caller, said,
+        # standing bid, holder, count, winner, loser, amount)
         "phase",  # ROLLING / REROLLING / CHOOSING / BIDDING / OVER
         "round",  # 0-based round number
         "in_play",  # dice in play this round
@@ -344,8 +348,8 @@ class Match(SharedOnClone):
         "mover",  # seat to decide; CHANCE_TURN while dice roll, GAME_OVER at the end
         "bid",  # standing bid id, -1 before the opening bid
         "holder",  # seat that made the standing bid, -1 before it
-        "rerolls_used",  # per seat, this round
-        "returns_",  # final returns, None while running
+        "rerolls_used",  # per seat, this round (a tuple)
+        "returns_",  # final returns (a tuple), None while running
         "walks",  # the observer's resumable tensor walk (a cache, never copied)
         "shared",  # True once several states hold this match: copy before writing
     )
@@ -353,10 +357,10 @@ class Match(SharedOnClone):
     def __init__(self, setup: Setup):
         n = setup.players
         self.setup = setup
-        self.dice = [setup.numdice] * n
+        self.dice = (setup.numdice,) * n
         self.hands = [()] * n
         self.events = []
-        self.showdowns = []
+        self.showdowns = ()
         self.phase = ROLLING
         self.round = 0
         self.in_play = setup.total
@@ -365,7 +369,7 @@ class Match(SharedOnClone):
         self.mover = CHANCE_TURN
         self.bid = -1
         self.holder = -1
-        self.rerolls_used = [0] * n
+        self.rerolls_used = (0,) * n
         self.returns_ = None
         self.walks = None
         self.shared = False
@@ -373,10 +377,10 @@ class Match(SharedOnClone):
     def copy(self) -> Match:
         m = Match.__new__(Match)
         m.setup = self.setup
-        m.dice = self.dice[:]
+        m.dice = self.dice  # tuples, shared safely
         m.hands = self.hands[:]  # hands are tuples, shared safely
         m.events = self.events[:]  # entries are tuples, shared safely
-        m.showdowns = self.showdowns[:]
+        m.showdowns = self.showdowns
         m.phase = self.phase
         m.round = self.round
         m.in_play = self.in_play
@@ -385,7 +389,7 @@ class Match(SharedOnClone):
         m.mover = self.mover
         m.bid = self.bid
         m.holder = self.holder
-        m.rerolls_used = self.rerolls_used[:]
+        m.rerolls_used = self.rerolls_used
         m.returns_ = self.returns_
         m.walks = None
         m.shared = False
@@ -462,9 +466,9 @@ class Match(SharedOnClone):
     def roll(self, outcome: int) -> None:
         """Chance: the next die of `roller` shows face outcome + 1."""
         seat = self.roller
-        face = outcome + 1
-        hand = self.hands[seat] = self.hands[seat] + (face,)
-        self.events.append((ROLL, seat, face))
+        event = self.setup.roll_events[seat][outcome]
+        hand = self.hands[seat] = self.hands[seat] + event[2:]
+        self.events.append(event)
         dice = self.dice
         if len(hand) < dice[seat]:
             return
@@ -519,13 +523,13 @@ class Match(SharedOnClone):
     def _call_liar(self, setup: Setup) -> None:
         """`liar` on the standing bid: it stands if count >= Q."""
         seat = self.mover
+        holder = self.holder
         self.events.append((ACT, seat, setup.liar))
-        quantity, face = divmod(self.bid, setup.sides)
-        count = setup.count(self.hands, face + 1)
-        if count > quantity:  # count >= Q = quantity + 1: the bid stands
-            self._settle("liar", seat, count, self.holder, seat, 1)
+        count = setup.count(self.hands, setup.bid_face[self.bid])
+        if count >= setup.bid_quantity[self.bid]:  # the bid stands
+            self._settle("liar", seat, count, holder, seat, 1)
         else:
-            self._settle("liar", seat, count, seat, self.holder, 1)
+            self._settle("liar", seat, count, seat, holder, 1)
 
     def _decide(self, action: int) -> None:
         """A legal decision other than a raise or `liar` (`play` makes those)."""
@@ -534,7 +538,9 @@ class Match(SharedOnClone):
         if self.phase == CHOOSING:
             self.events.append((ACT, seat, action))
             if action == setup.reroll:
-                self.rerolls_used[seat] += 1
+                used = list(self.rerolls_used)
+                used[seat] += 1
+                self.rerolls_used = tuple(used)
                 self.hands[seat] = ()
                 self.roller = seat  # chance rolls the whole hand again
                 self.phase = REROLLING
@@ -566,25 +572,27 @@ class Match(SharedOnClone):
     def _settle(self, call, caller, count, winner, loser, amount, said=-1) -> None:
         setup = self.setup
         hands = tuple(self.hands)  # in roll order; strings show them sorted
-        self.showdowns.append(
-            (hands, call, caller, said, self.bid, self.holder, count, winner, loser, amount)
+        self.showdowns += (
+            (hands, call, caller, said, self.bid, self.holder, count, winner, loser, amount),
         )
         self.events.append((SHOW, -1, self.round))
         if setup.mode == "chips":
             returns = [0.0] * setup.players
             returns[winner] = float(amount)
             returns[loser] = -float(amount)
-            self.returns_ = returns
+            self.returns_ = tuple(returns)
             self.phase = OVER
             self.mover = GAME_OVER
             return
         # Dice mode: the loser gives up dice (an exact prophecy costs the holder
         # up to the payout), and the loser opens the next round.
-        self.dice[loser] -= min(amount, self.dice[loser])
-        alive = [s for s in range(setup.players) if self.dice[s] > 0]
+        dice = list(self.dice)
+        dice[loser] -= min(amount, dice[loser])
+        self.dice = tuple(dice)
+        alive = [s for s in range(setup.players) if dice[s] > 0]
         if len(alive) == 1:
             share = -1.0 / (setup.players - 1)
-            self.returns_ = [1.0 if s == alive[0] else share for s in range(setup.players)]
+            self.returns_ = tuple(1.0 if s == alive[0] else share for s in range(setup.players))
             self.phase = OVER
             self.mover = GAME_OVER
             return
@@ -592,7 +600,7 @@ class Match(SharedOnClone):
         self.in_play = sum(self.dice)
         self.opener = loser if self.dice[loser] else self.next_with_dice(loser)
         self.hands = [()] * setup.players
-        self.rerolls_used = [0] * setup.players
+        self.rerolls_used = (0,) * setup.players
         self.bid = -1
         self.holder = -1
         self.phase = ROLLING
@@ -604,7 +612,7 @@ class Match(SharedOnClone):
     def returns(self) -> list[float]:
         if self.returns_ is None:
             return [0.0] * self.setup.players
-        return self.returns_[:]
+        return list(self.returns_)
 
 
 # Indices into a showdown tuple.
