@@ -93,6 +93,7 @@ class Setup:
         self.allow_pass = allow_pass
         self.rerolls = rerolls
         self.mode = mode
+        self.chips = mode == "chips"
         self.total = players * numdice
         self.num_bids = self.total * dice_sides
         self.liar = self.num_bids
@@ -124,6 +125,21 @@ class Setup:
         self.roll_events = [[(ROLL, s, f + 1) for f in range(dice_sides)] for s in range(players)]
         self.bid_quantity = [b // dice_sides + 1 for b in range(self.num_bids)]
         self.bid_face = [b % dice_sides + 1 for b in range(self.num_bids)]
+        self.show_events = [(SHOW, -1, r) for r in range(self.max_rounds)]
+        # Chips mode: the returns of every settlement, [loser][winner][amount].
+        self.chip_returns = [
+            [
+                [
+                    tuple(
+                        float(a) if s == w else -float(a) if s == lo else 0.0
+                        for s in range(players)
+                    )
+                    for a in range(max(1, prophecy_payout) + 1)
+                ]
+                for w in range(players)
+            ]
+            for lo in range(players)
+        ]
         # Bidding's legal actions, built once each: legal_lists[dice in play]
         # [2 * (standing bid + 1) + (the mover holds it)], None until needed.
         self.legal_lists = [[None] * (2 * self.num_bids + 2) for _ in range(self.total + 1)]
@@ -575,12 +591,9 @@ class Match(SharedOnClone):
         self.showdowns += (
             (hands, call, caller, said, self.bid, self.holder, count, winner, loser, amount),
         )
-        self.events.append((SHOW, -1, self.round))
-        if setup.mode == "chips":
-            returns = [0.0] * setup.players
-            returns[winner] = float(amount)
-            returns[loser] = -float(amount)
-            self.returns_ = tuple(returns)
+        self.events.append(setup.show_events[self.round])
+        if setup.chips:
+            self.returns_ = setup.chip_returns[loser][winner][amount]
             self.phase = OVER
             self.mover = GAME_OVER
             return
