@@ -142,16 +142,11 @@ class BoardGame(ObservedGame, pyspiel.Game):
         return obs.make_layout(self.geo, self.numturns, key)
 
     def new_initial_state(self):
-        return BoardState(self)
+        return BoardState(self, self._template)
 
 
 class BoardState(ObservedState):
     """A Fog-of-War board position. All changing data lives in `self._m`."""
-
-    def __init__(self, game: BoardGame):
-        super().__init__(game)
-        # Shared with every fresh state until the first move copies it.
-        self._m = game._template
 
     # ---- fast Python-side queries (same answers as the C++ route) -----------
 

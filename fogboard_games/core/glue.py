@@ -3,6 +3,7 @@
 `ObservedGame` caches piece layouts per IIGObservationType and hands out
 observers; `ObservedState` answers the observation and helper queries on
 the Python side. A ruleset's State keeps its changing data in `self._m`
+(a `sharing.SharedOnClone` match, handed to `ObservedState(game, match)`)
 and supplies four small hooks:
 
 * `_game()`: its Python game object (reached without crossing into C++);
@@ -82,8 +83,20 @@ class ObservedGame:
         return PieceObserver(key, self.layout(key))
 
 
+_STATE_INIT = pyspiel.State.__init__
+
+
 class ObservedState(pyspiel.State):
     """Base State: observation queries and helpers shared by every ruleset."""
+
+    def __init__(self, game, match):
+        # OpenSpiel makes a state (and every clone) through
+        # new_initial_state(), so this runs once per clone: one frame, no
+        # super() lookup. `match` is the game's template match, shared with
+        # every fresh state until the first move copies it; a clone
+        # overwrites it with its original's straight away.
+        _STATE_INIT(self, game)
+        self._m = match
 
     def is_simultaneous_node(self) -> bool:
         return False

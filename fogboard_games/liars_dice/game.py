@@ -110,17 +110,11 @@ class LiarsDiceGame(ObservedGame, pyspiel.Game):
         return obs.make_layout(self.setup, key)
 
     def new_initial_state(self):
-        return LiarsDiceState(self)
+        return LiarsDiceState(self, self._template)
 
 
 class LiarsDiceState(ObservedState):
     """A Liar's Dice position. All changing data lives in `self._m`."""
-
-    def __init__(self, game: LiarsDiceGame):
-        pyspiel.State.__init__(self, game)
-        # Shared with every fresh state until the first move copies it; a
-        # clone overwrites it with its own copy straight away.
-        self._m = game._template
 
     # ---- fast Python-side queries (same answers as the C++ route) -----------
 
