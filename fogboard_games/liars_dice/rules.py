@@ -169,7 +169,23 @@ class Setup:
         # attributes) takes its Setup from its game, which pickles as its
         # parameters; the Setup's caches and the observer's closures do not
         # pickle, nor need to.
-        return (_setup_of, (self.game,))
+        game = getattr(self, "game", None)
+        if game is None:  # a bare Setup (rules only): built again from its parameters
+            return (
+                Setup,
+                (
+                    self.players,
+                    self.numdice,
+                    self.sides,
+                    self.wild,
+                    self.prophecy,
+                    self.payout,
+                    self.allow_pass,
+                    self.rerolls,
+                    self.mode,
+                ),
+            )
+        return (_setup_of, (game,))
 
     def can_fall_short(self, face: int) -> bool:
         """Whether some die does not count for `face` (so a bid on it can fail).
