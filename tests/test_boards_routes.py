@@ -243,3 +243,32 @@ def test_cached_tensor_route_matches_a_fresh_encoding_at_every_step(game_string)
                 state = state.clone()  # a clone shares the match (and its cache) until it moves
             state.apply_action(rng.choice(state.legal_actions()))
     assert reads > 200
+
+
+def test_believed_distance_memo_agrees_and_never_travels_with_a_state():
+    """Strings show believed distToWin from a per-game memo: it must equal a
+    fresh computation, and a pickled state carries its game's parameters,
+    not the memo."""
+    from fogboard_games.boards import rules
+
+    game = fogboard_games.load("dark-hex-5")
+    rng = random.Random(11)
+    state = game.new_initial_state()
+    before = len(pickle.dumps(state))
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        for seat in (0, 1):
+            m = state._m
+            view = m.view[seat * m.geo.cells : (seat + 1) * m.geo.cells]
+            fresh = rules.dist_to_win(m.geo, view, seat, rules.OWN, rules.PROVEN)
+            assert rules.believed_dist(m, seat) == fresh
+            assert f"believed distToWin: {fresh}" in state.information_state_string(seat)
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert len(game.geo.believed_cache) > 10
+    fresh_state = game.new_initial_state()
+    assert len(pickle.dumps(fresh_state)) == before
+    bare = rules.Geometry("hex", 3, True, 0, 99)
+    bare.believed_cache[(0, b"x")] = 1
+    back = pickle.loads(pickle.dumps(bare))
+    assert (back.size, back.abrupt, back.believed_cache) == (3, True, {})

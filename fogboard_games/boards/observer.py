@@ -196,34 +196,35 @@ def _encode_public(buf, layout: Layout, m: rules.Match, start: int) -> None:
 # ---- strings ------------------------------------------------------------
 
 
-def board_ascii(geo: rules.Geometry, symbol_of) -> str:
-    """ASCII board, rank 1 at the bottom, file letters underneath.
+def board_ascii(geo: rules.Geometry, symbols) -> str:
+    """ASCII board of per-cell `symbols`, rank 1 at the bottom, file letters underneath.
 
     Hex ranks are shifted right as they rise, so that the six neighbours of
     a cell are the six cells around it on the page.
     """
-    n = geo.size
-    lines = []
-    for r in range(n - 1, -1, -1):
-        indent = " " * r if geo.kind == "hex" else ""
-        row = " ".join(symbol_of(r * n + f) for f in range(n))
-        lines.append(f"{r + 1:>2} {indent}{row}")
-    lines.append("   " + " ".join("abcdefghijk"[:n]))
-    return "\n".join(lines)
+    page = geo.__dict__.get("ascii_page")
+    if page is None:  # the page's layout, with a slot per cell, made once per game
+        n = geo.size
+        lines = []
+        for r in range(n - 1, -1, -1):
+            indent = " " * r if geo.kind == "hex" else ""
+            lines.append(f"{r + 1:>2} {indent}" + " ".join(["{}"] * n))
+        lines.append("   " + " ".join("abcdefghijk"[:n]))
+        order = [r * n + f for r in range(n - 1, -1, -1) for f in range(n)]
+        page = geo.ascii_page = ("\n".join(lines).format, order)
+    fill, order = page
+    return fill(*[symbols[c] for c in order])
 
 
 def view_ascii(m: rules.Match, seat: int) -> str:
     """A seat's believed board: its stones and the stones it has proven."""
-    base = seat * m.geo.cells
-    own = SYMBOL[seat + 1]
-    opp = SYMBOL[2 - seat]
-    view = m.view
-    marks = (".", own, opp)  # indexed by UNKNOWN / OWN / PROVEN
-    return board_ascii(m.geo, lambda c: marks[view[base + c]])
+    cells = m.geo.cells
+    marks = (".", SYMBOL[seat + 1], SYMBOL[2 - seat])  # indexed by UNKNOWN / OWN / PROVEN
+    return board_ascii(m.geo, [marks[v] for v in m.view[seat * cells : (seat + 1) * cells]])
 
 
 def true_ascii(m: rules.Match) -> str:
-    return board_ascii(m.geo, lambda c: SYMBOL[m.board[c]])
+    return board_ascii(m.geo, [SYMBOL[v] for v in m.board])
 
 
 def sense_text(geo: rules.Geometry, anchor: int, seen: tuple) -> str:

@@ -95,6 +95,23 @@ class Geometry:
         self.max_game_plies = min(2 * self.cells - 1, max_plies)
         self.max_own_plies = min(self.cells, max_plies)
         self.num_actions = self.cells + len(self.anchors)
+        # believed_dist per (seat, view): information-state strings show it,
+        # and searches ask for the same information states again and again.
+        self.believed_cache = {}
+
+    def __reduce__(self):
+        # A pickled match (pyspiel serializes a state as a pickle of its
+        # attributes) takes its Geometry from its game, which pickles as its
+        # parameters, so the caches never travel; a bare Geometry (rules
+        # only) is built again from its own parameters.
+        game = getattr(self, "game", None)
+        if game is None:
+            return (Geometry, (self.kind, self.size, self.abrupt, self.sense, self.max_plies))
+        return (_geometry_of, (game,))
+
+
+def _geometry_of(game) -> Geometry:
+    return game.geo
 
 
 class Match(SharedOnClone):
@@ -316,11 +333,21 @@ def true_dist(m: Match, seat: int) -> int:
     return dist_to_win(m.geo, m.board, seat, own, opp)
 
 
+BELIEVED_CACHE_SIZE = 1 << 17  # entries per game before the memo starts afresh
+
+
 def believed_dist(m: Match, seat: int) -> int:
     """distToWin of `seat` on its believed board (own + proven stones)."""
     geo = m.geo
     view = m.view[seat * geo.cells : (seat + 1) * geo.cells]
-    return dist_to_win(geo, view, seat, OWN, PROVEN)
+    key = (seat, bytes(view))  # view codes are 0..2
+    cache = geo.believed_cache
+    dist = cache.get(key)
+    if dist is None:
+        if len(cache) >= BELIEVED_CACHE_SIZE:
+            cache.clear()
+        dist = cache[key] = dist_to_win(geo, view, seat, OWN, PROVEN)
+    return dist
 
 
 def _hex_dist(geo: Geometry, cells: list[int], seat: int, own: int, opp: int) -> int:
