@@ -15,7 +15,7 @@ setup(
         "absl-py>=1.0,<3",
     ],
     extras_require={
-        "test": ["pytest>=7", "hypothesis>=6.80", "ruff>=0.5"],
+        "test": ["pytest>=7", "hypothesis>=6.80", "ruff>=0.5", "setuptools"],
         "league": ["ray>=2.9"],
         "plot": ["matplotlib>=3.7"],
     },
