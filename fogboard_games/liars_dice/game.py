@@ -140,10 +140,10 @@ class LiarsDiceState(ObservedState):
     def legal_actions(self, player=None) -> list[int]:
         m = self._m
         if m.phase == BIDDING and (player is None or player == m.mover):
-            # Match.legal_actions, inlined: the hottest query of every search.
+            # Match.bidding_actions' cache, read inline: the hottest query of
+            # every search. A miss builds the list there.
             actions = m.setup.legal_lists[m.in_play][2 * m.bid + 2 + (m.holder == m.mover)]
-            if actions is not None:
-                return actions[:]
+            return (actions or m.bidding_actions())[:]
         if m.phase <= REROLLING:  # chance
             if player is None or player == CHANCE:
                 return m.setup.faces[:]

@@ -444,49 +444,43 @@ class Match(SharedOnClone):
         """Legal decisions of the mover, ascending (empty at chance and the end)."""
         phase = self.phase
         if phase == BIDDING:
-            # The legal set depends only on these three facts; each list is
-            # built once per game (this is the hottest query of every search).
-            row = self.setup.legal_lists[self.in_play]
-            key = 2 * self.bid + 2 + (self.holder == self.mover)
-            actions = row[key]
-            if actions is None:
-                actions = row[key] = self._bidding_actions()
-            return actions[:]
+            return self.bidding_actions()[:]
         if phase == CHOOSING:
             return [self.setup.keep, self.setup.reroll]
         return []
 
-    def _bidding_actions(self) -> list[int]:
-        setup = self.setup
-        top = self.in_play * setup.sides  # bids with Q <= dice in play
-        bid = self.bid
-        actions = list(range(bid + 1, top))
-        if bid >= 0 and self.holder != self.mover:
-            actions.append(setup.liar)
-            if setup.prophecy:
-                base = setup.prophecy_base
-                actions.extend(range(base + bid + 1, base + top))
-            if setup.allow_pass and bid < top - 1:
-                actions.append(setup.pass_action)
+    def bidding_actions(self) -> list[int]:
+        """The mover's legal bidding decisions: a list shared by every match
+        in the same position, never to be changed (copy it to hand it out).
+
+        The set depends only on the dice in play, the standing bid and whether
+        the mover holds it, so each list is built once per game: this is the
+        hottest query of every search.
+        """
+        row = self.setup.legal_lists[self.in_play]
+        key = 2 * self.bid + 2 + (self.holder == self.mover)
+        actions = row[key]
+        if actions is None:
+            setup = self.setup
+            top = self.in_play * setup.sides  # bids with Q <= dice in play
+            bid = self.bid
+            actions = list(range(bid + 1, top))
+            if bid >= 0 and self.holder != self.mover:
+                actions.append(setup.liar)
+                if setup.prophecy:
+                    base = setup.prophecy_base
+                    actions.extend(range(base + bid + 1, base + top))
+                if setup.allow_pass and bid < top - 1:
+                    actions.append(setup.pass_action)
+            row[key] = actions
         return actions
 
     def is_legal(self, action: int) -> bool:
-        phase = self.phase
-        if not isinstance(action, int):
+        if type(action) is not int:
             return False
+        phase = self.phase
         if phase == BIDDING:
-            setup = self.setup
-            top = self.in_play * setup.sides
-            bid = self.bid
-            if bid < action < top:
-                return True
-            if bid < 0 or self.holder == self.mover:
-                return False
-            if action == setup.liar:
-                return True
-            if setup.prophecy and bid < action - setup.prophecy_base < top:
-                return True
-            return setup.allow_pass and action == setup.pass_action and bid < top - 1
+            return action in self.bidding_actions()
         if phase == CHOOSING:
             return action == self.setup.keep or action == self.setup.reroll
         if phase == ROLLING or phase == REROLLING:
