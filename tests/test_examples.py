@@ -27,16 +27,16 @@ def test_cfr_example_converges_on_2x2_abrupt_dark_hex(monkeypatch, capsys):
 @pytest.mark.parametrize("preset", ["phantom-ttt-3", "recon-hex-5"])
 def test_ismcts_example_plays_whole_games(preset, monkeypatch, capsys):
     args = ["--preset", preset, "--games", "2", "--simulations", "20"]
-    out = _run("ismcts_vs_probe.py", args, monkeypatch, capsys)
+    out = _run("ismcts.py", args, monkeypatch, capsys)
     assert out.count("IS-MCTS as seat") == 2
     assert "mean score against probe" in out
 
 
 def test_ismcts_beats_uniform_random_at_liars_dice(monkeypatch, capsys):
-    args = ["--preset", "liars-dice-1", "--games", "30", "--simulations", "100"]
-    out = _run("ismcts_liars_dice.py", args, monkeypatch, capsys)
-    assert out.count("IS-MCTS as seat") == 30
-    mean = float(out.rsplit("uniform random:", 1)[1])
+    args = ["--preset", "liars-dice-1", "--opponent", "random", "--games", "100"]
+    out = _run("ismcts.py", args + ["--simulations", "100"], monkeypatch, capsys)
+    assert out.count("IS-MCTS as seat") == 100
+    mean = float(out.rsplit("against random:", 1)[1])
     # Random against random scores 0; a search that reads its own die and
     # the bids does far better (seeded, so the run repeats exactly).
     assert mean > 0.4, out

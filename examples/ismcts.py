@@ -1,31 +1,36 @@
-"""IS-MCTS against a uniform random seat in Liar's Dice.
+"""IS-MCTS against a baseline seat, on any two-seat preset.
 
 Uses OpenSpiel's Python ISMCTSBot (the C++ one crashes on Python games),
-seeded through `set_resampler` so that runs repeat; our
-`resample_from_infostate` redraws the dice the searching seat has not
-seen, uniformly, consistent with everything shown so far.
+seeded through `set_resampler` so that runs repeat, and our
+`resample_from_infostate` to draw worlds the searching seat cannot rule
+out. The opponent is a board baseline (`probe`, `sweep`) or a uniform
+random seat; chance moves (Liar's Dice rolls) are drawn here.
 
-    python examples/ismcts_liars_dice.py --preset liars-dice-1 --games 40
+    python examples/ismcts.py --preset dark-hex-4 --games 10
+    python examples/ismcts.py --preset liars-dice-1 --opponent random --games 40
 """
 
 import argparse
 import random
 
 import numpy as np
+import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import fogboard_games
+from fogboard_games.boards.bots import make_bot
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--preset", default="liars-dice-1")
-    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--preset", default="phantom-ttt-3")
+    parser.add_argument("--opponent", default="probe", choices=["probe", "sweep", "random"])
+    parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--simulations", type=int, default=200)
     args = parser.parse_args()
     game = fogboard_games.load(args.preset)
     if game.num_players() != 2:
-        raise SystemExit(f"{args.preset}: this example pits one searcher against one random seat")
+        raise SystemExit(f"{args.preset}: this example pits one searcher against one other seat")
     rng = random.Random(0)
     score = 0.0
     for g in range(args.games):
@@ -38,18 +43,21 @@ def main() -> None:
             random_state=np.random.RandomState(g),
         )
         searcher.set_resampler(lambda s, p: s.resample_from_infostate(p, rng.random))
+        if args.opponent == "random":
+            opponent = pyspiel.make_uniform_random_bot(1 - seat, g)
+        else:
+            opponent = make_bot(args.opponent, game, 1 - seat, seed=g)
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes, probs = zip(*state.chance_outcomes())
                 state.apply_action(rng.choices(outcomes, probs)[0])
-            elif state.current_player() == seat:
-                state.apply_action(searcher.step(state))
             else:
-                state.apply_action(rng.choice(state.legal_actions()))
+                bot = searcher if state.current_player() == seat else opponent
+                state.apply_action(bot.step(state))
         score += state.returns()[seat]
         print(f"game {g + 1}: IS-MCTS as seat {seat} scored {state.returns()[seat]:+.0f}")
-    print(f"IS-MCTS mean score against uniform random: {score / args.games:+.2f}")
+    print(f"IS-MCTS mean score against {args.opponent}: {score / args.games:+.2f}")
 
 
 if __name__ == "__main__":
