@@ -21,7 +21,7 @@ from __future__ import annotations
 import collections
 
 from fogboard_games.core.notation import cell_name
-from fogboard_games.core.sharing import SharedOnClone
+from fogboard_games.core.sharing import HeldByGame, SharedOnClone
 
 # Cell codes on the true board and in a seat's view.
 EMPTY, X_STONE, O_STONE = 0, 1, 2  # board: X_STONE = seat 0, O_STONE = seat 1
@@ -33,11 +33,14 @@ UNREACHABLE = 99  # distToWin when no connection / line is possible any more
 ENDINGS = ("line", "connection", "board-full", "ply-cap", "wall-clock")
 
 
-class Geometry:
+class Geometry(HeldByGame):
     """The fixed facts of one board game: size, adjacency, lines, sense blocks."""
+
+    held_as = "geo"  # BoardGame.geo
 
     def __init__(self, kind: str, size: int, abrupt: bool, sense: int, max_plies: int):
         assert kind in ("ttt", "hex")
+        self.built_from = (kind, size, abrupt, sense, max_plies)
         self.kind = kind
         self.is_ttt = kind == "ttt"  # read at every attempt
         self.size = size
@@ -98,20 +101,6 @@ class Geometry:
         # believed_dist per (seat, view): information-state strings show it,
         # and searches ask for the same information states again and again.
         self.believed_cache = {}
-
-    def __reduce__(self):
-        # A pickled match (pyspiel serializes a state as a pickle of its
-        # attributes) takes its Geometry from its game, which pickles as its
-        # parameters, so the caches never travel; a bare Geometry (rules
-        # only) is built again from its own parameters.
-        game = getattr(self, "game", None)
-        if game is None:
-            return (Geometry, (self.kind, self.size, self.abrupt, self.sense, self.max_plies))
-        return (_geometry_of, (game,))
-
-
-def _geometry_of(game) -> Geometry:
-    return game.geo
 
 
 class Match(SharedOnClone):

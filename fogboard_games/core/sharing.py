@@ -1,4 +1,7 @@
-"""Copy on write for a ruleset's changing data (no pyspiel here).
+"""How states share a ruleset's data (no pyspiel here).
+
+`SharedOnClone`: copy on write for the changing data. `HeldByGame`: the
+fixed facts (a Setup, a Geometry), which pickle as a reference to their game.
 
 OpenSpiel clones a Python state by calling `new_initial_state()` and then
 deep-copying every attribute. Each fogboard state keeps its changing data
@@ -20,3 +23,25 @@ class SharedOnClone:
     def __deepcopy__(self, memo):
         self.shared = True
         return self
+
+
+class HeldByGame:
+    """Mixin for a ruleset's fixed facts, kept by its game as `held_as`.
+
+    pyspiel serializes a Python state as a pickle of its attributes, so a
+    pickled match would drag its facts along, caches and the observer's
+    closures included. Instead the facts pickle as `getattr(game, held_as)`,
+    the game as its parameters (core.glue.ObservedGame); facts without a game
+    (the rules used alone) are built again from `built_from`, the arguments
+    they were made with.
+    """
+
+    __slots__ = ()
+    held_as = ""
+    built_from: tuple = ()
+
+    def __reduce__(self):
+        game = getattr(self, "game", None)
+        if game is None:
+            return (type(self), self.built_from)
+        return (getattr, (game, self.held_as))

@@ -46,7 +46,7 @@ changes, in a few flat lists so that copying a state stays cheap.
 
 from __future__ import annotations
 
-from fogboard_games.core.sharing import SharedOnClone
+from fogboard_games.core.sharing import HeldByGame, SharedOnClone
 
 WILDS = ("one", "highest", "none")
 MODES = ("chips", "dice")
@@ -67,8 +67,10 @@ SHOW = 2  # (SHOW, -1, round): the round's showdown, see Match.showdowns
 _MAX_LENGTHS: dict[tuple, int] = {}
 
 
-class Setup:
+class Setup(HeldByGame):
     """The fixed facts of one Liar's Dice game (resolved parameters)."""
+
+    held_as = "setup"  # LiarsDiceGame.setup
 
     def __init__(
         self,
@@ -83,6 +85,17 @@ class Setup:
         mode: str,
     ):
         assert wild in WILDS and mode in MODES
+        self.built_from = (
+            players,
+            numdice,
+            dice_sides,
+            wild,
+            prophecy,
+            prophecy_payout,
+            allow_pass,
+            rerolls,
+            mode,
+        )
         self.players = players
         self.numdice = numdice
         self.sides = dice_sides
@@ -149,43 +162,10 @@ class Setup:
             self.min_utility, self.max_utility = -float(top), float(top)
         else:
             self.min_utility, self.max_utility = -1.0 / (players - 1), 1.0
-        key = (
-            players,
-            numdice,
-            dice_sides,
-            wild,
-            prophecy,
-            prophecy_payout,
-            allow_pass,
-            rerolls,
-            mode,
-        )
+        key = self.built_from
         if key not in _MAX_LENGTHS:  # a search: about a second for 6 seats in dice mode
             _MAX_LENGTHS[key] = self._max_game_length()
         self.max_game_length = _MAX_LENGTHS[key]
-
-    def __reduce__(self):
-        # A pickled match (pyspiel serializes a state as a pickle of its
-        # attributes) takes its Setup from its game, which pickles as its
-        # parameters; the Setup's caches and the observer's closures do not
-        # pickle, nor need to.
-        game = getattr(self, "game", None)
-        if game is None:  # a bare Setup (rules only): built again from its parameters
-            return (
-                Setup,
-                (
-                    self.players,
-                    self.numdice,
-                    self.sides,
-                    self.wild,
-                    self.prophecy,
-                    self.payout,
-                    self.allow_pass,
-                    self.rerolls,
-                    self.mode,
-                ),
-            )
-        return (_setup_of, (game,))
 
     def can_fall_short(self, face: int) -> bool:
         """Whether some die does not count for `face` (so a bid on it can fail).
@@ -356,10 +336,6 @@ class Setup:
         for hand in hands:
             n += hand.count(face)
         return n
-
-
-def _setup_of(game) -> Setup:
-    return game.setup
 
 
 class Match(SharedOnClone):
