@@ -86,3 +86,59 @@ def test_resample_refuses_a_finished_game():
         state.apply_action(rng.choice(state.legal_actions()))
     with pytest.raises(ValueError, match="over"):
         state.resample_from_infostate(0, rng.random)
+
+
+def _all_groups(game):
+    """(seat, info string) -> every non-terminal history with that string for
+    that seat, whoever is to move there."""
+    groups = collections.defaultdict(set)
+    stack = [game.new_initial_state()]
+    while stack:
+        state = stack.pop()
+        if state.is_terminal():
+            continue
+        for seat in (0, 1):
+            groups[(seat, state.information_state_string(seat))].add(tuple(state.history()))
+        for a in state.legal_actions():
+            stack.append(state.child(a))
+    return groups
+
+
+@pytest.mark.parametrize("config", [c for c, depth in CONFIGS if depth == 99])
+def test_resample_for_the_seat_not_to_move_covers_both_movers(config):
+    """A seat that is not to move may not know whose move it is; its worlds
+    include those where it moves itself, and none may be ruled out by the
+    true player to move (which it cannot see)."""
+    game = pyspiel.load_game(config)
+    groups = _all_groups(game)
+    rng = random.Random(5)
+    tried = mixed = 0
+    for (seat, _), worlds in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        if not 2 <= len(worlds) <= 24:
+            continue
+        waiting = [h for h in sorted(worlds) if _mover(game, h) != seat]
+        if not waiting:
+            continue
+        state = game.new_initial_state()
+        for a in waiting[0]:
+            state.apply_action(a)
+        drawn = collections.Counter()
+        for _ in range(40 * len(worlds)):
+            drawn[tuple(state.resample_from_infostate(seat, rng.random).history())] += 1
+        assert set(drawn) == worlds, (
+            f"{config}: seat {seat} not to move at {waiting[0]}: drew "
+            f"{len(set(drawn) & worlds)} of {len(worlds)} worlds and "
+            f"{len(set(drawn) - worlds)} inconsistent ones"
+        )
+        tried += 1
+        mixed += len({_mover(game, h) for h in worlds}) == 2
+        if tried == 4:
+            break
+    assert tried == 4 and mixed >= 1, (tried, mixed)
+
+
+def _mover(game, history):
+    state = game.new_initial_state()
+    for a in history:
+        state.apply_action(a)
+    return state.current_player()

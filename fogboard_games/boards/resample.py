@@ -43,7 +43,11 @@ class _Plan:
         self.opp = 1 - seat
         self.mine = [p[1:] for p in m.plies if p[0] == seat]  # (anchor, seen, cell, result)
         self.pending = m.sensed if (m.sensed is not None and m.mover == seat) else None
-        self.target_mover = m.mover
+        # Whose move it is: the seat knows it when it is its own (it is asked
+        # to act); otherwise it cannot tell (the opponent may be to move, or
+        # the seat itself after an opponent placement it did not see), so
+        # worlds of either kind are drawn.
+        self.target_mover = seat if m.mover == seat else None
         self.movers = [p[0] for p in m.plies] if numturns else None
         K = len(self.mine)
         self.K = K
@@ -160,7 +164,7 @@ def _search(plan: _Plan, w: rules.Match, k: int, rng: random.Random, budget: lis
         if k == plan.K:
             if movers is not None and ply != len(movers):
                 return None
-            if plan.target_mover != plan.seat:
+            if plan.target_mover == plan.opp:
                 return None
             if plan.pending is not None:
                 w = w.copy()
@@ -184,15 +188,16 @@ def _search(plan: _Plan, w: rules.Match, k: int, rng: random.Random, budget: lis
     if movers is not None and not at_end and movers[ply] != opp:
         return None
     options = []
-    if at_end and plan.target_mover == opp:
+    if at_end and plan.target_mover != plan.seat:
         options.append(None)  # stop here: the opponent is about to move
     if not (movers is not None and at_end):
         must_collide = must_place = False
         if movers is not None and not w.geo.abrupt:
             # Classical rule: the opponent moves again only after a collision.
             nxt = movers[ply + 1] if ply + 1 < len(movers) else plan.target_mover
-            again = nxt == opp
-            must_collide, must_place = again, not again
+            if nxt is not None:
+                again = nxt == opp
+                must_collide, must_place = again, not again
         mine = plan.seat + 1
         for c in w.legal[opp]:
             if w.board[c] == mine:
