@@ -792,3 +792,12 @@ def test_a_bare_match_pickles_and_plays_on():
         assert match.play(match.setup.parse_action("bid 1x3"))
         assert match.play(match.setup.liar)
     assert back.returns() == m.returns() != [0.0, 0.0]
+
+
+def test_an_exact_prophecy_costs_the_holder_no_more_dice_than_it_has():
+    game = load(players=3, numdice=1, dice_sides=2, wild="none", prophecy_payout=3, mode="dice")
+    s = play(game, *rolls(1, 1, 1), "bid 1x1", "prophecy 3x1")
+    assert s._m.dice == (0, 1, 1)
+    assert "P0 loses 1 die" in s.information_state_string(1)
+    assert "loses 3" not in s.information_state_string(1)
+    assert "round 2 dice 0 1 1" in s.information_state_string(1)

@@ -335,7 +335,7 @@ def action_text(setup: rules.Setup, seat: int, action: int) -> str:
 def showdown_text(setup: rules.Setup, showdown) -> str:
     hands, call, caller, said, bid, holder, count, winner, loser, amount = showdown
     shown = " ".join(f"P{s}:{hand_text(h)}" for s, h in enumerate(hands) if h)
-    face = (said if call == "prophecy" else bid) % setup.sides + 1
+    face = setup.bid_face[said if call == "prophecy" else bid]
     verb = "loses" if setup.mode == "dice" else "pays"
     unit = "die" if amount == 1 else "dice"
     what = f"{amount} {unit}" if setup.mode == "dice" else str(amount)
@@ -348,8 +348,7 @@ def dice_at_round_starts(m: rules.Match) -> list[list[int]]:
     dice = [m.setup.numdice] * m.setup.players
     out = [dice[:]]
     for sd in m.showdowns[: m.round]:
-        loser, amount = sd[rules.SD_LOSER], sd[rules.SD_AMOUNT]
-        dice[loser] -= min(amount, dice[loser])
+        dice[sd[rules.SD_LOSER]] -= sd[rules.SD_AMOUNT]
         out.append(dice[:])
     return out
 

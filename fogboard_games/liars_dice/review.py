@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from fogboard_games.core.review import FORMAT
 from fogboard_games.liars_dice import rules
+from fogboard_games.liars_dice.observer import dice_at_round_starts
 
 
 def review(state) -> dict:
@@ -19,17 +20,18 @@ def review(state) -> dict:
     if m.phase != rules.OVER:
         raise ValueError("a review exists only for a finished game; this one is still running")
     game = setup.game
+    starts = dice_at_round_starts(m)
     actions = []
     rounds = []
-    dice = [setup.numdice] * setup.players
     current = None
     for event in m.events:
         kind = event[0]
         if current is None:
+            dice = starts[len(rounds)]
             current = {
                 "round": len(rounds) + 1,
                 "opener": None,
-                "dice": dice[:],
+                "dice": dice,
                 "hands": [[] for _ in range(setup.players)],
                 "turns": [],
             }
@@ -48,34 +50,26 @@ def review(state) -> dict:
                 current["opener"] = seat
             current["turns"].append({"seat": seat, "action": text})
         else:
-            sd = m.showdowns[event[2]]
-            current["showdown"] = _showdown(setup, sd)
-            loser, amount = sd[rules.SD_LOSER], sd[rules.SD_AMOUNT]
-            if setup.mode == "dice":
-                lost = min(amount, dice[loser])
-                current["showdown"]["dice_lost"]["dice"] = lost
-                dice[loser] -= lost
+            current["showdown"] = _showdown(setup, m.showdowns[event[2]])
             rounds.append(current)
             current = None
-    returns = m.returns()
     out = {
         "format": FORMAT,
         "game": game.get_type().short_name,
         "params": dict(game.resolved_params),
         "actions": actions,
         "rounds": rounds,
-        "returns": returns,
+        "returns": m.returns(),
     }
     if setup.mode == "dice":
-        out["dice_left"] = dice
-        out["winner"] = next(s for s in range(setup.players) if dice[s] > 0)
+        out["dice_left"] = list(m.dice)
+        out["winner"] = next(s for s in range(setup.players) if m.dice[s] > 0)
     return out
 
 
 def _showdown(setup: rules.Setup, sd) -> dict:
     hands, call, caller, said, bid, holder, count, winner, loser, amount = sd
-    face = (said if call == "prophecy" else bid) % setup.sides + 1
-    quantity = (said if call == "prophecy" else bid) // setup.sides + 1
+    called = said if call == "prophecy" else bid
     out = {
         "hands": [list(h) for h in hands],
         "call": call,
@@ -83,8 +77,8 @@ def _showdown(setup: rules.Setup, sd) -> dict:
         "standing_bid": setup.bid_name(bid),
         "holder": holder,
         "prophecy": setup.bid_name(said) if call == "prophecy" else None,
-        "face": face,
-        "quantity": quantity,
+        "face": setup.bid_face[called],
+        "quantity": setup.bid_quantity[called],
         "count": count,
         "winner": winner,
         "loser": loser,
@@ -92,5 +86,5 @@ def _showdown(setup: rules.Setup, sd) -> dict:
     if setup.mode == "chips":
         out["paid"] = {"payer": loser, "payee": winner, "amount": amount}
     else:
-        out["dice_lost"] = {"seat": loser, "dice": amount}
+        out["dice_lost"] = {"seat": loser, "dice": amount}  # at most the dice it had
     return out

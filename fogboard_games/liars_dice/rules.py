@@ -347,7 +347,8 @@ class Match(SharedOnClone):
         "hands",  # per seat: a tuple of the faces (1-based) of its current hand, in roll order
         "events",  # every event in order: (ROLL, seat, face) / (ACT, seat, action) / (SHOW, -1, round)
         "showdowns",  # a tuple, per finished round: (final hands, call, caller, said,
-        # standing bid, holder, count, winner, loser, amount)
+        # standing bid, holder, count, winner, loser, amount: the chips paid,
+        # or in dice mode the dice the loser actually lost)
         "phase",  # ROLLING / REROLLING / CHOOSING / BIDDING / OVER
         "round",  # 0-based round number
         "in_play",  # dice in play this round
@@ -573,6 +574,8 @@ class Match(SharedOnClone):
 
     def _settle(self, call, caller, count, winner, loser, amount, said=-1) -> None:
         setup = self.setup
+        if not setup.chips:  # an exact prophecy costs the holder at most its dice
+            amount = min(amount, self.dice[loser])
         hands = tuple(self.hands)  # in roll order; strings show them sorted
         self.showdowns += (
             (hands, call, caller, said, self.bid, self.holder, count, winner, loser, amount),
@@ -586,7 +589,7 @@ class Match(SharedOnClone):
         # Dice mode: the loser gives up dice (an exact prophecy costs the holder
         # up to the payout), and the loser opens the next round.
         dice = list(self.dice)
-        dice[loser] -= min(amount, dice[loser])
+        dice[loser] -= amount
         self.dice = tuple(dice)
         alive = [s for s in range(setup.players) if dice[s] > 0]
         if len(alive) == 1:
