@@ -801,3 +801,23 @@ def test_an_exact_prophecy_costs_the_holder_no_more_dice_than_it_has():
     assert "P0 loses 1 die" in s.information_state_string(1)
     assert "loses 3" not in s.information_state_string(1)
     assert "round 2 dice 0 1 1" in s.information_state_string(1)
+
+
+def test_resample_redraws_hands_rerolled_away_in_finished_rounds():
+    """A reroll's discarded hand is never shown, not even at the showdown
+    (which shows final hands): resampling must vary it, and keep the shown
+    hands and the seat's information state."""
+    game = load(numdice=2, dice_sides=3, rerolls=1, mode="dice", prophecy=False)
+    s = play(game, *rolls(1, 3, 3, 1), "keep", "reroll", *rolls(2, 3), "bid 1x1", "liar")
+    assert s._m.round == 1 and not s.is_terminal()
+    rng = random.Random(4)
+    discarded, final = set(), set()
+    for _ in range(200):
+        world = s.resample_from_infostate(0, rng.random)
+        assert world.information_state_string(0) == s.information_state_string(0)
+        assert world.information_state_tensor(0) == s.information_state_tensor(0)
+        seat1 = [e[2] for e in world._m.events[:8] if e[0] == rules.ROLL and e[1] == 1]
+        discarded.add(tuple(seat1[:2]))
+        final.add(tuple(seat1[2:]))
+    assert final == {(2, 3)}  # shown at the showdown
+    assert len(discarded) == 9  # every hand of two three-sided dice
