@@ -24,17 +24,12 @@ import pyspiel
 import fogboard_games
 
 
-def parse_params(text: str) -> dict:
-    params = {}
-    for item in filter(None, text.split(",")):
-        key, _, value = item.partition("=")
-        if value in ("true", "false"):
-            params[key] = value == "true"
-        elif value.lstrip("-").isdigit():
-            params[key] = int(value)
-        else:
-            params[key] = value
-    return params
+def game_string(preset: str | None, params: str) -> str:
+    """The full game string of a preset, or of `fogboard_liars_dice(<params>)`
+    (pyspiel parses the parameters and fills in the defaults)."""
+    if preset:
+        return str(fogboard_games.load(preset))
+    return str(pyspiel.load_game(f"fogboard_liars_dice({params})"))
 
 
 def solve(game_string: str, iterations: int, report: int, seconds: float) -> list[tuple]:
@@ -42,7 +37,16 @@ def solve(game_string: str, iterations: int, report: int, seconds: float) -> lis
     game = pyspiel.load_game(f"cached_tree(game={game_string})")
     # The cached tree keeps every Python state alive; the cyclic garbage
     # collector would rescan them all again and again while the tree grows.
+    collecting = gc.isenabled()
     gc.disable()
+    try:
+        return _iterate(game, iterations, report, seconds)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _iterate(game, iterations: int, report: int, seconds: float) -> list[tuple]:
     start = time.perf_counter()
     solver = pyspiel.CFRPlusSolver(game)
     rows = []
@@ -72,17 +76,9 @@ def main() -> None:
     parser.add_argument("--report", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=3600.0, help="stop after this long")
     args = parser.parse_args()
-    if args.preset:
-        game_string = fogboard_games.PRESETS[args.preset].game_string()
-    else:
-        base = pyspiel.load_game("fogboard_liars_dice", parse_params(args.params))
-        body = ",".join(
-            f"{k}={str(v).lower() if isinstance(v, bool) else v}"
-            for k, v in sorted(base.get_parameters().items())
-        )
-        game_string = f"fogboard_liars_dice({body})"
-    print(game_string)
-    solve(game_string, args.iterations, args.report, args.seconds)
+    text = game_string(args.preset, args.params)
+    print(text)
+    solve(text, args.iterations, args.report, args.seconds)
 
 
 if __name__ == "__main__":

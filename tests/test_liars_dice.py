@@ -694,6 +694,7 @@ def test_docs_show_the_tables_the_code_has():
 
 def test_cfr_example_solves_a_tiny_game():
     """examples/liars_dice_cfr.py on two-sided one-die dice: CFR+ converges."""
+    import gc
     import importlib.util
     import pathlib
 
@@ -701,13 +702,18 @@ def test_cfr_example_solves_a_tiny_game():
     spec = importlib.util.spec_from_file_location("liars_dice_cfr", path)
     example = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(example)
-    assert example.parse_params("numdice=1,wild=one,prophecy=false") == {
+    params = pyspiel.load_game(
+        example.game_string(None, "numdice=1,wild=one,prophecy=false")
+    ).get_parameters()
+    assert {k: params[k] for k in ("numdice", "wild", "prophecy")} == {
         "numdice": 1,
         "wild": "one",
         "prophecy": False,
     }
+    assert example.game_string("liars-dice-1", "") == str(fogboard_games.load("liars-dice-1"))
     game = "fogboard_liars_dice(numdice=1,dice_sides=2,prophecy=false,wild=none)"
     rows = example.solve(game, iterations=200, report=100, seconds=60)
+    assert gc.isenabled()  # the solver's pause of the collector ends with it
     assert [r[0] for r in rows] == [100, 200]
     assert rows[-1][1] < rows[0][1] < 0.01  # exploitability falls
     assert -1.0 < rows[-1][2] < 1.0
