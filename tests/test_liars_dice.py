@@ -10,7 +10,7 @@ import pyspiel
 import pytest
 
 import fogboard_games
-from fogboard_games.core.observer import all_obs_types
+from fogboard_games.core.observer import all_obs_types, piece_table
 from fogboard_games.core.registry import CONFORMANCE_EXTRAS, PRESETS
 from fogboard_games.core.review import ReviewError
 from fogboard_games.liars_dice import rules
@@ -675,7 +675,6 @@ def test_tensor_read_along_a_playout_matches_a_fresh_encoding(params):
 def test_docs_show_the_tables_the_code_has():
     import pathlib
 
-    from fogboard_games.liars_dice import observer as obs
     from fogboard_games.liars_dice.game import SPEC
 
     text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "liars_dice.md").read_text()
@@ -684,12 +683,11 @@ def test_docs_show_the_tables_the_code_has():
         game = fogboard_games.load(name)
         size = game.information_state_tensor_size()
         assert (
-            f"{name}: information state ({size} floats)\n\n" + obs.piece_table(game.info_layout)
-            in text
+            f"{name}: information state ({size} floats)\n\n" + piece_table(game.info_layout) in text
         )
         assert f"| `{name}` |" in text and f"| {game.max_game_length()} | {size} |" in text
     game = fogboard_games.load("liars-dice")
-    assert obs.piece_table(game.obs_layout) in text
+    assert piece_table(game.obs_layout) in text
 
 
 def test_cfr_example_solves_a_tiny_game():

@@ -24,28 +24,21 @@ A = sense anchors; K = sense block cells):
 | ply_count | (M + 1,) | reveal-numturns, public, current view | one-hot number of plies so far |
 | outcome | (3,) | public | seat 0 won / draw / seat 1 won, zeros while running |
 
-The table is also built from code by `piece_table` (docs/boards.md).
+The table is also built from code by `core.observer.piece_table` (docs/boards.md).
 """
 
 from __future__ import annotations
 
 from fogboard_games.boards import rules
-from fogboard_games.core.observer import Layout
+from fogboard_games.core.observer import Layout, seats_for
 
 SYMBOL = ".xo"  # true-board codes EMPTY / X_STONE / O_STONE
 SEAT_NAME = ("X", "O")
 
 
-def seats_for(private: str, player: int) -> tuple[int, ...]:
-    """Seats whose private information an observer of this kind shows."""
-    if private == "single":  # the default observers: first, it is the hot case
-        return (player,)
-    return (0, 1) if private == "all" else ()
-
-
 def make_layout(geo: rules.Geometry, numturns: bool, key) -> Layout:
     recall, public, private = key
-    s = {"none": 0, "single": 1, "all": 2}[private]
+    s = len(seats_for(private, 0, 2))
     pieces = []
     if s:
         pieces.append(("board", (s, geo.cells, 3)))
@@ -81,7 +74,7 @@ def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> No
     geo = m.geo
     cells = geo.cells
     off = layout.offset
-    for i, seat in enumerate(seats_for(private, player)):
+    for i, seat in enumerate(seats_for(private, player, 2)):
         own_plies = _encode_seat(buf, layout, m, i, seat, 0, 0)
         if geo.sense and "seen_empty_age" in off:
             o = off["seen_empty_age"] + i * cells
@@ -252,7 +245,7 @@ def describe(m: rules.Match, player: int, key, numturns: bool) -> str:
     recall, public, private = key
     geo = m.geo
     parts = []
-    for seat in seats_for(private, player):
+    for seat in seats_for(private, player, 2):
         parts.append(f"{SEAT_NAME[seat]} (seat {seat}) view:")
         parts.append(view_ascii(m, seat))
         if recall:
@@ -285,10 +278,3 @@ def describe(m: rules.Match, player: int, key, numturns: bool) -> str:
         elif not parts:
             parts.append("public: nothing yet")
     return "\n".join(parts)
-
-
-def piece_table(layout: Layout) -> str:
-    rows = ["| piece | shape | offset |", "|---|---|---|"]
-    for name, shape in layout.pieces:
-        rows.append(f"| {name} | {shape} | {layout.offset[name]} |")
-    return "\n".join(rows)

@@ -49,11 +49,20 @@ class Layout:
             size += math.prod(shape)
         self.size = size
 
-    def __contains__(self, name: str) -> bool:
-        return name in self.offset
 
-    def get(self, name: str, default=None):
-        return self.offset.get(name, default)
+def seats_for(private: str, player: int, players: int) -> tuple[int, ...]:
+    """Seats whose private information an observer of this kind shows."""
+    if private == "single":  # the default observers: first, it is the hot case
+        return (player,)
+    return tuple(range(players)) if private == "all" else ()
+
+
+def piece_table(layout: Layout) -> str:
+    """A layout as a Markdown table (the docs' tables are checked against it)."""
+    rows = ["| piece | shape | offset |", "|---|---|---|"]
+    for name, shape in layout.pieces:
+        rows.append(f"| {name} | {shape} | {layout.offset[name]} |")
+    return "\n".join(rows)
 
 
 class PieceObserver:

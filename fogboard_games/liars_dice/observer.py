@@ -34,32 +34,22 @@ T - r of the T dice in play, has (T - r) x S rows starting at row K_r):
 
 The order of bids, passes and calls needs no piece of its own: bids only
 rise and turns go round the seats with dice, so the pieces above fix the
-whole sequence. `piece_table` builds this table from a live layout
+whole sequence. `core.observer.piece_table` builds this table from a live layout
 (docs/liars_dice.md).
 """
 
 from __future__ import annotations
 
-from fogboard_games.core.observer import Layout
+from fogboard_games.core.observer import Layout, seats_for
 from fogboard_games.liars_dice import rules
 from fogboard_games.liars_dice.rules import ACT, ROLL, SD_HANDS
-
-SEATS_COVERED = {"none": 0, "single": 1}
-
-
-def seats_for(private: str, player: int, players: int) -> list[int]:
-    if private == "single":
-        return [player]
-    if private == "none":
-        return []
-    return list(range(players))
 
 
 def make_layout(setup: rules.Setup, key) -> Layout:
     recall, public, private = key
     n, S, B = setup.players, setup.sides, setup.num_bids
     R, H = setup.max_rounds, setup.hands_per_round
-    v = SEATS_COVERED.get(private, n)
+    v = len(seats_for(private, 0, n))
     pieces = []
     if private == "single":
         pieces.append(("seat", (n,)))
@@ -430,10 +420,3 @@ def _round_tokens(m: rules.Match, seats: list[int], every: bool, public: bool) -
                 line.append(t)
         out.append(line)
     return out
-
-
-def piece_table(layout: Layout) -> str:
-    rows = ["| piece | shape | offset |", "|---|---|---|"]
-    for name, shape in layout.pieces:
-        rows.append(f"| {name} | {shape} | {layout.offset[name]} |")
-    return "\n".join(rows)
