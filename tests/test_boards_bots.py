@@ -252,7 +252,13 @@ def test_probe_paths_agree_with_believed_dist_to_win():
             state = game.new_initial_state()
             while not state.is_terminal():
                 for seat in (0, 1):
-                    d, cells = path_cells(seat_view(state, seat), seat)
+                    view = seat_view(state, seat)
+                    cells_of_seat = game.geo.cells
+                    # The board rebuilt from the seat's own log is the rules' view.
+                    assert view.board == tuple(
+                        state._m.view[seat * cells_of_seat : (seat + 1) * cells_of_seat]
+                    )
+                    d, cells = path_cells(view, seat)
                     assert d == rules.believed_dist(state._m, seat)
                     assert all(
                         state._m.view[seat * game.geo.cells + c] == rules.UNKNOWN for c in cells

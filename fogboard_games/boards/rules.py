@@ -49,7 +49,6 @@ class Geometry(HeldByGame):
         self.sense = sense  # 0: no sense step
         self.max_plies = max_plies
         self.names = [cell_name(c, size) for c in range(self.cells)]
-        self.triples = tuple(3 * c for c in range(self.cells))  # one-hot offsets per cell
         self.unknown_marks = [1.0] * self.cells  # the board piece's "unknown" column
         n = size
         if kind == "hex":
@@ -339,28 +338,39 @@ def believed_dist(m: Match, seat: int) -> int:
     return dist
 
 
+BLOCKED = None  # route cost of a cell a route may not use
+
+
 def _hex_dist(geo: Geometry, cells: list[int], seat: int, own: int, opp: int) -> int:
+    cost = [0 if v == own else BLOCKED if v == opp else 1 for v in cells]
     edges = geo.edges[seat]
+    dist = bfs01(geo, cost, [c for c in range(geo.cells) if edges[c] & 1])
+    return min((dist[c] for c in range(geo.cells) if edges[c] & 2), default=UNREACHABLE)
+
+
+def bfs01(geo: Geometry, cost: list, sources: list[int]) -> list[int]:
+    """Least route cost (0-1 BFS) to every hex cell from `sources`, counting
+    each cell's own cost (0 or 1; BLOCKED cells are never entered)."""
     dist = [UNREACHABLE] * geo.cells
     dq = collections.deque()
-    for c in range(geo.cells):
-        if edges[c] & 1 and cells[c] != opp:
-            d = 0 if cells[c] == own else 1
-            dist[c] = d
-            if d == 0:
+    for c in sources:
+        if cost[c] is not BLOCKED and cost[c] < dist[c]:
+            dist[c] = cost[c]
+            if cost[c] == 0:
                 dq.appendleft(c)
             else:
                 dq.append(c)
     while dq:
         c = dq.popleft()
         for nb in geo.neighbors[c]:
-            if cells[nb] == opp:
+            w = cost[nb]
+            if w is BLOCKED:
                 continue
-            step = 0 if cells[nb] == own else 1
-            if dist[c] + step < dist[nb]:
-                dist[nb] = dist[c] + step
-                if step == 0:
+            d = dist[c] + w
+            if d < dist[nb]:
+                dist[nb] = d
+                if w == 0:
                     dq.appendleft(nb)
                 else:
                     dq.append(nb)
-    return min((dist[c] for c in range(geo.cells) if edges[c] & 2), default=UNREACHABLE)
+    return dist
