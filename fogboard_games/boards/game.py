@@ -277,8 +277,20 @@ class BoardState(ObservedState):
                 f"the actions leave the game running and the review's ending is "
                 f"{review.get('ending')!r}, not 'wall-clock'"
             )
-        if self._m.sensed is not None:
-            raise ValueError("a wall-clock stop falls between plies, not after a sense")
+        self.stop_at_wall_clock()
+
+    def stop_at_wall_clock(self) -> None:
+        """End the running game as a play deadline does (`wall-clock`): between
+        plies, scored by true distToWin, smaller wins, equal draws."""
+        m = self._m
+        if m.ending is not None:
+            raise ValueError(f"the game is already over ({m.ending}); nothing to stop")
+        if m.sensed is not None:
+            raise ValueError(
+                f"ply {len(m.plies)} is under way (seat {m.mover} has sensed, not attempted); "
+                "a wall-clock stop falls between plies"
+            )
+        # A fresh or cloned state shares its match: settle a copy of its own.
         self.writable_match().settle_by_distance("wall-clock")
 
     def review(self) -> dict:

@@ -412,15 +412,7 @@ def stop_at_deadline(state) -> pyspiel.State:
         raise ValueError(
             f"stop_at_deadline stops Fog-of-War board games, not {type(state).__name__}"
         )
-    if m.ending is not None:
-        raise ValueError(f"the game is already over ({m.ending}); nothing to stop")
-    if m.sensed is not None:
-        raise ValueError(
-            f"ply {len(m.plies)} is under way (seat {m.mover} has sensed, not attempted); "
-            "the deadline stops a game between plies"
-        )
-    # A fresh or cloned state shares its match: settle a copy of its own.
-    state.writable_match().settle_by_distance(DEADLINE_ENDING)
+    state.stop_at_wall_clock()
     return state
 
 
