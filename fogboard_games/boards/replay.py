@@ -351,34 +351,28 @@ def scores_of(m: rules.Match) -> list[float]:
 def derive_results(m: rules.Match, extras: list[dict], policy_names: Sequence[str]) -> dict:
     """The `results` object of a finished match, in the original engine's key order."""
     geo = m.geo
-    stones, probes = [0, 0], [0, 0]
     made, hits, fallbacks = [0, 0], [0, 0], [0, 0]
     board = [rules.EMPTY] * geo.cells
     for (seat, _, _, cell, result), extra in zip(m.plies, extras, strict=True):
         if result == rules.PLACED:
-            stones[seat] += 1
             board[cell] = seat + 1
-        else:
-            probes[seat] += 1
         # A guess hits when the cell holds an opponent stone after this ply.
         for g in extra["guess"]:
             made[seat] += 1
             hits[seat] += board[parse_cell(g, geo.size)] == 2 - seat
         fallbacks[seat] += bool(extra["fellBack"])
     scores = scores_of(m)
+    totals = [rules.seat_totals(m, seat) for seat in (0, 1)]
     return {
         "names": list(policy_names),
         "scores": scores,
         "outcome": [(s + 1.0) / 2.0 for s in scores],
-        "stones": stones,
-        "probes": probes,
-        "discovered": [
-            sum(1 for v in m.view[p * geo.cells : (p + 1) * geo.cells] if v == rules.PROVEN)
-            for p in (0, 1)
-        ],
+        "stones": [t["stones"] for t in totals],
+        "probes": [t["probes"] for t in totals],
+        "discovered": [t["discovered"] for t in totals],
         "guessesMade": made,
         "guessAccuracy": [hits[p] / made[p] if made[p] else 0.0 for p in (0, 1)],
-        "distToWin": [rules.true_dist(m, 0), rules.true_dist(m, 1)],
+        "distToWin": [t["distToWin"] for t in totals],
         "fallbacks": fallbacks,
         "plies": len(m.plies),
         "maxPlies": geo.max_plies,

@@ -42,17 +42,7 @@ def review(state) -> dict:
                 "distToWin": [rules.true_dist(replay, 0), rules.true_dist(replay, 1)],
             }
         )
-    seats = []
-    for seat in (0, 1):
-        base = seat * geo.cells
-        seats.append(
-            {
-                "stones": sum(1 for c in range(geo.cells) if m.board[c] == seat + 1),
-                "probes": sum(1 for p in m.plies if p[0] == seat and p[4] == rules.OCCUPIED),
-                "discovered": sum(1 for c in range(geo.cells) if m.view[base + c] == rules.PROVEN),
-                "distToWin": rules.true_dist(m, seat),
-            }
-        )
+    seats = [rules.seat_totals(m, seat) for seat in (0, 1)]
     return {
         "format": FORMAT,
         "game": game.short_name,

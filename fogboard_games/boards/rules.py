@@ -315,6 +315,19 @@ def dist_to_win(geo: Geometry, cells: list[int], seat: int, own: int, opp: int) 
     return _hex_dist(geo, cells, seat, own, opp)
 
 
+def seat_totals(m: Match, seat: int) -> dict:
+    """A seat's totals (the review's and the replay's): its stones on the
+    board, its collisions (probes), the opponent stones it proved, and its
+    true distToWin."""
+    cells = m.geo.cells
+    return {
+        "stones": m.board.count(seat + 1),
+        "probes": sum(1 for p in m.plies if p[0] == seat and p[4] == OCCUPIED),
+        "discovered": m.view[seat * cells : (seat + 1) * cells].count(PROVEN),
+        "distToWin": true_dist(m, seat),
+    }
+
+
 def true_dist(m: Match, seat: int) -> int:
     """distToWin of `seat` on the true board."""
     own, opp = (X_STONE, O_STONE) if seat == 0 else (O_STONE, X_STONE)
