@@ -511,15 +511,21 @@ def test_every_observer_type(params):
                 assert all(t.tolist() == tensors[0].tolist() for t in tensors)
                 assert len(set(strings)) == 1
     # Equal information-state strings imply equal tensors and legal actions.
-    seen = {}
-    for _ in range(200):
-        s = random_state(game, rng, stop=0.9)
+    # Short random histories of the first decisions reach one information
+    # state by several histories (other seats' dice, the order of one's own).
+    seen, first, repeats = {}, {}, 0
+    for _ in range(400):
+        s = game.new_initial_state()
+        while s.is_chance_node() or (s.is_player_node() and rng.random() < 0.3):
+            s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()] or s.legal_actions()))
         if not s.is_player_node():
             continue
         p = s.current_player()
         key = s.information_state_string(p)
         value = (tuple(s.information_state_tensor(p)), tuple(s.legal_actions()))
         assert seen.setdefault(key, value) == value
+        repeats += first.setdefault(key, s.history()) != s.history()
+    assert repeats > 0, "no information state reached by two histories: nothing was compared"
 
 
 def test_public_observer_hides_every_die_before_the_showdown():
