@@ -104,8 +104,20 @@ def test_evaluate_bots_runs_both_bots(preset):
     game = fogboard_games.load(preset)
     for seed in range(4):
         players = [make_bot("probe", game, 0, seed), make_bot("sweep", game, 1, seed)]
+        steps = [0, 0]
+        for seat, bot in enumerate(players):
+            bot.step = _counted(bot.step, steps, seat)
         returns = pyspiel.evaluate_bots(game.new_initial_state(), players, seed)
         assert returns in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+        assert steps[0] > 0 and steps[1] > 0, steps  # both bots chose moves
+
+
+def _counted(step, counts, seat):
+    def counting(state):
+        counts[seat] += 1
+        return step(state)
+
+    return counting
 
 
 def test_evaluate_bots_from_a_started_state_uses_restart_at():

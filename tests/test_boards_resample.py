@@ -12,7 +12,7 @@ import random
 import pyspiel
 import pytest
 
-import fogboard_games  # noqa: F401
+import fogboard_games
 
 # (config, depth): the recon tree is walked to 7 decisions only. Under the
 # abrupt rule plies alternate, so every history a seat cannot tell apart
@@ -70,12 +70,18 @@ def test_resample_is_seeded_by_the_sampler():
     for a in (5, 6, 9, 10, 2):
         if a in state.legal_actions():
             state.apply_action(a)
+    assert state.history() == [5, 6, 9, 10, 2]
     p = state.current_player()
     a = random.Random(3)
     b = random.Random(3)
     assert state.resample_from_infostate(p, a.random).history() == (
         state.resample_from_infostate(p, b.random).history()
     )
+    # ...and the sampler is really used: other seeds draw other worlds.
+    drawn = {
+        tuple(state.resample_from_infostate(p, random.Random(k).random).history()) for k in range(5)
+    }
+    assert len(drawn) > 1
 
 
 def test_resample_refuses_a_finished_game():

@@ -168,6 +168,10 @@ def test_configs_cover_every_board_preset():
     names = {p.short_name for p in registry.PRESETS.values() if p.name in BOARD_PRESETS}
     assert names == {"fogboard_phantom_ttt", "fogboard_dark_hex", "fogboard_recon_hex"}
     assert len(CONFIGS) >= len(BOARD_PRESETS) + len(EXTRA)
+    # Every registered board preset is one of BOARD_PRESETS, and so in CONFIGS.
+    boards = {p.name for p in registry.PRESETS.values() if p.short_name in names}
+    assert boards == set(BOARD_PRESETS)
+    assert {registry.PRESETS[name].game_string() for name in boards} <= set(CONFIGS)
 
 
 @pytest.mark.parametrize("game_string", CONFIGS[:4] + EXTRA[-1:])

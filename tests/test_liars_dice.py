@@ -329,7 +329,6 @@ def test_exact_prophecy_in_dice_mode_costs_up_to_the_payout():
     game = load(numdice=3, dice_sides=2, mode="dice", prophecy_payout=2)
     s = play(game, *rolls(2, 2, 2, 2, 2, 2), "bid 1x2", "prophecy 6x2")
     assert s._m.dice == (1, 3)
-    review = None
     # Play the match out at random to its end and check the review's dice.
     rng = random.Random(0)
     while not s.is_terminal():
@@ -556,6 +555,11 @@ def test_resample_keeps_the_information_state(params):
             assert world.information_state_string(p) == s.information_state_string(p)
             assert world.history()[-len(s.history()) :] != [] or not s.history()
             assert len(world.history()) == len(s.history())
+            # Only dice change: every decision, the seat's own hand and the mover stay.
+            decisions = [e for e in s._m.events if e[0] != rules.ROLL]
+            assert [e for e in world._m.events if e[0] != rules.ROLL] == decisions
+            assert world._m.hands[p] == s._m.hands[p]
+            assert world.current_player() == s.current_player()
 
 
 def test_resample_draws_other_dice_uniformly():
