@@ -10,6 +10,7 @@ import pyspiel
 import pytest
 
 import fogboard_games
+from fogboard_games.core import testing
 from fogboard_games.core.observer import all_obs_types, piece_table
 from fogboard_games.core.registry import CONFORMANCE_EXTRAS, PRESETS
 from fogboard_games.core.review import ReviewError
@@ -24,10 +25,7 @@ def load(**params):
 
 def play(game, *texts):
     """The state after the given action strings (chance's `roll F` included)."""
-    state = game.new_initial_state()
-    for text in texts:
-        state.apply_action(state.string_to_action(text))
-    return state
+    return testing.play(game, texts)
 
 
 def rolls(*faces):

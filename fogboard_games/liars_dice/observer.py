@@ -81,14 +81,15 @@ def make_layout(setup: rules.Setup, key) -> Layout:
     return Layout(pieces)
 
 
+# The pieces `encode` writes itself (the walk places the perfect-recall log).
 PLAN_PIECES = (
-    "seat", "dice_counts", "hands", "bids", "liar", "passes", "prophecies", "rerolled", "kept",
-    "shown", "hand", "standing_bid", "holder", "to_move", "last_shown", "rerolls_used",
+    "seat", "dice_counts", "hands", "bids", "hand", "standing_bid", "holder", "to_move",
+    "last_shown", "rerolls_used",
 )  # fmt: skip
 
 
 def _plan(layout: Layout) -> tuple:
-    """The offset of every piece (None if absent), computed once per layout."""
+    """The offset of every piece `encode` writes (None if absent), once per layout."""
     plan = getattr(layout, "_liars_dice_plan", None)
     if plan is None:
         plan = tuple(layout.offset.get(name) for name in PLAN_PIECES)
@@ -100,9 +101,8 @@ def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> No
     """Write the pieces of `layout` for `player` into the zeroed `buf`."""
     setup = m.setup
     n, S = setup.players, setup.sides
-    plan = _plan(layout)
-    (o_seat, o_counts, o_hands, o_bids, _, _, _, _, _,
-     _, o_hand, o_bid, o_holder, o_to_move, o_last, o_used) = plan  # fmt: skip
+    (o_seat, o_counts, o_hands, o_bids, o_hand, o_bid, o_holder, o_to_move, o_last,
+     o_used) = _plan(layout)  # fmt: skip
     if o_seat is not None:
         buf[o_seat + player] = 1.0
     if o_counts is not None:
