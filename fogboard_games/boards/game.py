@@ -312,7 +312,7 @@ class ReconHexGame(BoardGame):
 
 
 for _cls in (PhantomTTTGame, DarkHexGame, ReconHexGame):
-    registry.register(_game_type(_cls.short_name), _cls)
+    registry.register(_game_type(_cls.short_name), _cls, SPECS[_cls.short_name])
 
 registry.add_preset("phantom-ttt-3", "fogboard_phantom_ttt", {}, "phantom tic-tac-toe, classical")
 registry.add_preset("dark-hex-4", "fogboard_dark_hex", {"board_size": 4}, "dark hex 4x4, classical")

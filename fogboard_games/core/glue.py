@@ -98,6 +98,12 @@ class ObservedState(pyspiel.State):
         _STATE_INIT(self, game)
         self._m = match
 
+    @property
+    def match(self):
+        """The ruleset's match behind this state (read it; never write it:
+        other states may share it, see core.sharing)."""
+        return self._m
+
     def is_simultaneous_node(self) -> bool:
         return False
 

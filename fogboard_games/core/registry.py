@@ -32,6 +32,8 @@ def _fmt(v) -> str:
 
 
 GAMES: dict[str, type] = {}
+# The parameter declaration (core.params.ParamSpec) of every registered game.
+PARAM_SPECS: dict[str, object] = {}
 PRESETS: dict[str, Preset] = {}
 # Extra parameter sets the conformance suite also runs (small or unusual
 # configurations that presets do not cover).
@@ -47,11 +49,18 @@ def add_bench_pair(preset: str, cpp_game: str) -> None:
     BENCH_PAIRS.append((preset, cpp_game))
 
 
-def register(game_type: pyspiel.GameType, game_class: Callable) -> None:
+def register(game_type: pyspiel.GameType, game_class: Callable, spec=None) -> None:
     if game_type.short_name in GAMES:
         return
     pyspiel.register_game(game_type, game_class)
     GAMES[game_type.short_name] = game_class
+    if spec is not None:
+        PARAM_SPECS[game_type.short_name] = spec
+
+
+def param_spec(short_name: str):
+    """The ParamSpec of a registered game (validate parameters before pyspiel sees them)."""
+    return PARAM_SPECS[short_name]
 
 
 def add_preset(name: str, short_name: str, params: dict, doc: str) -> None:

@@ -267,7 +267,7 @@ class LiarsDiceState(ObservedState):
         return review(self)
 
 
-registry.register(GAME_TYPE, LiarsDiceGame)
+registry.register(GAME_TYPE, LiarsDiceGame, SPEC)
 
 registry.add_preset("liars-dice", SHORT_NAME, {}, "2 seats, 5 dice each, 1s wild, prophecy, chips")
 registry.add_preset(
