@@ -224,7 +224,7 @@ class TrueBoardProbe(bots.ProbeBot):
     """A cheating probe that also avoids opponent stones it was never shown."""
 
     def choose_attempt(self, view):
-        board = self._state._m.board
+        board = self._state.match.board
         safe = [c for c in probe_targets(view) if board[c] == rules.EMPTY]
         return safe[0] if safe else probe_targets(view)[0]
 
@@ -241,7 +241,7 @@ def test_the_information_check_catches_a_cheating_bot():
 
 def test_seat_view_holds_the_seats_own_log_only():
     game = fogboard_games.load("recon-hex-5")
-    names = game.geo.names
+    names = game.setup.names
     state = apply_strings(game.new_initial_state(), ["sense a1", "c3", "sense b2"])
     view = seat_view(state, 1)  # seat 1 has sensed b2..c3 and not yet attempted
     assert view.board[names.index("c3")] == rules.PROVEN
@@ -265,15 +265,16 @@ def test_probe_paths_agree_with_believed_dist_to_win():
             while not state.is_terminal():
                 for seat in (0, 1):
                     view = seat_view(state, seat)
-                    cells_of_seat = game.geo.cells
+                    cells_of_seat = game.setup.cells
                     # The board rebuilt from the seat's own log is the rules' view.
                     assert view.board == tuple(
-                        state._m.view[seat * cells_of_seat : (seat + 1) * cells_of_seat]
+                        state.match.view[seat * cells_of_seat : (seat + 1) * cells_of_seat]
                     )
                     d, cells = path_cells(view, seat)
-                    assert d == rules.believed_dist(state._m, seat)
+                    assert d == rules.believed_dist(state.match, seat)
                     assert all(
-                        state._m.view[seat * game.geo.cells + c] == rules.UNKNOWN for c in cells
+                        state.match.view[seat * game.setup.cells + c] == rules.UNKNOWN
+                        for c in cells
                     )
                 state.apply_action(rng.choice(state.legal_actions()))
 
@@ -293,7 +294,7 @@ def test_probe_prefers_cells_on_both_shortest_paths():
         game.new_initial_state(), ["a3", "a1", "b3", "b1", "c3", "c1", "d3", "d1"]
     )
     view = seat_view(state, 0)
-    names = game.geo.names
+    names = game.setup.names
     assert sorted(names[c] for c in path_cells(view, 0)[1]) == ["e2", "e3"]
     assert {names[c] for c in probe_targets(view)} == {"e2", "e3"}
     # One stone proven on e3 re-routes the chain to e2 alone.
@@ -331,13 +332,13 @@ def test_probe_senses_the_block_covering_most_of_its_planned_path():
 
 def test_probe_sense_choice_maximises_cover_in_random_positions():
     game = fogboard_games.load("recon-hex-5")
-    geo = game.geo
+    geo = game.setup
     rng = random.Random(4)
     checked = 0
     for _ in range(12):
         state = game.new_initial_state()
         while not state.is_terminal():
-            if state._m.sensed is None:
+            if state.match.sensed is None:
                 p = state.current_player()
                 view = seat_view(state, p)
                 planned = set(probe_targets(view))
@@ -425,7 +426,7 @@ def test_sweep_senses_the_block_just_ahead_in_its_lane():
         ["sense a1", "a3", "sense a1", "a1", "sense a1", "b3", "sense a1", "b1"]
         + ["sense a1", "c3", "sense a1", "c1", "sense a1", "d3", "sense a1", "d1"],
     )
-    assert game.geo.names[sweep_target(seat_view(state, 0))] == "e3"
+    assert game.setup.names[sweep_target(seat_view(state, 0))] == "e3"
     assert action_text(state, x) == "sense d3"
 
 

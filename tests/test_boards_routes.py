@@ -263,16 +263,17 @@ def test_believed_distance_memo_agrees_and_never_travels_with_a_state():
         if state.is_terminal():
             break
         for seat in (0, 1):
-            m = state._m
-            view = m.view[seat * m.geo.cells : (seat + 1) * m.geo.cells]
-            fresh = rules.dist_to_win(m.geo, view, seat, rules.OWN, rules.PROVEN)
-            assert rules.believed_dist(m, seat) == fresh
+            m = state.match
+            view = m.view[seat * m.setup.cells : (seat + 1) * m.setup.cells]
+            fresh = rules.dist_to_win(m.setup, view, seat, rules.OWN, rules.PROVEN)
+            assert game.encoder.believed_dist(m, seat) == fresh
             assert f"believed distToWin: {fresh}" in state.information_state_string(seat)
         state.apply_action(rng.choice(state.legal_actions()))
-    assert len(game.geo.believed_cache) > 10
+    assert len(game.encoder.believed_memo) > 10
     fresh_state = game.new_initial_state()
     assert len(pickle.dumps(fresh_state)) == before
+    # The memo is the encoder's: the rules' fixed facts carry no cache.
     bare = rules.Geometry("hex", 3, True, 0, 99)
-    bare.believed_cache[(0, b"x")] = 1
+    assert not [k for k in vars(bare) if "cache" in k or "memo" in k]
     back = pickle.loads(pickle.dumps(bare))
-    assert (back.size, back.abrupt, back.believed_cache) == (3, True, {})
+    assert (back.size, back.abrupt) == (3, True)

@@ -79,8 +79,8 @@ def seat_view(state, seat: int) -> SeatView:
     stone, proves that stone. The rules keep the same knowledge in
     `Match.view`; tests check that the two agree.
     """
-    m = state._m
-    geo = m.geo
+    m = state.match
+    geo = m.setup
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, got {seat!r}")
     log = tuple((a, seen, cell, res) for who, a, seen, cell, res in m.plies if who == seat)

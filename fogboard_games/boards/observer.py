@@ -1,4 +1,4 @@
-"""Tensors and strings of the Fog-of-War boards (SPEC.md section 1).
+"""Tensors and strings of the Fog-of-War boards (docs/boards.md#what-each-seat-knows).
 
 What a seat knows: its stones, its attempts in order with their results, its
 sense results, and, only under `reveal-numturns`, who made each ply. Never
@@ -25,18 +25,86 @@ A = sense anchors; K = sense block cells):
 | outcome | (3,) | public | seat 0 won / draw / seat 1 won, zeros while running |
 
 The table is also built from code by `core.observer.piece_table` (docs/boards.md).
+`BoardEncoder` is the ruleset's core.contract.Encoder.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from fogboard_games.boards import rules
-from fogboard_games.core.observer import Layout, seats_for
+from fogboard_games.core import contract
+from fogboard_games.core.observer import INFO_STATE, Layout, ObsKey, PieceList, seats_for
 
 SYMBOL = ".xo"  # true-board codes EMPTY / X_STONE / O_STONE
 SEAT_NAME = ("X", "O")
+BELIEVED_MEMO_SIZE = 1 << 17  # entries per game before the memo starts afresh
 
 
-def make_layout(geo: rules.Geometry, numturns: bool, key) -> Layout:
+class Plan(NamedTuple):
+    """Offsets of the pieces the encoder writes at every call (None if absent)."""
+
+    board: int | None
+    attempts: int | None
+    results: int | None
+    ply_movers: int | None
+    ply_count: int | None
+    outcome: int | None
+
+
+class BoardEncoder(contract.Encoder):
+    """Tensors and strings of one board game (see the module docstring)."""
+
+    def __init__(self, geo: rules.Geometry):
+        super().__init__(geo)
+        self._plans: dict[ObsKey, Plan] = {}
+        # believed distToWin per (seat, view): information-state strings show
+        # it, and searches ask for the same information states again and again.
+        self.believed_memo: dict[tuple, int] = {}
+        self.page = _ascii_page(geo)
+        info = self.layout(INFO_STATE)
+        info_plan = self.plan(info)
+
+        def info_state_tensor(m: rules.Match, player: int) -> list[float]:
+            return cached_info_state_tensor(m, info, info_plan, player)
+
+        self.info_state_tensor = info_state_tensor
+
+    def pieces(self, key: ObsKey) -> PieceList:
+        return board_pieces(self.setup, key)
+
+    def plan(self, layout: Layout) -> Plan:
+        plan = self._plans.get(layout.key)
+        if plan is None:
+            plan = self._plans[layout.key] = Plan(*(layout.offset.get(f) for f in Plan._fields))
+        return plan
+
+    def encode(self, buf, layout: Layout, match: rules.Match, player: int, private: str) -> None:
+        encode(buf, layout, self.plan(layout), match, player, private)
+
+    def describe(self, match: rules.Match, player: int, key: ObsKey) -> str:
+        return describe(self, match, player, key)
+
+    def believed_dist(self, m: rules.Match, seat: int) -> int:
+        """rules.believed_dist, memoised per (seat, view)."""
+        cells = m.setup.cells
+        key = (seat, bytes(m.view[seat * cells : (seat + 1) * cells]))  # view codes are 0..2
+        memo = self.believed_memo
+        dist = memo.get(key)
+        if dist is None:
+            if len(memo) >= BELIEVED_MEMO_SIZE:
+                memo.clear()
+            dist = memo[key] = rules.believed_dist(m, seat)
+        return dist
+
+    def true_text(self, match: rules.Match) -> str:
+        geo = match.setup
+        log = " ".join(f"{SEAT_NAME[p.seat]}:{ply_text(geo, p)}" for p in match.plies)
+        return true_ascii(match, self.page) + "\nplies: " + (log or "-")
+
+
+def board_pieces(geo: rules.Geometry, key: ObsKey) -> PieceList:
+    numturns = geo.numturns
     recall, public, private = key
     s = len(seats_for(private, 0, 2))
     pieces = []
@@ -55,27 +123,21 @@ def make_layout(geo: rules.Geometry, numturns: bool, key) -> Layout:
             M = geo.max_game_plies
             pieces.append(("ply_movers", (M, 2)) if recall else ("ply_count", (M + 1,)))
         pieces.append(("outcome", (3,)))
-    layout = Layout(pieces)
-    # Offsets the encoder reads at every call, in one tuple (None if absent).
-    layout.plan = tuple(
-        layout.offset.get(name)
-        for name in ("board", "attempts", "results", "ply_movers", "ply_count", "outcome")
-    )
-    return layout
+    return pieces
 
 
-def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> None:
+def encode(buf, layout: Layout, plan: Plan, m: rules.Match, player: int, private: str) -> None:
     """Write the pieces of `layout` for `player` into the zeroed `buf`.
 
     `buf` is a numpy array (observers, the C++ route) or a list of floats.
     The Python route's default information-state tensor resumes the same
     two writers from a cache instead (`info_state_tensor`).
     """
-    geo = m.geo
+    geo = m.setup
     cells = geo.cells
     off = layout.offset
     for i, seat in enumerate(seats_for(private, player, 2)):
-        own_plies = _encode_seat(buf, layout, m, i, seat, 0, 0)
+        own_plies = _encode_seat(buf, layout, plan, m, i, seat, 0, 0)
         if geo.sense and "seen_empty_age" in off:
             o = off["seen_empty_age"] + i * cells
             seen_at = m.seen_empty_at
@@ -85,10 +147,12 @@ def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> No
                     buf[o + c] = float(1 + own_plies - seen_at[base + c])
             if m.sensed is not None and m.mover == seat:
                 buf[off["sensed_now"] + i * len(geo.anchors) + m.sensed[0]] = 1.0
-    _encode_public(buf, layout, m, 0)
+    _encode_public(buf, plan, m, 0)
 
 
-def info_state_tensor(m: rules.Match, layout: Layout, player: int) -> list[float]:
+def cached_info_state_tensor(
+    m: rules.Match, layout: Layout, plan: Plan, player: int
+) -> list[float]:
     """The default information-state tensor (perfect recall, public, one seat).
 
     Every piece of it only grows as plies are added, so a per-match cache
@@ -96,24 +160,26 @@ def info_state_tensor(m: rules.Match, layout: Layout, player: int) -> list[float
     writes just the plies since: one or two per step of a playout instead of
     the whole log. A copied match starts with no cache.
     """
-    cache = m.tensors
+    cache = m.cache
     if cache is None:
-        cache = m.tensors = [None, None]
+        cache = m.cache = [None, None]
     entry = cache[player]
     if entry is None:
         buf = [0.0] * layout.size
-        cache[player] = [buf, len(m.plies), _encode_seat(buf, layout, m, 0, player, 0, 0)]
-        _encode_public(buf, layout, m, 0)
+        cache[player] = [buf, len(m.plies), _encode_seat(buf, layout, plan, m, 0, player, 0, 0)]
+        _encode_public(buf, plan, m, 0)
         return buf[:]
     buf, done, own_plies = entry
     if done != len(m.plies) or m.sensed is not None or m.ending is not None:
-        entry[2] = _encode_seat(buf, layout, m, 0, player, done, own_plies)
-        _encode_public(buf, layout, m, done)
+        entry[2] = _encode_seat(buf, layout, plan, m, 0, player, done, own_plies)
+        _encode_public(buf, plan, m, done)
         entry[1] = len(m.plies)
     return buf[:]
 
 
-def _encode_seat(buf, layout: Layout, m: rules.Match, i: int, seat: int, start: int, j: int) -> int:
+def _encode_seat(
+    buf, layout: Layout, plan: Plan, m: rules.Match, i: int, seat: int, start: int, j: int
+) -> int:
     """Write seat's private pieces (block i) for plies[start:]; return its ply count.
 
     `j` is the seat's ply count before `start`. From start 0 every cell is
@@ -122,9 +188,9 @@ def _encode_seat(buf, layout: Layout, m: rules.Match, i: int, seat: int, start: 
     stone. The sense of the ply under way is written too (rewritten, the
     same, once the ply is complete).
     """
-    geo = m.geo
+    geo = m.setup
     cells = geo.cells
-    board_off, attempts_off, results_off, _, _, _ = layout.plan
+    board_off, attempts_off, results_off, _, _, _ = plan
     if board_off is None:
         return j
     o = board_off + i * cells * 3
@@ -173,9 +239,9 @@ def _encode_sense(
             buf[row + 3 * b + code] = 1.0
 
 
-def _encode_public(buf, layout: Layout, m: rules.Match, start: int) -> None:
+def _encode_public(buf, plan: Plan, m: rules.Match, start: int) -> None:
     """Public pieces: ply movers from plies[start:], ply count, outcome."""
-    _, _, _, movers_off, count_off, outcome_off = layout.plan
+    _, _, _, movers_off, count_off, outcome_off = plan
     if movers_off is not None:
         plies = m.plies
         for k in range(start, len(plies)):
@@ -189,35 +255,39 @@ def _encode_public(buf, layout: Layout, m: rules.Match, start: int) -> None:
 # ---- strings ------------------------------------------------------------
 
 
-def board_ascii(geo: rules.Geometry, symbols) -> str:
-    """ASCII board of per-cell `symbols`, rank 1 at the bottom, file letters underneath.
+def _ascii_page(geo: rules.Geometry) -> tuple:
+    """(format, cell order) of the ASCII board, rank 1 at the bottom, file
+    letters underneath: a slot per cell, filled by `board_ascii`.
 
     Hex ranks are shifted right as they rise, so that the six neighbours of
     a cell are the six cells around it on the page.
     """
-    page = geo.__dict__.get("ascii_page")
-    if page is None:  # the page's layout, with a slot per cell, made once per game
-        n = geo.size
-        lines = []
-        for r in range(n - 1, -1, -1):
-            indent = " " * r if geo.kind == "hex" else ""
-            lines.append(f"{r + 1:>2} {indent}" + " ".join(["{}"] * n))
-        lines.append("   " + " ".join("abcdefghijk"[:n]))
-        order = [r * n + f for r in range(n - 1, -1, -1) for f in range(n)]
-        page = geo.ascii_page = ("\n".join(lines).format, order)
+    n = geo.size
+    lines = []
+    for r in range(n - 1, -1, -1):
+        indent = " " * r if geo.kind == "hex" else ""
+        lines.append(f"{r + 1:>2} {indent}" + " ".join(["{}"] * n))
+    lines.append("   " + " ".join("abcdefghijk"[:n]))
+    order = [r * n + f for r in range(n - 1, -1, -1) for f in range(n)]
+    return "\n".join(lines).format, order
+
+
+def board_ascii(page: tuple, symbols) -> str:
+    """The ASCII board of per-cell `symbols` on a page made by `_ascii_page`."""
     fill, order = page
     return fill(*[symbols[c] for c in order])
 
 
-def view_ascii(m: rules.Match, seat: int) -> str:
+def view_ascii(page: tuple, m: rules.Match, seat: int) -> str:
     """A seat's believed board: its stones and the stones it has proven."""
-    cells = m.geo.cells
+    cells = m.setup.cells
     marks = (".", SYMBOL[seat + 1], SYMBOL[2 - seat])  # indexed by UNKNOWN / OWN / PROVEN
-    return board_ascii(m.geo, [marks[v] for v in m.view[seat * cells : (seat + 1) * cells]])
+    return board_ascii(page, [marks[v] for v in m.view[seat * cells : (seat + 1) * cells]])
 
 
-def true_ascii(m: rules.Match) -> str:
-    return board_ascii(m.geo, [SYMBOL[v] for v in m.board])
+def true_ascii(m: rules.Match, page: tuple | None = None) -> str:
+    """The true board (`page`: the game's, or made afresh)."""
+    return board_ascii(page or _ascii_page(m.setup), [SYMBOL[v] for v in m.board])
 
 
 def sense_text(geo: rules.Geometry, anchor: int, seen: tuple) -> str:
@@ -227,7 +297,7 @@ def sense_text(geo: rules.Geometry, anchor: int, seen: tuple) -> str:
     return f"sense {geo.names[geo.anchors[anchor]]} [{body}]"
 
 
-def ply_text(geo: rules.Geometry, ply: tuple) -> str:
+def ply_text(geo: rules.Geometry, ply: rules.Ply) -> str:
     _, anchor, seen, cell, result = ply
     text = f"{geo.names[cell]} {rules.RESULT_NAMES[result]}"
     if anchor >= 0:
@@ -241,13 +311,14 @@ def outcome_text(m: rules.Match) -> str:
     return f"result: {SEAT_NAME[m.winner]} wins ({m.ending})"
 
 
-def describe(m: rules.Match, player: int, key, numturns: bool) -> str:
+def describe(enc: BoardEncoder, m: rules.Match, player: int, key: ObsKey) -> str:
     recall, public, private = key
-    geo = m.geo
+    geo = m.setup
+    numturns = geo.numturns
     parts = []
     for seat in seats_for(private, player, 2):
         parts.append(f"{SEAT_NAME[seat]} (seat {seat}) view:")
-        parts.append(view_ascii(m, seat))
+        parts.append(view_ascii(enc.page, m, seat))
         if recall:
             own = [p for p in m.plies if p[0] == seat]
             log = " ".join(f"{i + 1}.{ply_text(geo, p)}" for i, p in enumerate(own))
@@ -265,7 +336,7 @@ def describe(m: rules.Match, player: int, key, numturns: bool) -> str:
             parts.append("seen empty (own plies ago): " + (" ".join(seen) or "-"))
             if m.sensed is not None and m.mover == seat:
                 parts.append("this ply: " + sense_text(geo, *m.sensed))
-        parts.append(f"believed distToWin: {rules.believed_dist(m, seat)}")
+        parts.append(f"believed distToWin: {enc.believed_dist(m, seat)}")
     if public:
         if numturns:
             if recall:

@@ -58,7 +58,7 @@ from typing import Any
 
 import pyspiel
 
-from fogboard_games.boards import rules
+from fogboard_games.boards import review, rules
 from fogboard_games.core.notation import parse_cell
 
 PROTOCOL = "fogboards.replay.v1"
@@ -254,7 +254,7 @@ def game_for_config(config: Any, obstype: str | None = None) -> pyspiel.Game:
 
 def config_of(game: pyspiel.Game) -> dict:
     """The replay `config` fields our game fixes (all but seed and sampled)."""
-    geo = game.geo
+    geo = game.setup
     return {
         "mode": "phantom-ttt" if geo.kind == "ttt" else "dark-hex",
         "size": geo.size,
@@ -289,7 +289,7 @@ def win_path(m: rules.Match) -> list[int]:
     chain of the winner's stones from its first edge (cells in index order,
     neighbours in the rules' order) to its far edge.
     """
-    geo, board, seat = m.geo, m.board, m.winner
+    geo, board, seat = m.setup, m.board, m.winner
     code = seat + 1
     if geo.kind == "ttt":
         last = m.plies[-1][3]
@@ -321,7 +321,7 @@ def win_path(m: rules.Match) -> list[int]:
 
 def path_problem(m: rules.Match, seat: int, path: list[int]) -> str | None:
     """Why `path` is not a winning path of `seat` on the final board, or None."""
-    geo, board = m.geo, m.board
+    geo, board = m.setup, m.board
     code = seat + 1
     names = geo.names
     if len(set(path)) != len(path):
@@ -350,7 +350,7 @@ def scores_of(m: rules.Match) -> list[float]:
 
 def derive_results(m: rules.Match, extras: list[dict], policy_names: Sequence[str]) -> dict:
     """The `results` object of a finished match, in the original engine's key order."""
-    geo = m.geo
+    geo = m.setup
     made, hits, fallbacks = [0, 0], [0, 0], [0, 0]
     board = [rules.EMPTY] * geo.cells
     for (seat, _, _, cell, result), extra in zip(m.plies, extras, strict=True):
@@ -401,12 +401,12 @@ def stop_at_deadline(state) -> pyspiel.State:
     attempt) and is scored by true distToWin, smaller wins, equal draws.
     Returns the same state, now terminal.
     """
-    m = getattr(state, "_m", None)
+    m = getattr(state, "match", None)
     if not isinstance(m, rules.Match):
         raise ValueError(
             f"stop_at_deadline stops Fog-of-War board games, not {type(state).__name__}"
         )
-    state.stop_at_wall_clock()
+    review.stop_at_wall_clock(state.writable_match())
     return state
 
 
@@ -472,7 +472,7 @@ def to_replay(
     m = getattr(state, "_m", None)
     if not isinstance(m, rules.Match):
         raise ValueError(f"to_replay writes Fog-of-War board games, not {type(state).__name__}")
-    geo = m.geo
+    geo = m.setup
     if m.ending is None:
         raise ValueError(
             "the game is still running; a replay records a finished game "
@@ -550,7 +550,7 @@ class _Reader:
         self.policy_names = list(_pair_of("policyNames", replay["policyNames"], "str"))
         self.config = replay["config"]
         self.game = game_for_config(self.config, obstype)
-        self.geo = self.game.geo
+        self.geo = self.game.setup
         _check_type("events", replay["events"], "list")
         _check_type("results", replay["results"], "object")
         self.events = replay["events"]
@@ -561,7 +561,7 @@ class _Reader:
 
     @property
     def m(self) -> rules.Match:
-        return self.state._m
+        return self.state.match
 
     def ply_error(self, ply: int, text: str) -> ReplayError:
         return ReplayError(f"ply {ply}: {text}")

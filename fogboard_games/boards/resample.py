@@ -1,6 +1,6 @@
-"""Worlds consistent with one seat's information state (SPEC.md section 0).
+"""Worlds consistent with one seat's information state (docs/boards.md#resampling).
 
-`resample(state, player, sampler)` returns a full board state whose
+`resample(match, player, rng)` returns the actions of a history whose
 information state for `player` equals the given one, drawn with positive
 probability on every history the seat cannot rule out. What the seat cannot
 see is the opponent's plies: their cells, their senses, and (under
@@ -37,7 +37,7 @@ class _Plan:
     """What the seat's own record fixes about the opponent's plies."""
 
     def __init__(self, m: rules.Match, seat: int, numturns: bool):
-        geo = m.geo
+        geo = m.setup
         self.geo = geo
         self.seat = seat
         self.opp = 1 - seat
@@ -107,39 +107,23 @@ class _Plan:
         return True
 
 
-def resample(state, player: int, sampler=None):
-    """A state with the same information state for `player` (see module doc)."""
-    m = state._m
-    if m.ending is not None:
-        raise ValueError("resample_from_infostate needs a running game, this one is over")
-    if player not in (0, 1):
-        raise ValueError(f"player must be 0 or 1, got {player!r}")
-    game = m.geo.game
-    seed = int(sampler() * 2**53) if sampler is not None else random.getrandbits(53)
-    rng = random.Random(seed)
-    plan = _Plan(m, player, game.numturns)
-    target = state.information_state_string(player)
+def resample(m: rules.Match, player: int, rng: random.Random) -> list[int]:
+    """The actions of a history `player` cannot tell from `m`'s (see module doc)."""
+    plan = _Plan(m, player, m.setup.numturns)
     budget = 2000
     for _ in range(200):
         try:
-            found = _search(plan, rules.Match(m.geo), 0, rng, [budget])
+            found = _search(plan, rules.Match(m.setup), 0, rng, [budget])
         except _Restart:
             budget = int(budget * 1.5)
             continue
         if found is not None:
-            out = game.new_initial_state()
-            for action in _actions(found):
-                out.apply_action(action)
-            if out.information_state_string(player) == target:
-                return out
-    raise RuntimeError(
-        "resample_from_infostate found no consistent world; please report this history: "
-        + repr(state.history())
-    )
+            return _actions(found)
+    raise RuntimeError("resample_from_infostate found no consistent world")
 
 
 def _actions(m: rules.Match) -> list[int]:
-    geo = m.geo
+    geo = m.setup
     out = []
     for _seat, anchor, _seen, cell, _result in m.plies:
         if anchor >= 0:
@@ -192,7 +176,7 @@ def _search(plan: _Plan, w: rules.Match, k: int, rng: random.Random, budget: lis
         options.append(None)  # stop here: the opponent is about to move
     if not (movers is not None and at_end):
         must_collide = must_place = False
-        if movers is not None and not w.geo.abrupt:
+        if movers is not None and not w.setup.abrupt:
             # Classical rule: the opponent moves again only after a collision.
             nxt = movers[ply + 1] if ply + 1 < len(movers) else plan.target_mover
             if nxt is not None:
@@ -208,13 +192,13 @@ def _search(plan: _Plan, w: rules.Match, k: int, rng: random.Random, budget: lis
     rng.shuffle(options)
     for cell in options:
         if cell is None:
-            if w.geo.sense and rng.random() < 0.5:
+            if w.setup.sense and rng.random() < 0.5:
                 w = w.copy()
-                w.sense(rng.randrange(len(w.geo.anchors)))  # opponent already sensed
+                w.sense(rng.randrange(len(w.setup.anchors)))  # opponent already sensed
             return w
         child = w.copy()
-        if child.geo.sense:
-            child.sense(rng.randrange(len(child.geo.anchors)))
+        if child.setup.sense:
+            child.sense(rng.randrange(len(child.setup.anchors)))
             if not child.is_legal(cell):
                 continue  # that sense proved the cell for the opponent
         child.attempt(cell)

@@ -1,35 +1,29 @@
-"""The end-of-game review of a Fog-of-War board (SPEC.md sections 0 and 1).
+"""The end-of-game review of a Fog-of-War board (docs/boards.md#review).
 
 Everything hidden during play is shown: every ply with its sense and
 result, both seats' true distToWin after every ply, the final true board,
 and per seat the probes made (collisions), the opponent stones discovered
-(by collision or sensing) and the stones placed.
+(by collision or sensing) and the stones placed. core.glue adds the fields
+every review has (format, game, params, actions, returns).
 """
 
 from __future__ import annotations
 
 from fogboard_games.boards import observer as obs
 from fogboard_games.boards import rules
-from fogboard_games.core.review import FORMAT
+
+SENSED_MARKS = {rules.UNKNOWN: "empty", rules.OWN: "own", rules.PROVEN: "opponent"}
 
 
-def review(state) -> dict:
-    m = state._m
-    if m.ending is None:
-        raise ValueError("review() is only available once the game is over")
-    geo = m.geo
-    game = geo.game
+def review(m: rules.Match) -> dict:
+    geo = m.setup
     replay = rules.Match(geo)
     plies = []
-    actions = []
     for seat, anchor, seen, cell, result in m.plies:
         sensed = None
         if anchor >= 0:
-            actions.append("sense " + geo.names[geo.anchors[anchor]])
             replay.sense(anchor)
-            marks = {rules.UNKNOWN: "empty", rules.OWN: "own", rules.PROVEN: "opponent"}
-            sensed = {geo.names[c]: marks[code] for c, code in zip(geo.blocks[anchor], seen)}
-        actions.append(geo.names[cell])
+            sensed = {geo.names[c]: SENSED_MARKS[code] for c, code in zip(geo.blocks[anchor], seen)}
         replay.attempt(cell)
         plies.append(
             {
@@ -42,16 +36,34 @@ def review(state) -> dict:
                 "distToWin": [rules.true_dist(replay, 0), rules.true_dist(replay, 1)],
             }
         )
-    seats = [rules.seat_totals(m, seat) for seat in (0, 1)]
     return {
-        "format": FORMAT,
-        "game": game.short_name,
-        "params": dict(game.resolved_params),
-        "actions": actions,
         "plies": plies,
-        "seats": seats,
+        "seats": [rules.seat_totals(m, seat) for seat in (0, 1)],
         "board": obs.true_ascii(m).split("\n"),
         "ending": m.ending,
         "winner": m.winner,
-        "returns": m.returns(),
     }
+
+
+def finish_as_reviewed(m: rules.Match, review: dict) -> None:
+    """Apply a recorded wall-clock stop (the only ending that is not a move)."""
+    if review.get("ending") != "wall-clock":
+        raise ValueError(
+            f"the actions leave the game running and the review's ending is "
+            f"{review.get('ending')!r}, not 'wall-clock'"
+        )
+    stop_at_wall_clock(m)
+
+
+def stop_at_wall_clock(m: rules.Match) -> None:
+    """End the running match as a play deadline does (`wall-clock`): between
+    plies, scored by true distToWin, smaller wins, equal draws. `m` must be
+    the caller's own match (state.writable_match())."""
+    if m.ending is not None:
+        raise ValueError(f"the game is already over ({m.ending}); nothing to stop")
+    if m.sensed is not None:
+        raise ValueError(
+            f"ply {len(m.plies)} is under way (seat {m.mover} has sensed, not attempted); "
+            "a wall-clock stop falls between plies"
+        )
+    m.settle_by_distance("wall-clock")

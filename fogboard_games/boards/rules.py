@@ -1,4 +1,4 @@
-"""Rules of the Fog-of-War boards (SPEC.md section 1), free of pyspiel.
+"""Rules of the Fog-of-War boards (docs/boards.md#rules), free of pyspiel.
 
 One ply is one attempt; in recon hex a ply is a sense, then an attempt, by
 the same seat. Attempting an empty cell places a stone (`placed`); attempting
@@ -11,17 +11,20 @@ the abrupt rule passes the turn. A placement is followed by the win check
 A seat may never attempt its own stone nor an opponent stone it has proven
 (by a collision or by sensing): those cells are not legal actions at all.
 
-`Geometry` holds what never changes in a game (cell names, neighbours,
-lines, sense blocks); `Match` holds everything that changes, in a few flat
-lists so that copying a state (OpenSpiel clones constantly) stays cheap.
+`Geometry` (the ruleset's core.contract.Setup) holds what never changes in
+a game (cell names, neighbours, lines, sense blocks); `Match` holds
+everything that changes, in a few flat lists so that copying a state
+(OpenSpiel clones constantly) stays cheap.
 """
 
 from __future__ import annotations
 
 import collections
+from typing import NamedTuple
 
+from fogboard_games.core import contract
+from fogboard_games.core.contract import NO_OPTIONS, TERMINAL
 from fogboard_games.core.notation import cell_name
-from fogboard_games.core.sharing import HeldByGame, SharedOnClone
 
 # Cell codes on the true board and in a seat's view.
 EMPTY, X_STONE, O_STONE = 0, 1, 2  # board: X_STONE = seat 0, O_STONE = seat 1
@@ -33,14 +36,42 @@ UNREACHABLE = 99  # distToWin when no connection / line is possible any more
 ENDINGS = ("line", "connection", "board-full", "ply-cap", "wall-clock")
 
 
-class Geometry(HeldByGame):
-    """The fixed facts of one board game: size, adjacency, lines, sense blocks."""
+class Ply(NamedTuple):
+    """One ply: `seat` attempted `cell` with `result` (PLACED / OCCUPIED),
+    after sensing the block of anchor index `anchor` (-1: no sense) and
+    seeing `seen` there (one view code per block cell: UNKNOWN for empty,
+    OWN, PROVEN)."""
 
-    held_as = "geo"  # BoardGame.geo
+    seat: int
+    anchor: int
+    seen: tuple[int, ...]
+    cell: int
+    result: int
 
-    def __init__(self, kind: str, size: int, abrupt: bool, sense: int, max_plies: int):
+
+class Geometry(contract.Setup):
+    """The fixed facts of one board game: size, adjacency, lines, sense blocks.
+
+    `numturns` says whether ply movers are public (obstype reveal-numturns);
+    it shapes what seats know, not the rules.
+    """
+
+    num_players = 2
+    max_chance_outcomes = 0
+    min_utility, max_utility, utility_sum = -1.0, 1.0, 0.0
+
+    def __init__(
+        self,
+        kind: str,
+        size: int,
+        abrupt: bool,
+        sense: int,
+        max_plies: int,
+        numturns: bool = False,
+    ):
         assert kind in ("ttt", "hex")
-        self.built_from = (kind, size, abrupt, sense, max_plies)
+        self.built_from = (kind, size, abrupt, sense, max_plies, numturns)
+        self.numturns = numturns
         self.kind = kind
         self.is_ttt = kind == "ttt"  # read at every attempt
         self.size = size
@@ -97,35 +128,50 @@ class Geometry(HeldByGame):
         self.max_game_plies = min(2 * self.cells - 1, max_plies)
         self.max_own_plies = min(self.cells, max_plies)
         self.num_actions = self.cells + len(self.anchors)
-        # believed_dist per (seat, view): information-state strings show it,
-        # and searches ask for the same information states again and again.
-        self.believed_cache = {}
+        self.max_game_length = self.max_game_plies * (2 if sense else 1)  # a sense is a decision
+        self.sense_actions = list(range(self.cells, self.num_actions))
+        # Plies without a sense, made once: an attempt appends one of these.
+        self.plain_plies = [
+            [[Ply(seat, -1, (), c, r) for r in (PLACED, OCCUPIED)] for c in range(self.cells)]
+            for seat in (0, 1)
+        ]
+
+    def new_match(self) -> Match:
+        return Match(self)
+
+    def action_name(self, player: int, action: int) -> str:
+        if 0 <= action < self.cells:
+            return self.names[action]
+        if self.cells <= action < self.num_actions:
+            return "sense " + self.names[self.anchors[action - self.cells]]
+        raise ValueError(f"action {action!r} is out of range 0..{self.num_actions - 1}")
 
 
-class Match(SharedOnClone):
-    """The changing part of a board game: true board, views, logs, turn."""
+class Match(contract.Match):
+    """The changing part of a board game: true board, views, logs, turn.
+
+    Besides the contract's slots (setup: the Geometry; mover: the seat to
+    move, TERMINAL at the end; options: the mover's legal actions; shared;
+    cache: the encoder's per-match tensors), it keeps:
+    """
 
     __slots__ = (
-        "geo",  # shared Geometry, never copied
         "board",  # true board: EMPTY / X_STONE / O_STONE per cell
         "view",  # 2 * cells: seat p's knowledge of cell c at p * cells + c
         "legal",  # per seat: sorted cells it may attempt (derived from view,
         # kept because legal_actions is the hottest call of every search)
-        "plies",  # every ply in order: (seat, anchor, seen, cell, result)
+        "plies",  # every Ply in order
         "uf",  # hex union-find: parent per cell, then edge flags per cell
         "stones",  # stones on the board (tic-tac-toe board-full check)
-        "mover",  # seat to move
         "sensed",  # recon: the mover's (anchor, seen) this ply, else None
         "seen_empty_at",  # recon: 2 * cells, own ply index when last seen empty
         "ending",  # None while running, else one of ENDINGS
         "winner",  # 0, 1, or -1 for a draw
-        "shared",  # True once several states hold this match: copy before writing
-        "tensors",  # the observer's per-seat tensor cache (see observer.py), never copied
     )
 
     def __init__(self, geo: Geometry):
         cells = geo.cells
-        self.geo = geo
+        self.setup = geo
         self.board = [EMPTY] * cells
         self.view = [UNKNOWN] * (2 * cells)
         self.legal = [list(range(cells)), list(range(cells))]
@@ -138,15 +184,21 @@ class Match(SharedOnClone):
         self.ending = None
         self.winner = -1
         self.shared = False
-        self.tensors = None
+        self.cache = None
+        self.options = geo.sense_actions if geo.sense else self.legal[0]
 
     def copy(self) -> Match:
         m = Match.__new__(Match)
-        m.geo = self.geo
+        m.setup = self.setup
         m.board = self.board[:]
         m.view = self.view[:]
         legal = self.legal
         m.legal = [legal[0][:], legal[1][:]]
+        # The options follow the mover's legal list (or are a fixed list).
+        options = self.options
+        m.options = (
+            m.legal[0] if options is legal[0] else m.legal[1] if options is legal[1] else options
+        )
         m.plies = self.plies[:]  # entries are tuples, shared safely
         m.uf = self.uf[:] if self.uf is not None else None
         m.stones = self.stones
@@ -156,7 +208,7 @@ class Match(SharedOnClone):
         m.ending = self.ending
         m.winner = self.winner
         m.shared = False
-        m.tensors = None
+        m.cache = None
         return m
 
     # ---- what a seat may do -------------------------------------------------
@@ -164,10 +216,15 @@ class Match(SharedOnClone):
     @property
     def sensing(self) -> bool:
         """True when the mover's next decision is its sense (recon hex)."""
-        return bool(self.geo.sense) and self.sensed is None
+        return bool(self.setup.sense) and self.sensed is None and self.ending is None
+
+    def why_illegal(self, action) -> str:
+        return "it is the sense step" if self.sensing else "not a legal attempt for this seat"
 
     def is_legal(self, action: int) -> bool:
-        geo = self.geo
+        if type(action) is not int:
+            return False
+        geo = self.setup
         if self.ending is not None:
             return False
         if geo.sense and self.sensed is None:  # the sense step (not self.sensing: hot path)
@@ -180,15 +237,15 @@ class Match(SharedOnClone):
         """Apply a legal action (attempt or sense); False, changing nothing, if illegal."""
         if not self.is_legal(action):
             return False
-        if action < self.geo.cells:
+        if action < self.setup.cells:
             self.attempt(action)
         else:
-            self.sense(action - self.geo.cells)
+            self.sense(action - self.setup.cells)
         return True
 
     def sense(self, anchor_index: int) -> None:
         """Recon sense: the block at the anchor is shown truthfully to the mover."""
-        geo = self.geo
+        geo = self.setup
         seat = self.mover
         base = seat * geo.cells
         opp_code = O_STONE if seat == 0 else X_STONE
@@ -211,10 +268,11 @@ class Match(SharedOnClone):
             else:
                 seen.append(OWN)
         self.sensed = (anchor_index, tuple(seen))
+        self.options = legal
 
     def attempt(self, cell: int) -> int:
         """One attempt by the mover; returns PLACED or OCCUPIED."""
-        geo = self.geo
+        geo = self.setup
         seat = self.mover
         board = self.board
         at = seat * geo.cells + cell  # the cell in the mover's view
@@ -249,13 +307,21 @@ class Match(SharedOnClone):
             if geo.abrupt:
                 self.mover = 1 - seat
         plies = self.plies
-        plies.append((seat, anchor, seen, cell, result))
+        if anchor < 0:
+            plies.append(geo.plain_plies[seat][cell][result])
+        else:
+            plies.append(Ply(seat, anchor, seen, cell, result))
         if self.ending is None:
             if geo.is_ttt and self.stones == geo.cells:
                 self.ending = "board-full"
                 self.winner = -1
             elif len(plies) >= geo.max_plies:
                 self.settle_by_distance("ply-cap")
+        if self.ending is not None:
+            self.mover = TERMINAL
+            self.options = NO_OPTIONS
+        else:
+            self.options = geo.sense_actions if geo.sense else self.legal[self.mover]
         return result
 
     def settle_by_distance(self, ending: str) -> None:
@@ -266,11 +332,13 @@ class Match(SharedOnClone):
         d0, d1 = true_dist(self, 0), true_dist(self, 1)
         self.ending = ending
         self.winner = 0 if d0 < d1 else 1 if d1 < d0 else -1
+        self.mover = TERMINAL
+        self.options = NO_OPTIONS
 
     def _joins_edges(self, cell: int, code: int) -> bool:
         """Hex: does the stone just placed join its seat's two edges?"""
         board = self.board
-        geo = self.geo
+        geo = self.setup
         # Union-find over own stones; the new stone becomes the root of every
         # group it touches and collects their edge flags.
         uf = self.uf
@@ -319,7 +387,7 @@ def seat_totals(m: Match, seat: int) -> dict:
     """A seat's totals (the review's and the replay's): its stones on the
     board, its collisions (probes), the opponent stones it proved, and its
     true distToWin."""
-    cells = m.geo.cells
+    cells = m.setup.cells
     return {
         "stones": m.board.count(seat + 1),
         "probes": sum(1 for p in m.plies if p[0] == seat and p[4] == OCCUPIED),
@@ -331,24 +399,17 @@ def seat_totals(m: Match, seat: int) -> dict:
 def true_dist(m: Match, seat: int) -> int:
     """distToWin of `seat` on the true board."""
     own, opp = (X_STONE, O_STONE) if seat == 0 else (O_STONE, X_STONE)
-    return dist_to_win(m.geo, m.board, seat, own, opp)
-
-
-BELIEVED_CACHE_SIZE = 1 << 17  # entries per game before the memo starts afresh
+    return dist_to_win(m.setup, m.board, seat, own, opp)
 
 
 def believed_dist(m: Match, seat: int) -> int:
-    """distToWin of `seat` on its believed board (own + proven stones)."""
-    geo = m.geo
+    """distToWin of `seat` on its believed board (own + proven stones).
+
+    (The encoder keeps a memo of it: information-state strings show it.)
+    """
+    geo = m.setup
     view = m.view[seat * geo.cells : (seat + 1) * geo.cells]
-    key = (seat, bytes(view))  # view codes are 0..2
-    cache = geo.believed_cache
-    dist = cache.get(key)
-    if dist is None:
-        if len(cache) >= BELIEVED_CACHE_SIZE:
-            cache.clear()
-        dist = cache[key] = dist_to_win(geo, view, seat, OWN, PROVEN)
-    return dist
+    return dist_to_win(geo, view, seat, OWN, PROVEN)
 
 
 BLOCKED = None  # route cost of a cell a route may not use

@@ -1,63 +1,105 @@
-"""pyspiel glue every fogboard game shares (SPEC.md section 0).
+"""The pyspiel Game and State of every fogboard game, written once.
 
-`ObservedGame` caches piece layouts per IIGObservationType and hands out
-observers; `ObservedState` answers the observation and helper queries on
-the Python side. A ruleset's State keeps its changing data in `self._m`
-(a `sharing.SharedOnClone` match, handed to `ObservedState(game, match)`)
-and supplies four small hooks:
+A ruleset declares a `core.contract.Ruleset` (its Setup, Match, Encoder,
+resampler and review); `core.registry.register` makes a `Game` subclass
+bound to it and registers it with pyspiel. Everything pyspiel asks of a
+game or a state is answered here, from the match's `mover`, `options` and
+methods and from the encoder (docs/adding_a_game.md).
 
-* `_game()`: its Python game object (reached without crossing into C++);
-* `_player(player)`: the seat a query is about, validated (None = mover);
-* `_encode(buf, layout, player, private)`: write a layout's pieces;
-* `_describe(player, key)`: the string for an observation key.
-
-Plain Python methods here serve Python callers directly; C++ callers reach
-the same code through `_legal_actions` and the observer, so both routes
-give one answer (the conformance suite checks it for every game).
+Speed notes (docs/performance.md). OpenSpiel's Python-game clone calls
+`new_initial_state()` and then deep-copies every attribute, so a State
+keeps exactly one attribute, its match, whose deep copy is free (copy on
+write, core.sharing). `legal_actions`, `current_player`, `is_terminal`,
+`is_chance_node`, `chance_outcomes` and the information-state/observation
+methods are plain Python methods here, which serves Python callers without
+a round trip through C++; C++ callers reach the same code through
+`_legal_actions` and the observers, and the conformance suite checks that
+both routes give the same answers.
 """
 
 from __future__ import annotations
 
+import random
+
 import pyspiel
 
+from fogboard_games.core.contract import CHANCE, TERMINAL, Match, Ruleset
 from fogboard_games.core.observer import INFO_STATE, OBSERVATION, PieceObserver, obs_type_key
+from fogboard_games.core.review import FORMAT
+
+# Match.mover holds these outside decisions, so current_player is one attribute.
+assert (CHANCE, TERMINAL) == (int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL))
+
+_UTILITY = {
+    "zero-sum": pyspiel.GameType.Utility.ZERO_SUM,
+    "constant-sum": pyspiel.GameType.Utility.CONSTANT_SUM,
+    "general-sum": pyspiel.GameType.Utility.GENERAL_SUM,
+}
+_REWARDS = {
+    "terminal": pyspiel.GameType.RewardModel.TERMINAL,
+    "rewards": pyspiel.GameType.RewardModel.REWARDS,
+}
 
 
-def game_type(
-    short_name: str,
-    long_name: str,
-    params: dict,
-    *,
-    chance: bool,
-    min_players: int = 2,
-    max_players: int = 2,
-) -> pyspiel.GameType:
-    """The GameType every fogboard game has: sequential, imperfect information,
-    zero-sum, terminal rewards, every string and tensor provided."""
+class SeatError(ValueError, pyspiel.SpielError):
+    """A player that is not a seat of the game, or no player where nobody is
+    to move. Both a ValueError and a pyspiel.SpielError, so callers written
+    for either catch it."""
+
+
+def game_type(ruleset: Ruleset) -> pyspiel.GameType:
+    """The pyspiel GameType a ruleset declares: sequential, imperfect
+    information, every string and tensor provided."""
     mode = pyspiel.GameType.ChanceMode
     return pyspiel.GameType(
-        short_name=short_name,
-        long_name=long_name,
+        short_name=ruleset.short_name,
+        long_name=ruleset.long_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=mode.EXPLICIT_STOCHASTIC if chance else mode.DETERMINISTIC,
+        chance_mode=mode.EXPLICIT_STOCHASTIC if ruleset.chance else mode.DETERMINISTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=max_players,
-        min_num_players=min_players,
+        utility=_UTILITY[ruleset.utility],
+        reward_model=_REWARDS[ruleset.reward_model],
+        max_num_players=ruleset.max_players,
+        min_num_players=ruleset.min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=params,
+        parameter_specification=ruleset.params.defaults(),
     )
 
 
-class ObservedGame:
-    """Mixin for a pyspiel.Game: layouts per observation key, observers, pickling.
+class Game(pyspiel.Game):
+    """A fogboard game: `register` makes one subclass per ruleset, with `ruleset` set."""
 
-    The game must keep its validated parameters in `resolved_params`.
-    """
+    ruleset: Ruleset
+    short_name = ""
+
+    def __init__(self, params=None):
+        ruleset = self.ruleset
+        p = ruleset.params.resolve(params)
+        setup = ruleset.setup(p)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=setup.num_actions,
+            max_chance_outcomes=setup.max_chance_outcomes,
+            num_players=setup.num_players,
+            min_utility=float(setup.min_utility),
+            max_utility=float(setup.max_utility),
+            utility_sum=setup.utility_sum,
+            max_game_length=setup.max_game_length,
+        )
+        pyspiel.Game.__init__(self, self.game_type, info, p)
+        self.resolved_params = p
+        self.setup = setup
+        setup.game = self  # lets states reach their game without crossing into C++
+        self.encoder = ruleset.encoder(setup)
+        # The Python route of the default information-state tensor, looked up
+        # at every call: one attribute instead of a method lookup chain.
+        self.info_tensor = self.encoder.info_state_tensor
+        self.info_layout = self.encoder.layout(INFO_STATE)
+        self.obs_layout = self.encoder.layout(OBSERVATION)
+        self._template = setup.new_match()
+        self._template.shared = True  # every fresh state starts from it
 
     def __reduce__(self):
         # pybind pickles a Game as its C++ object and never runs __init__, so
@@ -66,30 +108,54 @@ class ObservedGame:
         # pyspiel.deserialize_game_and_state pickle the state's attributes,
         # so every deserialized state failed on its first call. Rebuild the
         # game by loading it again from its resolved parameters instead.
-        return (pyspiel.load_game, (self.get_type().short_name, dict(self.resolved_params)))
+        return (pyspiel.load_game, (self.short_name, dict(self.resolved_params)))
 
-    def layout(self, key):
-        layouts = self.__dict__.setdefault("_layouts", {})
-        if key not in layouts:
-            layouts[key] = self._make_layout(key)
-        return layouts[key]
+    def new_initial_state(self) -> State:
+        return State(self, self._template)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
             raise ValueError(
-                f"{self.get_type().short_name}: observer parameters are not supported, got {params}"
+                f"{self.short_name}: observer parameters are not supported, got {params}"
             )
         key = obs_type_key(iig_obs_type)
-        return PieceObserver(key, self.layout(key))
+        return PieceObserver(key, self.encoder.layout(key), self.encoder, seat_of)
+
+
+def seat_of(state: State, player) -> int:
+    """`player` as a seat of the state's game: ValueError naming the seats if
+    it is not one. None means the seat to move (SeatError where nobody is)."""
+    m = state.match
+    n = m.setup.num_players
+    if player is None:
+        player = m.mover
+        if player < 0:
+            where = "the game is over" if player == TERMINAL else "this is a chance node"
+            raise SeatError(f"{where}, so there is no player to move: pass a seat 0..{n - 1}")
+        return player
+    if isinstance(player, bool) or not hasattr(player, "__index__"):
+        raise SeatError(f"player must be a seat 0..{n - 1}, got {player!r}")
+    seat = player.__index__()  # numpy ints are seats too
+    if not 0 <= seat < n:
+        raise SeatError(f"player must be a seat 0..{n - 1}, got {player!r}")
+    return seat
+
+
+def _actor(state: State, player) -> int:
+    """`player` as an actor: a seat, or pyspiel's chance or terminal id."""
+    if player == CHANCE or player == TERMINAL:
+        if not isinstance(player, bool):
+            return int(player)
+    return seat_of(state, player)
 
 
 _STATE_INIT = pyspiel.State.__init__
 
 
-class ObservedState(pyspiel.State):
-    """Base State: observation queries and helpers shared by every ruleset."""
+class State(pyspiel.State):
+    """A position of any fogboard game. Its one attribute is `_m`, the match."""
 
-    def __init__(self, game, match):
+    def __init__(self, game: Game, match: Match):
         # OpenSpiel makes a state (and every clone) through
         # new_initial_state(), so this runs once per clone: one frame, no
         # super() lookup. `match` is the game's template match, shared with
@@ -99,32 +165,235 @@ class ObservedState(pyspiel.State):
         self._m = match
 
     @property
-    def match(self):
-        """The ruleset's match behind this state (read it; never write it:
-        other states may share it, see core.sharing)."""
+    def match(self) -> Match:
+        """The ruleset's match behind this state. Read it, never write it:
+        other states may share it (use `writable_match()` to change it)."""
         return self._m
+
+    def writable_match(self) -> Match:
+        """This state's match, copied first if other states share it."""
+        m = self._m
+        if m.shared:
+            m = self._m = m.copy()
+        return m
+
+    # ---- who moves (one attribute each: C++ calls these at every move) ------
+
+    def current_player(self) -> int:
+        return self._m.mover
+
+    def is_terminal(self) -> bool:
+        return self._m.mover == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self._m.mover == CHANCE
+
+    def is_player_node(self) -> bool:
+        return self._m.mover >= 0
 
     def is_simultaneous_node(self) -> bool:
         return False
+
+    # ---- what may be done ----------------------------------------------------
+
+    def legal_actions(self, player=None) -> list[int]:
+        m = self._m
+        if player is None or player == m.mover:
+            return m.options[:]
+        _actor(self, player)  # a clear error for a player that is not one
+        return []
 
     def _legal_actions(self, player) -> list[int]:
         return self.legal_actions(player)
 
     def legal_actions_mask(self, player=None) -> list[int]:
-        mask = [0] * self._game().num_distinct_actions()
-        for a in self.legal_actions(player):
+        m = self._m
+        actor = m.mover if player is None else _actor(self, player)
+        setup = m.setup
+        size = setup.max_chance_outcomes if actor == CHANCE else setup.num_actions
+        mask = [0] * size
+        for a in self.legal_actions(actor):
             mask[a] = 1
         return mask
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        m = self._m
+        if m.mover == CHANCE:
+            return list(m.chance_outcomes())
+        return []
+
+    # ---- moves ----------------------------------------------------------------
+
+    def _apply_action(self, action: int) -> None:
+        m = self._m
+        if m.shared:  # writable_match(), inlined: this runs at every move
+            m = self._m = m.copy()
+        if not m.play(action):
+            raise ValueError(self._refusal(action))
+
+    def _refusal(self, action) -> str:
+        m = self._m
+        if m.mover == TERMINAL:
+            return f"action {action!r} refused: the game is over"
+        setup = m.setup
+        if m.mover == CHANCE:
+            kind, who, size = "chance outcome", "chance", setup.max_chance_outcomes
+        else:
+            kind, who, size = "action", f"seat {m.mover}", setup.num_actions
+        try:
+            what = setup.action_name(m.mover, action)
+        except (ValueError, TypeError, IndexError):
+            what = f"out of range 0..{size - 1}"
+        return (
+            f"illegal {kind} {action!r} ({what}) for {who}: {m.why_illegal(action)}; "
+            f"legal: {self._legal_spellings(m.mover)}"
+        )
+
+    def _legal_spellings(self, actor: int) -> str:
+        name = self._m.setup.action_name
+        return ", ".join(name(actor, a) for a in self.legal_actions(actor)) or "none"
+
+    def _action_to_string(self, player, action) -> str:
+        return self._m.setup.action_name(player, action)
+
+    def string_to_action(self, *args) -> int:
+        """The legal action of this node spelled `text`, as `action_to_string`
+        spells it (case and surrounding or repeated spaces do not matter);
+        ValueError listing the legal spellings for anything else.
+
+        Called as `string_to_action(text)` (the player to move) or
+        `string_to_action(player, text)`, as pyspiel allows.
+        """
+        if len(args) == 1:
+            actor, text = self._m.mover, args[0]
+        elif len(args) == 2:
+            actor, text = _actor(self, args[0]), args[1]
+        else:
+            raise TypeError("string_to_action takes (text) or (player, text)")
+        m = self._m
+        if not isinstance(text, str):
+            raise ValueError(f"an action is named by a string, got {text!r}")
+        if m.mover == TERMINAL:
+            raise ValueError(f"{text!r} refused: the game is over, no action is legal")
+        key = _spelling(text)
+        name = m.setup.action_name
+        legal = self.legal_actions(actor)
+        for a in legal:
+            if _spelling(name(actor, a)) == key:
+                return a
+        who = "chance" if actor == CHANCE else f"seat {actor}"
+        if not legal:
+            mover = "chance" if m.mover == CHANCE else f"seat {m.mover}"
+            raise ValueError(f"{text!r} refused: {who} has no legal action here ({mover} moves)")
+        raise ValueError(
+            f"{text!r} is not a legal action of {who} here; legal: {self._legal_spellings(actor)}"
+        )
+
+    # ---- outcome ------------------------------------------------------------------
+
+    def returns(self) -> list[float]:
+        return list(self._m.returns())
+
+    def rewards(self) -> list[float]:
+        return list(self._m.rewards())
+
+    # ---- what each seat knows -------------------------------------------------------
+
+    def information_state_tensor(self, player=None) -> list[float]:
+        m = self._m
+        setup = m.setup
+        if type(player) is not int or not 0 <= player < setup.num_players:
+            player = seat_of(self, player)  # None: the mover; else a clear error
+        return setup.game.info_tensor(m, player)
+
     def observation_tensor(self, player=None) -> list[float]:
-        player = self._player(player)
-        layout = self._game().obs_layout
+        player = seat_of(self, player)
+        game = self._m.setup.game
+        layout = game.obs_layout
         buf = [0.0] * layout.size
-        self._encode(buf, layout, player, "single")
+        game.encoder.encode(buf, layout, self._m, player, "single")
         return buf
 
     def information_state_string(self, player=None) -> str:
-        return self._describe(self._player(player), INFO_STATE)
+        return self._m.setup.game.encoder.describe(self._m, seat_of(self, player), INFO_STATE)
 
     def observation_string(self, player=None) -> str:
-        return self._describe(self._player(player), OBSERVATION)
+        return self._m.setup.game.encoder.describe(self._m, seat_of(self, player), OBSERVATION)
+
+    def __str__(self) -> str:
+        return self._m.setup.game.encoder.true_text(self._m)
+
+    # ---- research extras --------------------------------------------------------------
+
+    def resample_from_infostate(self, player: int, sampler=None) -> State:
+        """A state with the same information state for `player`, drawn by the
+        ruleset's resampler with positive probability on every history the
+        seat cannot rule out.
+
+        `sampler()` returns a float in [0, 1) (OpenSpiel's convention, e.g.
+        `rng.random` or `pyspiel.UniformProbabilitySampler`); it seeds the
+        draw, so a seeded sampler gives repeatable worlds. Default: random.
+        """
+        seat = seat_of(self, player)
+        m = self._m
+        game = m.setup.game
+        if m.mover == TERMINAL:
+            raise ValueError("resample_from_infostate needs a running game, this one is over")
+        draw_world = game.ruleset.resample
+        if draw_world is None:
+            raise NotImplementedError(f"{game.short_name} has no resampler")
+        seed = int((sampler or random.random)() * 2**53)
+        rng = random.Random(seed)
+        target = self.information_state_string(seat)
+        for _ in range(20):
+            world = game.new_initial_state()
+            for action in draw_world(m, seat, rng):
+                world.apply_action(action)
+            # A safety net: the resampler is exact by construction, and the
+            # conformance suite checks it; a miss is drawn again.
+            if world.information_state_string(seat) == target:
+                return world
+        raise RuntimeError(
+            "resample_from_infostate found no consistent world; please report this history: "
+            f"{game} {self.history()}"
+        )
+
+    def review(self) -> dict:
+        """The end-of-game review: every hidden fact, turn by turn, as JSON-ready
+        data that `fogboard_games.load_review` rebuilds (docs/reviews.md)."""
+        m = self._m
+        if m.mover != TERMINAL:
+            raise ValueError("review() is only available once the game is over")
+        game = m.setup.game
+        return {
+            "format": FORMAT,
+            "game": game.short_name,
+            "params": dict(game.resolved_params),
+            "actions": self.action_strings(),
+            **game.ruleset.review(m),
+            "returns": list(m.returns()),
+        }
+
+    def action_strings(self) -> list[str]:
+        """Every action of the history as its string, chance outcomes included."""
+        game = self._m.setup.game
+        replay = game.new_initial_state()
+        out = []
+        for action in self.history():
+            out.append(replay.action_to_string(replay.current_player(), action))
+            replay.apply_action(action)
+        return out
+
+    def finish_as_reviewed(self, review: dict) -> None:
+        """End a running game as its review records, when it stopped by
+        something that is not an action (a board game's wall clock)."""
+        m = self._m
+        finish = m.setup.game.ruleset.finish_as_reviewed
+        if finish is None:
+            raise ValueError("the review's actions leave the game running")
+        finish(self.writable_match(), review)
+
+
+def _spelling(text: str) -> str:
+    """An action string with case and spacing normalised."""
+    return " ".join(text.split()).lower()

@@ -1,11 +1,11 @@
-"""Piece-based observers over one flat float32 buffer (SPEC.md section 0).
+"""Piece-based observers over one flat float32 buffer (docs/adding_a_game.md).
 
 An observer is a list of named pieces chosen from the IIGObservationType.
-Each ruleset supplies one encoder (its State's `_encode` hook) that writes
-1.0s (or small counts) at `layout.offset[piece] + index`; the same encoder
-fills the numpy buffer behind `make_py_observer` (the C++ route) and the
-plain Python list that the State's fast `information_state_tensor` returns
-(the Python route), so the two routes cannot drift apart.
+Each ruleset supplies one encoder (core.contract.Encoder) that writes 1.0s
+(or small counts) at `layout.offset[piece] + index`; the same encoder fills
+the numpy buffer behind `make_py_observer` (the C++ route) and the plain
+Python list that the State's fast `information_state_tensor` returns (the
+Python route), so the two routes cannot drift apart.
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ import numpy as np
 import pyspiel
 
 PieceList = Sequence[tuple[str, tuple[int, ...]]]
+# (perfect_recall, public_info, private_info "none" / "single" / "all")
+ObsKey = tuple[bool, bool, str]
 
 
-def obs_type_key(iig_obs_type) -> tuple[bool, bool, str]:
+def obs_type_key(iig_obs_type) -> ObsKey:
     """(perfect_recall, public_info, private_info) as a hashable key."""
     if iig_obs_type is None:
         iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
@@ -36,9 +38,10 @@ OBSERVATION = (False, True, "single")
 
 
 class Layout:
-    """Offsets, shapes and total size of a piece list."""
+    """Offsets, shapes and total size of a piece list (of observation `key`)."""
 
-    def __init__(self, pieces: PieceList):
+    def __init__(self, pieces: PieceList, key: ObsKey | None = None):
+        self.key = key
         self.pieces = [(name, tuple(shape)) for name, shape in pieces]
         self.offset: dict[str, int] = {}
         self.shape: dict[str, tuple[int, ...]] = {}
@@ -68,14 +71,16 @@ def piece_table(layout: Layout) -> str:
 class PieceObserver:
     """A PyObserver (see open_spiel/python/observation.py) built from pieces.
 
-    It asks the state to encode and describe itself (the ruleset's
-    `_encode` and `_describe` hooks, see core/glue.py), so the observer
-    route and the state's own Python methods share one encoder.
+    It asks the game's encoder to encode and describe the state's match, so
+    the observer route and the state's own Python methods share one encoder.
+    A player that is not a seat of the game is refused (core.glue.seat_of).
     """
 
-    def __init__(self, key: tuple[bool, bool, str], layout: Layout):
+    def __init__(self, key: ObsKey, layout: Layout, encoder, seat_of):
         self.key = key
         self.layout = layout
+        self._encoder = encoder
+        self._seat_of = seat_of
         self.tensor = np.zeros(layout.size, np.float32)
         self.dict = {}
         for name, shape in layout.pieces:
@@ -83,11 +88,12 @@ class PieceObserver:
             self.dict[name] = self.tensor[start : start + math.prod(shape)].reshape(shape)
 
     def set_from(self, state, player: int) -> None:
+        seat = self._seat_of(state, player)
         self.tensor.fill(0.0)
-        state._encode(self.tensor, self.layout, player, self.key[2])
+        self._encoder.encode(self.tensor, self.layout, state.match, seat, self.key[2])
 
     def string_from(self, state, player: int) -> str:
-        return state._describe(player, self.key)
+        return self._encoder.describe(state.match, self._seat_of(state, player), self.key)
 
 
 def all_obs_types() -> list:

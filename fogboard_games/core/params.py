@@ -1,4 +1,4 @@
-"""Declare a game's parameters once; validate them at load (SPEC.md section 0).
+"""Declare a game's parameters once; validate them at load (docs/adding_a_game.md#parameters).
 
 OpenSpiel hands a Python game a dict holding every declared parameter
 (defaults merged in). We check names, types and ranges here so a bad value
@@ -67,10 +67,14 @@ class ParamSpec:
         game: str,
         params: Sequence[Param],
         check: Callable[[dict], None] | None = None,
+        derive: Callable[[dict], None] | None = None,
     ):
         self.game = game
         self.params = {p.name: p for p in params}
         self._check = check
+        # Fills in values a default stands for (e.g. -1 meaning "2 x cells"),
+        # after the checks, so that get_parameters shows the number.
+        self._derive = derive
 
     def defaults(self) -> dict[str, Value]:
         return {name: p.default for name, p in self.params.items()}
@@ -89,6 +93,8 @@ class ParamSpec:
             out[name] = self.params[name].check(self.game, value)
         if self._check:
             self._check(out)
+        if self._derive:
+            self._derive(out)
         return out
 
     def table(self) -> str:

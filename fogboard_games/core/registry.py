@@ -8,7 +8,6 @@ benchmarked the day it lands.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 
 import pyspiel
 
@@ -49,13 +48,28 @@ def add_bench_pair(preset: str, cpp_game: str) -> None:
     BENCH_PAIRS.append((preset, cpp_game))
 
 
-def register(game_type: pyspiel.GameType, game_class: Callable, spec=None) -> None:
-    if game_type.short_name in GAMES:
-        return
-    pyspiel.register_game(game_type, game_class)
-    GAMES[game_type.short_name] = game_class
-    if spec is not None:
-        PARAM_SPECS[game_type.short_name] = spec
+def register(ruleset) -> type:
+    """Make a ruleset (core.contract.Ruleset) a pyspiel game; its Game class.
+
+    The class is one subclass of core.glue.Game per ruleset, bound to it;
+    registering a short name twice returns the class made the first time.
+    """
+    from fogboard_games.core.glue import Game, game_type
+
+    short_name = ruleset.short_name
+    if short_name in GAMES:
+        return GAMES[short_name]
+    gtype = game_type(ruleset)
+    cls_name = "".join(w.capitalize() for w in short_name.split("_")) + "Game"
+    cls = type(
+        cls_name,
+        (Game,),
+        {"ruleset": ruleset, "game_type": gtype, "short_name": short_name, "__module__": __name__},
+    )
+    pyspiel.register_game(gtype, cls)
+    GAMES[short_name] = cls
+    PARAM_SPECS[short_name] = ruleset.params
+    return cls
 
 
 def param_spec(short_name: str):

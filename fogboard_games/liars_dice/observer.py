@@ -1,4 +1,4 @@
-"""Tensors and strings of Liar's Dice (SPEC.md section 4).
+"""Tensors and strings of Liar's Dice (docs/liars_dice.md#what-each-seat-knows).
 
 What a seat knows: its own dice (each hand it rolled, as a multiset: a seat
 may forget the order its dice came in), every decision of every seat (bids,
@@ -35,17 +35,81 @@ T - r of the T dice in play, has (T - r) x S rows starting at row K_r):
 The order of bids, passes and calls needs no piece of its own: bids only
 rise and turns go round the seats with dice, so the pieces above fix the
 whole sequence. `core.observer.piece_table` builds this table from a live layout
-(docs/liars_dice.md).
+(docs/liars_dice.md). `LiarsDiceEncoder` is the ruleset's core.contract.Encoder.
 """
 
 from __future__ import annotations
 
-from fogboard_games.core.observer import Layout, seats_for
+from typing import NamedTuple
+
+from fogboard_games.core import contract
+from fogboard_games.core.observer import INFO_STATE, Layout, ObsKey, PieceList, seats_for
 from fogboard_games.liars_dice import rules
-from fogboard_games.liars_dice.rules import ACT, ROLL, SD_HANDS
+from fogboard_games.liars_dice.rules import ACT, ROLL
 
 
-def make_layout(setup: rules.Setup, key) -> Layout:
+class Plan(NamedTuple):
+    """Offsets of the pieces `encode` writes itself (None if absent); the
+    walk places the perfect-recall log."""
+
+    seat: int | None
+    dice_counts: int | None
+    hands: int | None
+    bids: int | None
+    hand: int | None
+    standing_bid: int | None
+    holder: int | None
+    to_move: int | None
+    last_shown: int | None
+    rerolls_used: int | None
+
+
+class LiarsDiceEncoder(contract.Encoder):
+    """Tensors and strings of one Liar's Dice game (see the module docstring)."""
+
+    def __init__(self, setup: rules.Setup):
+        super().__init__(setup)
+        self._plans: dict[ObsKey, Plan] = {}
+        self._walkers: dict[tuple, object] = {}
+        # "P1 bid 3x4" per seat and action, for the information-state strings.
+        self.action_texts = [
+            [action_text(setup, seat, a) for a in range(setup.num_actions)]
+            for seat in range(setup.players)
+        ]
+        self.info_state_tensor = InfoStateView(self, self.layout(INFO_STATE)).tensor
+
+    def pieces(self, key: ObsKey) -> PieceList:
+        return dice_pieces(self.setup, key)
+
+    def plan(self, layout: Layout) -> Plan:
+        plan = self._plans.get(layout.key)
+        if plan is None:
+            plan = self._plans[layout.key] = Plan(*(layout.offset.get(f) for f in Plan._fields))
+        return plan
+
+    def walker(self, layout: Layout, origin: int = 0):
+        """The event walk of a layout (see `walker`), built once."""
+        key = (layout.key, origin)
+        walk = self._walkers.get(key)
+        if walk is None:
+            walk = self._walkers[key] = walker(layout, self.setup, origin)
+        return walk
+
+    def encode(self, buf, layout: Layout, match: rules.Match, player: int, private: str) -> None:
+        encode(self, buf, layout, match, player, private)
+
+    def describe(self, match: rules.Match, player: int, key: ObsKey) -> str:
+        return describe(self, match, player, key)
+
+    def true_text(self, match: rules.Match) -> str:
+        m = match
+        hands = " ".join(f"P{s}:{hand_text(h)}" for s, h in enumerate(m.hands))
+        log = " ".join(self.action_texts[e.seat][e.what] for e in m.events if e.kind == ACT)
+        dice = " ".join(map(str, m.dice))
+        return f"round {m.round + 1} dice {dice} hands {hands} | {log or '-'}"
+
+
+def dice_pieces(setup: rules.Setup, key: ObsKey) -> PieceList:
     recall, public, private = key
     n, S, B = setup.players, setup.sides, setup.num_bids
     R, H = setup.max_rounds, setup.hands_per_round
@@ -78,31 +142,17 @@ def make_layout(setup: rules.Setup, key) -> Layout:
                 ("to_move", (n,)),
                 ("last_shown", (n, S)),
             ]
-    return Layout(pieces)
+    return pieces
 
 
-# The pieces `encode` writes itself (the walk places the perfect-recall log).
-PLAN_PIECES = (
-    "seat", "dice_counts", "hands", "bids", "hand", "standing_bid", "holder", "to_move",
-    "last_shown", "rerolls_used",
-)  # fmt: skip
-
-
-def _plan(layout: Layout) -> tuple:
-    """The offset of every piece `encode` writes (None if absent), once per layout."""
-    plan = getattr(layout, "_liars_dice_plan", None)
-    if plan is None:
-        plan = tuple(layout.offset.get(name) for name in PLAN_PIECES)
-        layout._liars_dice_plan = plan
-    return plan
-
-
-def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> None:
+def encode(
+    enc: LiarsDiceEncoder, buf, layout: Layout, m: rules.Match, player: int, private: str
+) -> None:
     """Write the pieces of `layout` for `player` into the zeroed `buf`."""
     setup = m.setup
     n, S = setup.players, setup.sides
     (o_seat, o_counts, o_hands, o_bids, o_hand, o_bid, o_holder, o_to_move, o_last,
-     o_used) = _plan(layout)  # fmt: skip
+     o_used) = enc.plan(layout)  # fmt: skip
     if o_seat is not None:
         buf[o_seat + player] = 1.0
     if o_counts is not None:
@@ -110,7 +160,7 @@ def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> No
         for seat, count in enumerate(m.dice):
             buf[o_counts + seat * width + count] = 1.0
     if o_bids is not None or o_hands is not None:
-        walk = walker(layout, setup)
+        walk = enc.walker(layout)
         hands_at = [None] * n  # seat -> (buffer, offset) its dice go to, None if not shown
         for i, seat in enumerate(seats_for(private, player, n)):
             hands_at[seat] = (0, o_hands + i * walk.hand_block)
@@ -130,7 +180,7 @@ def encode(buf, layout: Layout, m: rules.Match, player: int, private: str) -> No
             buf[o_to_move + m.mover] = 1.0
         if m.showdowns:
             o = o_last - 1
-            for seat, hand in enumerate(m.showdowns[-1][SD_HANDS]):
+            for seat, hand in enumerate(m.showdowns[-1].hands):
                 for face in hand:
                     buf[o + seat * S + face] += 1.0
         if o_used is not None:
@@ -160,11 +210,8 @@ def walker(layout: Layout, setup: rules.Setup, origin: int = 0):
     one buffer (origin 0), `InfoStateView` keeps the public block (which
     starts at `origin`) once for all seats. (A closure: the Python route
     walks at every decision, and unpacking a dozen constants per call would
-    cost as much as the walk itself.)
+    cost as much as the walk itself. `LiarsDiceEncoder.walker` keeps them.)
     """
-    cache = layout.__dict__.setdefault("_liars_dice_walkers", {})
-    if origin in cache:
-        return cache[origin]
 
     def at_piece(name):
         o = layout.offset.get(name)
@@ -215,7 +262,7 @@ def walker(layout: Layout, setup: rules.Setup, origin: int = 0):
             # SHOW: the showdown of round `rnd` (what == rnd)
             if o_shown is not None:
                 o = o_shown + rnd * n * S - 1
-                for s, hand in enumerate(m.showdowns[rnd][SD_HANDS]):
+                for s, hand in enumerate(m.showdowns[rnd].hands):
                     for face in hand:
                         public[o + s * S + face] += 1.0
             rnd += 1
@@ -229,7 +276,6 @@ def walker(layout: Layout, setup: rules.Setup, origin: int = 0):
         at[4] = hand_no
 
     walk_events.hand_block = R * H * S  # floats of one seat's hands
-    cache[origin] = walk_events
     return walk_events
 
 
@@ -249,13 +295,14 @@ class InfoStateView:
     match instead of logging every roll.
     """
 
-    def __init__(self, setup: rules.Setup, info: Layout):
+    def __init__(self, enc: LiarsDiceEncoder, info: Layout):
+        setup = enc.setup
         n, B, H, S = setup.players, setup.num_bids, setup.hands_per_round, setup.sides
         o_seat, o_hands = info.offset["seat"], info.offset["hands"]
         o_counts = info.offset.get("dice_counts")
         # The public block starts after the seat's dice (make_layout's order).
-        origin = o_hands + walker(info, setup).hand_block
-        walk = walker(info, setup, origin)
+        origin = o_hands + enc.walker(info).hand_block
+        walk = enc.walker(info, origin)
         own_blank = []  # per seat: its own block, zeros but its one-hot
         for seat in range(n):
             block = [0.0] * origin
@@ -271,11 +318,11 @@ class InfoStateView:
         rerolls, no_rerolls = setup.rerolls, [0] * n
 
         def tensor(m: rules.Match, player: int) -> list[float]:
-            at = m.walks
+            at = m.cache
             if at is None:
                 hand_no = [0] * n if rerolls else no_rerolls  # only a reroll changes it
                 own = [*map(list.copy, own_blank)] if logged else None
-                at = m.walks = [0, 0, 0, -1, hand_no, hands_at, own, public_blank[:]]
+                at = m.cache = [0, 0, 0, -1, hand_no, hands_at, own, public_blank[:]]
             done = at[0]
             events = m.events
             end = len(events)
@@ -319,7 +366,7 @@ def hand_text(faces) -> str:
 
 
 def action_text(setup: rules.Setup, seat: int, action: int) -> str:
-    return f"P{seat} {setup.action_name(action)}"
+    return f"P{seat} {setup.decision_name(action)}"
 
 
 def showdown_text(setup: rules.Setup, showdown) -> str:
@@ -338,12 +385,12 @@ def dice_at_round_starts(m: rules.Match) -> list[list[int]]:
     dice = [m.setup.numdice] * m.setup.players
     out = [dice[:]]
     for sd in m.showdowns[: m.round]:
-        dice[sd[rules.SD_LOSER]] -= sd[rules.SD_AMOUNT]
+        dice[sd.loser] -= sd.amount
         out.append(dice[:])
     return out
 
 
-def describe(m: rules.Match, player: int, key) -> str:
+def describe(enc: LiarsDiceEncoder, m: rules.Match, player: int, key: ObsKey) -> str:
     recall, public, private = key
     setup = m.setup
     seats = seats_for(private, player, setup.players)
@@ -352,7 +399,7 @@ def describe(m: rules.Match, player: int, key) -> str:
     if private == "single":
         parts.append(f"seat {player}")
     if recall:
-        rounds = _round_tokens(m, seats, every, public)
+        rounds = _round_tokens(enc, m, seats, every, public)
         starts = dice_at_round_starts(m) if public and setup.mode == "dice" else None
         for r, tokens in enumerate(rounds):
             head = f"round {r + 1}"
@@ -382,10 +429,12 @@ def _num(x: float) -> str:
     return str(int(x)) if x == int(x) else f"{x:.4g}"
 
 
-def _round_tokens(m: rules.Match, seats: list[int], every: bool, public: bool) -> list[list[str]]:
+def _round_tokens(
+    enc: LiarsDiceEncoder, m: rules.Match, seats: list[int], every: bool, public: bool
+) -> list[list[str]]:
     """Per round, the tokens the observer knows, in the order they happened."""
     setup = m.setup
-    texts = setup.game.action_texts  # [seat][action] -> "P1 bid 3x4"
+    texts = enc.action_texts  # [seat][action] -> "P1 bid 3x4"
     reroll = setup.reroll
     rounds = [[]]
     hands = {}  # seat -> faces of its hand being rolled / held, shown sorted

@@ -1,4 +1,4 @@
-"""resample_from_infostate for Liar's Dice (SPEC.md sections 0 and 4).
+"""resample_from_infostate for Liar's Dice (docs/liars_dice.md#resampling).
 
 A seat knows its own dice, every decision, and every die shown at a
 showdown: each seat's final hand of each finished round. What it cannot
@@ -17,29 +17,21 @@ import random
 from fogboard_games.liars_dice import rules
 
 
-def resample(state, player: int, sampler=None):
-    """A new state with the same information state for `player`.
-
-    `sampler()` returns a float in [0, 1) (OpenSpiel's convention, e.g.
-    `rng.random` or `pyspiel.UniformProbabilitySampler`); default: random.
-    """
-    m = state._m
+def resample(m: rules.Match, player: int, rng: random.Random) -> list[int]:
+    """The actions of a history with the same information state for `player`:
+    every die the seat has not seen redrawn uniformly, every other event kept."""
     setup = m.setup
-    if not isinstance(player, int) or not 0 <= player < setup.players:
-        raise ValueError(f"player must be a seat 0..{setup.players - 1}, got {player!r}")
-    draw = sampler if sampler is not None else random.random
+    sides = setup.sides
     shown = _shown_rolls(m)
-    world = setup.game.new_initial_state()
-    for i, event in enumerate(m.events):
-        kind = event[0]
+    actions = []
+    for i, (kind, seat, what) in enumerate(m.events):
         if kind == rules.ROLL:
-            face = event[2]
-            if event[1] != player and i not in shown:
-                face = min(int(draw() * setup.sides), setup.sides - 1) + 1
-            world.apply_action(face - 1)
+            if seat != player and i not in shown:
+                what = rng.randrange(sides) + 1
+            actions.append(what - 1)
         elif kind == rules.ACT:
-            world.apply_action(event[2])
-    return world
+            actions.append(what)
+    return actions
 
 
 def _shown_rolls(m: rules.Match) -> set[int]:
@@ -52,7 +44,7 @@ def _shown_rolls(m: rules.Match) -> set[int]:
         if kind == rules.ROLL:
             rolls[seat].append(i)
         elif kind == rules.SHOW:
-            for s, hand in enumerate(m.showdowns[what][rules.SD_HANDS]):
+            for s, hand in enumerate(m.showdowns[what].hands):
                 if hand:
                     shown.update(rolls[s][-len(hand) :])
             rolls = [[] for _ in range(m.setup.players)]

@@ -1,27 +1,23 @@
-"""The review of a finished Liar's Dice match (SPEC.md sections 0 and 4).
+"""The review of a finished Liar's Dice match (docs/liars_dice.md#review).
 
 Every die of every hand (first rolls and rerolls, in roll order), every
 decision, and per round the showdown: all hands, the call, the standing
 bid and its holder, the count of the called face (wilds included), and who
 paid whom (chips) or who lost dice (dice mode). `fogboard_games.load_review`
-rebuilds the match from `actions` and checks every other field against it.
+rebuilds the match from `actions` and checks every other field against it;
+core.glue adds the fields every review has (format, game, params, actions,
+returns).
 """
 
 from __future__ import annotations
 
-from fogboard_games.core.review import FORMAT
 from fogboard_games.liars_dice import rules
 from fogboard_games.liars_dice.observer import dice_at_round_starts
 
 
-def review(state) -> dict:
-    m = state._m
+def review(m: rules.Match) -> dict:
     setup = m.setup
-    if m.phase != rules.OVER:
-        raise ValueError("a review exists only for a finished game; this one is still running")
-    game = setup.game
     starts = dice_at_round_starts(m)
-    actions = []
     rounds = []
     current = None
     for event in m.events:
@@ -37,15 +33,13 @@ def review(state) -> dict:
             }
         if kind == rules.ROLL:
             seat, face = event[1], event[2]
-            actions.append(f"roll {face}")
             hands = current["hands"][seat]
             if not hands or len(hands[-1]) == dice[seat]:
                 hands.append([])
             hands[-1].append(face)
         elif kind == rules.ACT:
             seat, action = event[1], event[2]
-            text = setup.action_name(action)
-            actions.append(text)
+            text = setup.decision_name(action)
             if current["opener"] is None and action != setup.keep and action != setup.reroll:
                 current["opener"] = seat
             current["turns"].append({"seat": seat, "action": text})
@@ -53,21 +47,14 @@ def review(state) -> dict:
             current["showdown"] = _showdown(setup, m.showdowns[event[2]])
             rounds.append(current)
             current = None
-    out = {
-        "format": FORMAT,
-        "game": game.get_type().short_name,
-        "params": dict(game.resolved_params),
-        "actions": actions,
-        "rounds": rounds,
-        "returns": m.returns(),
-    }
+    out = {"rounds": rounds}
     if setup.mode == "dice":
         out["dice_left"] = list(m.dice)
         out["winner"] = next(s for s in range(setup.players) if m.dice[s] > 0)
     return out
 
 
-def _showdown(setup: rules.Setup, sd) -> dict:
+def _showdown(setup: rules.Setup, sd: rules.Showdown) -> dict:
     hands, call, caller, said, bid, holder, count, winner, loser, amount = sd
     called = said if call == "prophecy" else bid
     out = {

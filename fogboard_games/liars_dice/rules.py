@@ -1,4 +1,4 @@
-"""Rules of Liar's Dice (SPEC.md section 4), free of pyspiel.
+"""Rules of Liar's Dice (docs/liars_dice.md#rules), free of pyspiel.
 
 Each of `players` seats (2..6) starts with `numdice` dice of `dice_sides`
 faces. A round:
@@ -40,13 +40,17 @@ rule is on, `prophecy QxF` = T*S + 1 + bid id, `pass`, `keep`, `reroll`.
 With wild=highest and no extra rules this is exactly OpenSpiel's
 `liars_dice` (bidding_rule reset-face): the same ids in the same order.
 
-`Setup` holds what never changes in a game; `Match` everything that
-changes, in a few flat lists so that copying a state stays cheap.
+`Setup` (the ruleset's core.contract.Setup) holds what never changes in a
+game; `Match` everything that changes, in a few flat lists so that copying
+a state stays cheap.
 """
 
 from __future__ import annotations
 
-from fogboard_games.core.sharing import HeldByGame, SharedOnClone
+from typing import NamedTuple
+
+from fogboard_games.core import contract
+from fogboard_games.core.contract import CHANCE, NO_OPTIONS, TERMINAL
 
 WILDS = ("one", "highest", "none")
 MODES = ("chips", "dice")
@@ -54,23 +58,45 @@ MODES = ("chips", "dice")
 # Phases of a match. ROLLING and REROLLING (the two lowest) are chance nodes.
 ROLLING, REROLLING, CHOOSING, BIDDING, OVER = 0, 1, 2, 3, 4
 
-# Match.mover outside decisions: OpenSpiel's player ids for chance and the
-# end, so that the seat to act is one attribute (game.py checks they agree).
-CHANCE_TURN, GAME_OVER = -1, -4
+# Match.mover outside decisions: pyspiel's player ids for chance and the end.
+CHANCE_TURN, GAME_OVER = CHANCE, TERMINAL
 
-# Event kinds in Match.events (tuples; the first item is the kind).
-ROLL = 0  # (ROLL, seat, face): one die of `seat`, private to it
-ACT = 1  # (ACT, seat, action): a decision, public
-SHOW = 2  # (SHOW, -1, round): the round's showdown, see Match.showdowns
+# Event kinds in Match.events.
+ROLL = 0  # Event(ROLL, seat, face): one die of `seat`, private to it
+ACT = 1  # Event(ACT, seat, action): a decision, public
+SHOW = 2  # Event(SHOW, -1, round): the round's showdown, see Match.showdowns
+
+
+class Event(NamedTuple):
+    """One event of a match (every one is made once per game, in Setup)."""
+
+    kind: int  # ROLL, ACT or SHOW
+    seat: int  # the die's owner or the decider; -1 for a showdown
+    what: int  # ROLL: the face (1-based); ACT: the action id; SHOW: the round
+
+
+class Showdown(NamedTuple):
+    """The end of a round: every hand shown, the call and its settlement."""
+
+    hands: tuple[tuple[int, ...], ...]  # per seat, its final hand in roll order
+    call: str  # "liar" or "prophecy"
+    caller: int
+    said: int  # the prophesied bid id, -1 for liar
+    bid: int  # the standing bid id
+    holder: int  # who made the standing bid
+    count: int  # dice counting for the called face (wilds included)
+    winner: int
+    loser: int
+    amount: int  # chips paid; in dice mode the dice the loser actually lost
 
 
 _MAX_LENGTHS: dict[tuple, int] = {}
 
 
-class Setup(HeldByGame):
+class Setup(contract.Setup):
     """The fixed facts of one Liar's Dice game (resolved parameters)."""
 
-    held_as = "setup"  # LiarsDiceGame.setup
+    utility_sum = 0.0
 
     def __init__(
         self,
@@ -96,9 +122,9 @@ class Setup(HeldByGame):
             rerolls,
             mode,
         )
-        self.players = players
+        self.players = self.num_players = players
         self.numdice = numdice
-        self.sides = dice_sides
+        self.sides = self.max_chance_outcomes = dice_sides
         self.wild = wild
         self.wild_face = {"one": 1, "highest": dice_sides, "none": 0}[wild]
         self.prophecy = prophecy
@@ -135,10 +161,15 @@ class Setup(HeldByGame):
         ]
         self.chance_outcomes = [(f, 1.0 / dice_sides) for f in range(dice_sides)]
         # Made once, shared by every match: a roll's event, a bid's Q and F.
-        self.roll_events = [[(ROLL, s, f + 1) for f in range(dice_sides)] for s in range(players)]
+        self.roll_events = [
+            [Event(ROLL, s, f + 1) for f in range(dice_sides)] for s in range(players)
+        ]
+        self.act_events = [
+            [Event(ACT, s, a) for a in range(self.num_actions)] for s in range(players)
+        ]
         self.bid_quantity = [b // dice_sides + 1 for b in range(self.num_bids)]
         self.bid_face = [b % dice_sides + 1 for b in range(self.num_bids)]
-        self.show_events = [(SHOW, -1, r) for r in range(self.max_rounds)]
+        self.show_events = [Event(SHOW, -1, r) for r in range(self.max_rounds)]
         # Chips mode: the returns of every settlement, [loser][winner][amount].
         self.chip_returns = [
             [
@@ -157,6 +188,7 @@ class Setup(HeldByGame):
         # [2 * (standing bid + 1) + (the mover holds it)], None until needed.
         self.legal_lists = [[None] * (2 * self.num_bids + 2) for _ in range(self.total + 1)]
         self.faces = list(range(dice_sides))
+        self.choices = [self.keep, self.reroll]  # CHOOSING's options
         if mode == "chips":
             top = max(1, prophecy_payout)
             self.min_utility, self.max_utility = -float(top), float(top)
@@ -274,10 +306,21 @@ class Setup(HeldByGame):
 
         return longest((self.numdice,) * self.players)
 
+    def new_match(self) -> Match:
+        return Match(self)
+
+    def action_name(self, player: int, action: int) -> str:
+        """`roll F` for chance, else the decision's name (`decision_name`)."""
+        if player == CHANCE:
+            if type(action) is int and 0 <= action < self.sides:
+                return f"roll {action + 1}"
+            raise ValueError(f"chance outcome {action!r} is out of range 0..{self.sides - 1}")
+        return self.decision_name(action)
+
     def bid_name(self, bid: int) -> str:
         return self.bid_names[bid]
 
-    def action_name(self, action: int) -> str:
+    def decision_name(self, action: int) -> str:
         if 0 <= action < self.num_bids:
             return "bid " + self.bid_names[action]
         if action == self.liar:
@@ -290,7 +333,7 @@ class Setup(HeldByGame):
             return "keep"
         if self.rerolls and action == self.reroll:
             return "reroll"
-        raise ValueError(f"action {action} is out of range 0..{self.num_actions - 1}")
+        raise ValueError(f"action {action!r} is out of range 0..{self.num_actions - 1}")
 
     def parse_action(self, text: str) -> int:
         """Action id of `bid 3x4`, `liar`, `prophecy 3x4`, `pass`, `keep`, `reroll`."""
@@ -338,29 +381,28 @@ class Setup(HeldByGame):
         return n
 
 
-class Match(SharedOnClone):
-    """The changing part of a Liar's Dice match."""
+class Match(contract.Match):
+    """The changing part of a Liar's Dice match.
+
+    Besides the contract's slots (setup; mover: the seat to decide,
+    CHANCE_TURN while dice roll, GAME_OVER at the end; options: the legal
+    actions now; shared; cache: the encoder's resumable tensor walk), it keeps:
+    """
 
     __slots__ = (
-        "setup",  # shared Setup, never copied
         "dice",  # dice per seat now (a tuple: shared by copies, rebuilt when it changes)
         "hands",  # per seat: a tuple of the faces (1-based) of its current hand, in roll order
-        "events",  # every event in order: (ROLL, seat, face) / (ACT, seat, action) / (SHOW, -1, round)
-        "showdowns",  # a tuple, per finished round: (final hands, call, caller, said,
-        # standing bid, holder, count, winner, loser, amount: the chips paid,
-        # or in dice mode the dice the loser actually lost)
+        "events",  # every Event in order
+        "showdowns",  # a tuple of the Showdown of every finished round
         "phase",  # ROLLING / REROLLING / CHOOSING / BIDDING / OVER
         "round",  # 0-based round number
         "in_play",  # dice in play this round
         "opener",  # seat opening this round
         "roller",  # seat whose die chance rolls next
-        "mover",  # seat to decide; CHANCE_TURN while dice roll, GAME_OVER at the end
         "bid",  # standing bid id, -1 before the opening bid
         "holder",  # seat that made the standing bid, -1 before it
         "rerolls_used",  # per seat, this round (a tuple)
         "returns_",  # final returns (a tuple), None while running
-        "walks",  # the observer's resumable tensor walk (a cache, never copied)
-        "shared",  # True once several states hold this match: copy before writing
     )
 
     def __init__(self, setup: Setup):
@@ -380,8 +422,9 @@ class Match(SharedOnClone):
         self.holder = -1
         self.rerolls_used = (0,) * n
         self.returns_ = None
-        self.walks = None
+        self.cache = None
         self.shared = False
+        self.options = setup.faces
 
     def copy(self) -> Match:
         m = Match.__new__(Match)
@@ -400,7 +443,8 @@ class Match(SharedOnClone):
         m.holder = self.holder
         m.rerolls_used = self.rerolls_used
         m.returns_ = self.returns_
-        m.walks = None
+        m.options = self.options  # lists shared by every match, never changed
+        m.cache = None
         m.shared = False
         return m
 
@@ -482,6 +526,7 @@ class Match(SharedOnClone):
             if self.rerolls_used[seat] < self.setup.rerolls:
                 self.phase = CHOOSING
                 self.mover = seat
+                self.options = self.setup.choices
             else:
                 self._after_choice(seat)
             return
@@ -494,18 +539,28 @@ class Match(SharedOnClone):
                 return
             seat += 1
         self.roller = -1
-        self.phase = CHOOSING if self.setup.rerolls else BIDDING
         self.mover = self.opener
+        if self.setup.rerolls:
+            self.phase = CHOOSING
+            self.options = self.setup.choices
+        else:
+            self.phase = BIDDING
+            self.options = self.bidding_actions()
 
     def play(self, action: int) -> bool:
-        """The mover's decision if it is legal (True); else nothing changes (False)."""
+        """A legal chance outcome or decision (True); else nothing changes (False)."""
+        if self.phase <= REROLLING:  # a chance node: the hottest case
+            if type(action) is not int or not 0 <= action < self.setup.sides:
+                return False
+            self.roll(action)
+            return True
         if self.phase == BIDDING and type(action) is int:
             setup = self.setup
             bid = self.bid
             if bid < action < self.in_play * setup.sides:
                 # A raise: the bid stands and the next seat with dice is to move.
                 seat = self.mover
-                self.events.append((ACT, seat, action))
+                self.events.append(setup.act_events[seat][action])
                 self.bid = action
                 self.holder = seat
                 dice = self.dice  # next_with_dice, inlined: this is the hottest move
@@ -513,6 +568,10 @@ class Match(SharedOnClone):
                 while not dice[nxt]:
                     nxt = nxt + 1 if nxt + 1 < len(dice) else 0
                 self.mover = nxt
+                # bidding_actions' cache, read inline (the mover never holds a fresh raise)
+                self.options = (
+                    setup.legal_lists[self.in_play][2 * action + 2] or self.bidding_actions()
+                )
                 return True
             if action == setup.liar and bid >= 0 and self.holder != self.mover:
                 # The commonest ending, checked here without `is_legal`.
@@ -527,7 +586,7 @@ class Match(SharedOnClone):
         """`liar` on the standing bid: it stands if count >= Q."""
         seat = self.mover
         holder = self.holder
-        self.events.append((ACT, seat, setup.liar))
+        self.events.append(setup.act_events[seat][setup.liar])
         count = setup.count(self.hands, setup.bid_face[self.bid])
         if count >= setup.bid_quantity[self.bid]:  # the bid stands
             self._settle("liar", seat, count, holder, seat, 1)
@@ -539,7 +598,7 @@ class Match(SharedOnClone):
         setup = self.setup
         seat = self.mover
         if self.phase == CHOOSING:
-            self.events.append((ACT, seat, action))
+            self.events.append(setup.act_events[seat][action])
             if action == setup.reroll:
                 used = list(self.rerolls_used)
                 used[seat] += 1
@@ -548,13 +607,14 @@ class Match(SharedOnClone):
                 self.roller = seat  # chance rolls the whole hand again
                 self.phase = REROLLING
                 self.mover = CHANCE_TURN
+                self.options = setup.faces
             else:
                 self._after_choice(seat)
             return
         if action == setup.liar:
             self._call_liar(setup)
             return
-        self.events.append((ACT, seat, action))
+        self.events.append(setup.act_events[seat][action])
         if setup.prophecy and setup.prophecy_base <= action < setup.prophecy_base + setup.num_bids:
             said = action - setup.prophecy_base
             quantity, face = divmod(said, setup.sides)
@@ -565,12 +625,18 @@ class Match(SharedOnClone):
                 self._settle("prophecy", seat, count, self.holder, seat, 1, said)
         else:  # pass: the standing bid stays, the turn moves on
             self.mover = self.next_with_dice(seat)
+            self.options = self.bidding_actions()
 
     def _after_choice(self, seat: int) -> None:
         """`seat` is done with rerolls: the next seat chooses, or bidding opens."""
         nxt = self.next_with_dice(seat)
-        self.phase = BIDDING if nxt == self.opener else CHOOSING
         self.mover = nxt
+        if nxt == self.opener:
+            self.phase = BIDDING
+            self.options = self.bidding_actions()
+        else:
+            self.phase = CHOOSING
+            self.options = self.setup.choices
 
     def _settle(self, call, caller, count, winner, loser, amount, said=-1) -> None:
         setup = self.setup
@@ -578,13 +644,16 @@ class Match(SharedOnClone):
             amount = min(amount, self.dice[loser])
         hands = tuple(self.hands)  # in roll order; strings show them sorted
         self.showdowns += (
-            (hands, call, caller, said, self.bid, self.holder, count, winner, loser, amount),
+            Showdown(
+                hands, call, caller, said, self.bid, self.holder, count, winner, loser, amount
+            ),
         )
         self.events.append(setup.show_events[self.round])
         if setup.chips:
             self.returns_ = setup.chip_returns[loser][winner][amount]
             self.phase = OVER
             self.mover = GAME_OVER
+            self.options = NO_OPTIONS
             return
         # Dice mode: the loser gives up dice (an exact prophecy costs the holder
         # up to the payout), and the loser opens the next round.
@@ -597,6 +666,7 @@ class Match(SharedOnClone):
             self.returns_ = tuple(1.0 if s == alive[0] else share for s in range(setup.players))
             self.phase = OVER
             self.mover = GAME_OVER
+            self.options = NO_OPTIONS
             return
         self.round += 1
         self.in_play = sum(self.dice)
@@ -608,6 +678,7 @@ class Match(SharedOnClone):
         self.phase = ROLLING
         self.roller = alive[0]
         self.mover = CHANCE_TURN
+        self.options = setup.faces
 
     # ---- outcome ------------------------------------------------------------------
 
@@ -616,17 +687,17 @@ class Match(SharedOnClone):
             return [0.0] * self.setup.players
         return list(self.returns_)
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.setup.chance_outcomes
 
-# Indices into a showdown tuple.
-(
-    SD_HANDS,
-    SD_CALL,
-    SD_CALLER,
-    SD_SAID,
-    SD_BID,
-    SD_HOLDER,
-    SD_COUNT,
-    SD_WINNER,
-    SD_LOSER,
-    SD_AMOUNT,
-) = range(10)
+    def why_illegal(self, action) -> str:
+        setup = self.setup
+        if self.phase <= REROLLING:
+            return f"chance rolls a die of seat {self.roller}: roll 1..roll {setup.sides}"
+        if self.phase == CHOOSING:
+            return "the seat must choose keep or reroll"
+        if self.bid < 0:
+            return "no standing bid yet: only an opening bid is legal"
+        if self.holder == self.mover:
+            return "every other seat passed: the holder must raise"
+        return f"the standing bid is {setup.bid_name(self.bid)} by P{self.holder}"

@@ -1,0 +1,231 @@
+"""The contract between core and a ruleset (docs/adding_a_game.md).
+
+A ruleset supplies rules, an encoder and a few hooks; `core.glue` turns them
+into a pyspiel Game and State, written once for every game. The parts:
+
+* `Setup`: the fixed facts of one configured game, built from validated
+  parameters (no pyspiel): sizes and bounds for pyspiel's GameInfo, the
+  action names, and `new_match()`.
+* `Match`: everything that changes during a game, in one object (OpenSpiel
+  clones states constantly, and a clone deep-copies every attribute of the
+  state, so a state keeps exactly one: its match). The glue reads three
+  attributes at every call, `mover`, `options` and `shared`, and calls
+  `play`, `copy`, `returns`, `rewards` and `chance_outcomes`.
+* `Encoder`: the tensor pieces and strings of every IIGObservationType, and
+  the string of the true state.
+* `Ruleset`: the declaration tying them together, with the game type
+  (utility, reward model, chance), the parameters, the resampler and the
+  review; `core.registry.register(ruleset)` makes it a pyspiel game.
+
+Nothing here imports pyspiel: a ruleset's rules and encoder can be used and
+tested without it.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Literal
+
+from fogboard_games.core.observer import Layout, ObsKey, PieceList
+from fogboard_games.core.params import ParamSpec
+from fogboard_games.core.sharing import HeldByGame, SharedOnClone
+
+# pyspiel's player ids for chance and for the end, as plain ints: a match's
+# `mover` holds them outside decisions, so that the glue answers
+# current_player, is_terminal and is_chance_node with one attribute read
+# (core.glue checks at import that they agree with pyspiel's).
+CHANCE = -1
+TERMINAL = -4
+
+# The empty option list of a finished game (readers copy options, never change them).
+NO_OPTIONS: list[int] = []
+
+Utility = Literal["zero-sum", "constant-sum", "general-sum"]
+RewardModel = Literal["terminal", "rewards"]
+
+
+class Setup(HeldByGame, metaclass=abc.ABCMeta):
+    """The fixed facts of one configured game (pure rules: no pyspiel).
+
+    Subclasses set these attributes in `__init__`; the glue builds pyspiel's
+    GameInfo from them. `game` is the glue's game object, set by the glue
+    (None when the rules are used alone); `held_as` is always "setup", so a
+    pickled Setup is a reference to its game (core.sharing.HeldByGame).
+    """
+
+    held_as = "setup"
+    game: Any = None
+
+    num_players: int
+    num_actions: int  # pyspiel's num_distinct_actions
+    max_chance_outcomes: int  # 0 for a deterministic game
+    min_utility: float
+    max_utility: float
+    utility_sum: float | None  # None for a general-sum game
+    max_game_length: int  # most decisions in a game (chance outcomes not counted)
+
+    @abc.abstractmethod
+    def new_match(self) -> Match:
+        """The match at the start of a game."""
+
+    @abc.abstractmethod
+    def action_name(self, player: int, action: int) -> str:
+        """The string of `action` taken by `player` (CHANCE for chance).
+
+        Readable and unique among the legal actions of a node; it never
+        shows an internal index. ValueError if `action` is out of range.
+        """
+
+
+class Match(SharedOnClone, metaclass=abc.ABCMeta):
+    """The changing part of a game.
+
+    Attributes the glue reads on every call (keep them current after each move):
+
+    * `mover`: the seat to decide, CHANCE at a chance node, TERMINAL at the end;
+    * `options`: the legal actions now, ascending (chance outcomes at a
+      chance node, NO_OPTIONS at the end). A list shared freely: readers copy
+      it and never change it; a subclass may change it in place only while
+      the match is its own (not `shared`);
+    * `shared`: set when several states hold the match (a fresh state shares
+      its game's template, a clone its original's); the glue copies a shared
+      match before a move;
+    * `setup`: the game's Setup;
+    * `cache`: a slot the encoder may use for per-match caches (see
+      docs/adding_a_game.md); `copy()` must not carry it over.
+    """
+
+    __slots__ = ("setup", "mover", "options", "shared", "cache")
+
+    @abc.abstractmethod
+    def copy(self) -> Match:
+        """An independent, unshared copy (the encoder's cache left empty)."""
+
+    @abc.abstractmethod
+    def play(self, action: int) -> bool:
+        """Apply `action` if it is legal now (True); otherwise change nothing (False).
+
+        `action` may be anything a user passes: refuse non-ints too.
+        """
+
+    @abc.abstractmethod
+    def returns(self) -> Sequence[float]:
+        """Each seat's total so far (the final result once the game is over)."""
+
+    def rewards(self) -> Sequence[float]:
+        """What the last move paid each seat.
+
+        Terminal-reward games pay everything at the end; a ruleset with the
+        `rewards` model overrides this so that rewards summed over a game
+        equal its returns.
+        """
+        if self.mover == TERMINAL:
+            return self.returns()
+        return [0.0] * self.setup.num_players
+
+    def chance_outcomes(self) -> Sequence[tuple[int, float]]:
+        """(outcome, probability) pairs at a chance node; the glue asks only there."""
+        return []
+
+    def why_illegal(self, action: int) -> str:
+        """A short reason why `action` is refused here (the glue adds the rest)."""
+        return "not a legal action here"
+
+
+class Encoder(metaclass=abc.ABCMeta):
+    """Tensor pieces and strings of one configured game (docs/adding_a_game.md).
+
+    `pieces(key)` lists the named pieces of an observation key (perfect
+    recall, public info, private info: "none" / "single" / "all"); the same
+    `encode` fills the numpy buffer of a pyspiel observer and the plain list
+    of the State's Python methods, so the routes cannot drift apart. Caches
+    an encoder keeps (plans of offsets, memos of strings) live here or in
+    `Match.cache`, never on the Setup.
+    """
+
+    def __init__(self, setup: Setup):
+        self.setup = setup
+        self._layouts: dict[ObsKey, Layout] = {}
+
+    def layout(self, key: ObsKey) -> Layout:
+        """The Layout of an observation key, built once."""
+        layout = self._layouts.get(key)
+        if layout is None:
+            layout = self._layouts[key] = Layout(self.pieces(key), key)
+        return layout
+
+    @abc.abstractmethod
+    def pieces(self, key: ObsKey) -> PieceList:
+        """(name, shape) of every piece an observer of this key shows, in order."""
+
+    @abc.abstractmethod
+    def encode(self, buf, layout: Layout, match: Match, player: int, private: str) -> None:
+        """Write `layout`'s pieces for `player` into the zeroed `buf` (a list or
+        numpy array). `private` is layout.key[2]: "none", "single" or "all"."""
+
+    @abc.abstractmethod
+    def describe(self, match: Match, player: int, key: ObsKey) -> str:
+        """The string an observer of `key` shows `player`."""
+
+    def info_state_tensor(self, match: Match, player: int) -> list[float]:
+        """The default information-state tensor (the Python route).
+
+        The default encodes from scratch; an encoder may resume a per-match
+        cache instead (tests compare the two routes at every step).
+        """
+        layout = self.layout((True, True, "single"))
+        buf = [0.0] * layout.size
+        self.encode(buf, layout, match, player, "single")
+        return buf
+
+    @abc.abstractmethod
+    def true_text(self, match: Match) -> str:
+        """The whole true state, hidden facts included (`str(state)`)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Ruleset:
+    """What a ruleset declares; `core.registry.register` does the rest.
+
+    * `setup(params)` builds the Setup from validated parameters (the
+      ParamSpec's defaults merged in, its checks passed);
+    * `encoder(setup)` builds the Encoder;
+    * `resample(match, player, rng)` returns the actions (chance outcomes
+      included) of a history the seat cannot tell from the true one, drawn
+      with positive probability on every such history; None if the ruleset
+      has no resampler;
+    * `review(match)` returns the ruleset's fields of the end-of-game review
+      (core adds format, game, params, actions and returns);
+    * `finish_as_reviewed(match, review)`, optional, ends a running match as
+      a review records when the game stopped by something that is not an
+      action (a wall clock), or raises ValueError.
+    """
+
+    short_name: str
+    long_name: str
+    docs: str  # the docs page stating the rules, e.g. "docs/boards.md"
+    params: ParamSpec
+    setup: Callable[[dict], Setup]
+    encoder: Callable[[Setup], Encoder]
+    review: Callable[[Match], dict]
+    resample: Callable[[Match, int, random.Random], list[int]] | None = None
+    finish_as_reviewed: Callable[[Match, dict], None] | None = None
+    utility: Utility = "zero-sum"
+    reward_model: RewardModel = "terminal"
+    chance: bool = False  # explicit chance nodes with exact probabilities
+    min_players: int = 2
+    max_players: int = 2
+
+    UTILITIES: ClassVar[tuple[str, ...]] = ("zero-sum", "constant-sum", "general-sum")
+    REWARD_MODELS: ClassVar[tuple[str, ...]] = ("terminal", "rewards")
+
+    def __post_init__(self):
+        if self.utility not in self.UTILITIES:
+            raise ValueError(f"{self.short_name}: utility must be one of {self.UTILITIES}")
+        if self.reward_model not in self.REWARD_MODELS:
+            raise ValueError(f"{self.short_name}: reward_model must be one of {self.REWARD_MODELS}")
+        if not 1 <= self.min_players <= self.max_players:
+            raise ValueError(f"{self.short_name}: need 1 <= min_players <= max_players")
