@@ -159,7 +159,7 @@ def test_make_bot_refuses_bad_arguments():
     game = fogboard_games.load("dark-hex-4")
     with pytest.raises(ValueError, match="unknown board bot 'greedy'"):
         make_bot("greedy", game, 0, 0)
-    with pytest.raises(ValueError, match="player must be 0 or 1"):
+    with pytest.raises(ValueError, match="player must be a seat 0..1"):
         make_bot("probe", game, 2, 0)
     with pytest.raises(ValueError, match="not 'kuhn_poker'"):
         make_bot("probe", pyspiel.load_game("kuhn_poker"), 0, 0)

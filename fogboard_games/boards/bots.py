@@ -1,4 +1,4 @@
-"""Baseline bots `probe` and `sweep` for the Fog-of-War boards (SPEC.md section 1).
+"""Baseline bots `probe` and `sweep` for the Fog-of-War boards (docs/boards_bots_and_replays.md).
 
 Both decide only from the seat's information state: its own stones, the
 opponent stones it has proven, its own attempts in order with their results,
@@ -40,10 +40,9 @@ from __future__ import annotations
 import dataclasses
 import random
 
-import pyspiel
-
 from fogboard_games.boards import rules
 from fogboard_games.boards.rules import BLOCKED, OWN, PLACED, PROVEN, UNKNOWN
+from fogboard_games.bots import SeatBot, register_kind
 
 BOT_NAMES = ("probe", "sweep")
 BOARD_GAMES = ("fogboard_phantom_ttt", "fogboard_dark_hex", "fogboard_recon_hex")
@@ -209,58 +208,20 @@ def anchor_covering(geo: rules.Geometry, cell: int) -> int:
 # ---- the bots -----------------------------------------------------------------
 
 
-class _BoardBot(pyspiel.Bot):
-    """Shared plumbing: seat checks, the seat view, the per-decision RNG."""
+class _BoardBot(SeatBot):
+    """A board bot: it decides from `seat_view`, its seat's knowledge only."""
 
-    name = ""
+    games = BOARD_GAMES
 
-    def __init__(self, game, player: int, seed: int = 0):
-        pyspiel.Bot.__init__(self)
-        short = game.get_type().short_name
-        if short not in BOARD_GAMES:
-            raise ValueError(f"{self.name} plays the board games {BOARD_GAMES}, not {short!r}")
-        if player not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {player!r}")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError(f"seed must be an int, got {seed!r}")
-        self.player = player
-        self.seed = seed
-        self._games = 0  # games started; varies tie-breaks from game to game
-
-    def restart(self) -> None:
-        self._games += 1
-
-    def restart_at(self, state) -> None:
-        self._games += 1
-
-    def inform_action(self, state, player_id, action) -> None:
-        # evaluate_bots tells every bot the opponent's moves, hidden cells
-        # included; a fair bot reads only its seat's information state.
-        pass
-
-    def inform_actions(self, state, actions) -> None:
-        pass
-
-    def rng(self, view: SeatView) -> random.Random:
-        return random.Random(f"{self.seed}:{self._games}:{len(view.log)}:{int(view.sensing)}")
-
-    def step(self, state) -> int:
-        if state.is_terminal():
-            raise ValueError(f"{self.name} bot (seat {self.player}): the game is over")
-        if state.current_player() != self.player:
-            raise ValueError(
-                f"{self.name} bot plays seat {self.player}, but seat {state.current_player()} is to move"
-            )
+    def decide(self, state) -> int:
         view = seat_view(state, self.player)
         if view.sensing:
-            action = view.geo.cells + self.choose_anchor(view)
-        else:
-            action = self.choose_attempt(view)
-            if view.board[action] != UNKNOWN:
-                raise RuntimeError(
-                    f"{self.name} chose {view.geo.names[action]}, not a legal attempt"
-                )
-        return int(action)
+            return view.geo.cells + self.choose_anchor(view)
+        return self.choose_attempt(view)
+
+    def view_rng(self, view: SeatView) -> random.Random:
+        """The decision's RNG, keyed by what the seat has done so far."""
+        return self.rng(f"{len(view.log)}:{int(view.sensing)}")
 
     def choose_attempt(self, view: SeatView) -> int:
         raise NotImplementedError
@@ -272,22 +233,22 @@ class _BoardBot(pyspiel.Bot):
 class ProbeBot(_BoardBot):
     """Shortest-path chain builder that probes the opponent's path on ties."""
 
-    name = "probe"
+    kind = "probe"
 
     def choose_attempt(self, view: SeatView) -> int:
-        return self.rng(view).choice(probe_targets(view))
+        return self.view_rng(view).choice(probe_targets(view))
 
     def choose_anchor(self, view: SeatView) -> int:
         planned = set(probe_targets(view))
         cover = [sum(c in planned for c in block) for block in view.geo.blocks]
         top = max(cover)
-        return self.rng(view).choice([i for i, k in enumerate(cover) if k == top])
+        return self.view_rng(view).choice([i for i, k in enumerate(cover) if k == top])
 
 
 class SweepBot(_BoardBot):
     """Corridor walker that shifts one lane each time it is blocked."""
 
-    name = "sweep"
+    kind = "sweep"
 
     def choose_attempt(self, view: SeatView) -> int:
         return sweep_target(view)
@@ -297,15 +258,15 @@ class SweepBot(_BoardBot):
 
 
 BOTS = {"probe": ProbeBot, "sweep": SweepBot}
+for _kind, _cls in BOTS.items():
+    register_kind(_kind, _cls)
 
 
-def make_bot(name: str, game, player: int, seed: int = 0) -> _BoardBot:
+def make_bot(name: str, game, player: int, seed: int = 0) -> SeatBot:
     """A baseline bot by name (`probe` or `sweep`) for `player` in `game`."""
-    try:
-        cls = BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown board bot {name!r}; known: {', '.join(BOT_NAMES)}") from None
-    return cls(game, player, seed)
+    if name not in BOTS:
+        raise ValueError(f"unknown board bot {name!r}; known: {', '.join(BOT_NAMES)}")
+    return BOTS[name](game, player, seed)
 
 
 __all__ = [

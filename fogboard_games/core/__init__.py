@@ -1,8 +1,9 @@
-"""What every fogboard ruleset plugs into (SPEC.md section 0).
+"""What every fogboard ruleset plugs into (docs/adding_a_game.md).
 
+`contract` is the interface a ruleset implements (Setup, Match, Encoder,
+Ruleset), `glue` the pyspiel Game and State written once for every game,
 `params` declares and validates game parameters, `registry` keeps games,
 presets and benchmark pairs, `observer` lays tensor pieces over one buffer,
-`glue` is the pyspiel glue every game shares, `sharing` the copy-on-write
-mixin, `review` the JSON reviews, `notation` cell names, and `testing` the
-public conformance suite.
+`sharing` the copy-on-write mixin, `review` the JSON reviews, `notation`
+cell names, and `testing` the public conformance suite.
 """

@@ -198,9 +198,10 @@ class State(pyspiel.State):
 
     def legal_actions(self, player=None) -> list[int]:
         m = self._m
-        if player is None or player == m.mover:
+        if player is None or (type(player) is int and player == m.mover):
             return m.options[:]
-        _actor(self, player)  # a clear error for a player that is not one
+        if _actor(self, player) == m.mover:  # e.g. a numpy int; else a clear error
+            return m.options[:]
         return []
 
     def _legal_actions(self, player) -> list[int]:
@@ -254,7 +255,7 @@ class State(pyspiel.State):
         return ", ".join(name(actor, a) for a in self.legal_actions(actor)) or "none"
 
     def _action_to_string(self, player, action) -> str:
-        return self._m.setup.action_name(player, action)
+        return self._m.setup.action_name(_actor(self, player), action)
 
     def string_to_action(self, *args) -> int:
         """The legal action of this node spelled `text`, as `action_to_string`

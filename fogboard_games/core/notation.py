@@ -1,4 +1,4 @@
-"""Algebraic cell names shared by the board games (SPEC.md section 1).
+"""Algebraic cell names shared by the board games (docs/boards.md).
 
 Files a, b, c... run left to right, ranks 1, 2, 3... bottom to top. Internally
 cell index = rank_index * size + file_index, so a1 = 0 and b1 = 1.

@@ -1,4 +1,4 @@
-"""The conformance suite every fogboard game must pass (SPEC.md section 0).
+"""The conformance suite every fogboard game must pass (docs/adding_a_game.md).
 
 Each `check_*` function takes a loaded pyspiel game and a seed, plays seeded
 random histories, and raises AssertionError naming the game, the history
@@ -9,6 +9,9 @@ registered. Researchers can run the suite on their own configurations:
 
     from fogboard_games.core import testing
     testing.check_all(pyspiel.load_game("fogboard_dark_hex(board_size=3)"))
+
+`check_all` prints one line per check passed (pass `report=None` for
+silence) and raises at the first failure.
 """
 
 from __future__ import annotations
@@ -255,6 +258,30 @@ def check_resample(game, seed: int = 0) -> None:
     assert checked > 0
 
 
+def check_rewards_sum_to_returns(game, seed: int = 0) -> None:
+    """Rewards summed along a playout equal the returns at every step, and
+    a terminal-reward game pays nothing before its end."""
+    rng = random.Random(seed)
+    terminal_only = game.get_type().reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    n = game.num_players()
+    for _ in range(10):
+        state = game.new_initial_state()
+        total = [0.0] * n
+        while True:
+            rewards = state.rewards()
+            assert len(rewards) == n, f"{game}: rewards {rewards} for {n} seats"
+            total = [t + r for t, r in zip(total, rewards)]
+            returns = state.returns()
+            assert all(abs(t - r) < 1e-9 for t, r in zip(total, returns)), (
+                f"{game}: rewards summed to {total}, returns are {returns}, {_where(game, state)}"
+            )
+            if terminal_only and not state.is_terminal():
+                assert not any(rewards), f"{game}: terminal-reward game paid {rewards} mid-game"
+            if state.is_terminal():
+                break
+            _step(state, rng)
+
+
 def check_returns_and_length(game, seed: int = 0) -> None:
     """Returns within the declared bounds and sum; length within max_game_length."""
     rng = random.Random(seed)
@@ -289,18 +316,87 @@ def check_illegal_refused(game, seed: int = 0) -> None:
     n = game.num_distinct_actions()
     for state in playout_states(game, rng, 3):
         legal = set(_legal(state))
-        candidates = [-1, n + 7]
+        candidates = [n + 7, 2**40, True, 1.0, "0", None]
         if not state.is_chance_node():
             candidates += [a for a in range(n) if a not in legal][:3]
         before = _snapshot(state)
-        for a in candidates:
+        for a in [-1, -2, *candidates]:
             try:
-                state.apply_action(a)
+                # pyspiel refuses -1 (kInvalidAction) itself, printing to the
+                # C++ stderr; the Python refusal of negative ids is tested here.
+                if isinstance(a, int) and not isinstance(a, bool) and 0 <= a < 2**31:
+                    state.apply_action(a)
+                else:
+                    state._apply_action(a)
             except (ValueError, pyspiel.SpielError) as e:
                 assert str(e), "an illegal action must be refused with a message"
             else:
-                raise AssertionError(f"{game}: illegal action {a} accepted, {_where(game, state)}")
-            assert _snapshot(state) == before, f"refused action {a} changed the state"
+                raise AssertionError(
+                    f"{game}: illegal action {a!r} accepted, {_where(game, state)}"
+                )
+            assert _snapshot(state) == before, f"refused action {a!r} changed the state"
+
+
+def check_seats_refused(game, seed: int = 0) -> None:
+    """Every entry point that takes a player refuses one that is not a seat
+    with a ValueError naming the seats, and changes nothing."""
+    rng = random.Random(seed)
+    n = game.num_players()
+    observers = [game.make_py_observer(t) for t in all_obs_types()]
+    bad_seats = [n, 7, -2, -5, True, 0.0, "0"]
+    for state in playout_states(game, rng, 2, limit=20):
+        before = _snapshot(state)
+        calls = [
+            state.information_state_string,
+            state.information_state_tensor,
+            state.observation_string,
+            state.observation_tensor,
+            state.legal_actions,
+        ]
+        calls += [o.string_from for o in observers] + [o.set_from for o in observers]
+        for call in calls:
+            for seat in bad_seats:
+                args = (seat,) if call in calls[:5] else (state, seat)
+                try:
+                    call(*args)
+                except ValueError as e:
+                    assert f"0..{n - 1}" in str(e), f"{call.__name__}({seat!r}): {e}"
+                else:
+                    raise AssertionError(f"{game}: {call.__name__} accepted player {seat!r}")
+        if not state.is_terminal():
+            try:
+                state.resample_from_infostate(n, rng.random)
+            except ValueError as e:
+                assert f"0..{n - 1}" in str(e)
+            else:
+                raise AssertionError(f"{game}: resample_from_infostate accepted seat {n}")
+        assert _snapshot(state) == before, "a refused seat changed the state"
+
+
+def check_string_to_action_strict(game, seed: int = 0) -> None:
+    """string_to_action reads exactly the spellings action_to_string gives at
+    that node (any case and spacing) and refuses every other action's name."""
+    rng = random.Random(seed)
+    for state in playout_states(game, rng, 3):
+        if state.is_terminal():
+            continue
+        p = state.current_player()
+        legal = _legal(state)
+        names = {state.action_to_string(p, a): a for a in legal}
+        for text, a in names.items():
+            assert state.string_to_action(f"  {text.upper()} ") == a, text
+        size = game.max_chance_outcomes() if state.is_chance_node() else game.num_distinct_actions()
+        others = [a for a in range(size) if a not in set(legal)][:5]
+        for a in others:
+            text = state.action_to_string(p, a)
+            if text in names:
+                continue
+            try:
+                state.string_to_action(text)
+            except ValueError as e:
+                assert "legal: " in str(e), str(e)
+            else:
+                raise AssertionError(f"{game}: {text!r} read as an action where it is not legal")
 
 
 def check_action_strings(game, seed: int = 0) -> None:
@@ -348,16 +444,26 @@ CHECKS = [
     check_info_states_consistent,
     check_public_observer,
     check_resample,
+    check_rewards_sum_to_returns,
     check_returns_and_length,
     check_illegal_refused,
+    check_seats_refused,
     check_action_strings,
+    check_string_to_action_strict,
     check_review_round_trip,
 ]
 
 
-def check_all(game, seed: int = 0) -> None:
+def check_all(game, seed: int = 0, report=print) -> None:
+    """Run every check on `game`; `report(line)` after each one passed."""
+    if isinstance(game, str):
+        game = pyspiel.load_game(game)
     for check in CHECKS:
         check(game, seed)
+        if report is not None:
+            report(f"ok  {check.__name__}")
+    if report is not None:
+        report(f"{game}: all {len(CHECKS)} conformance checks passed")
 
 
 def conformance_configs() -> list[tuple[str, str, dict]]:

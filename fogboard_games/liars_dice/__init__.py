@@ -1,4 +1,4 @@
-"""Liar's Dice (SPEC.md section 4): `fogboard_liars_dice`.
+"""Liar's Dice (docs/liars_dice.md): `fogboard_liars_dice`.
 
 Importing this package registers the game and its presets: `liars-dice`,
 `liars-dice-1`, `liars-dice-classic`, `liars-dice-classic-1` and
