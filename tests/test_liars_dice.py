@@ -811,12 +811,12 @@ def test_a_bare_match_pickles_and_plays_on():
 
     setup = rules.Setup(2, 1, 6, "one", True, 1, False, 0, "chips")
     m = rules.Match(setup)
-    m.roll(2)
+    assert m.play(2)
     back = pickle.loads(pickle.dumps(m))
     assert back.hands == m.hands and back.events == m.events
     assert (back.setup.players, back.setup.wild, back.setup.prophecy) == (2, "one", True)
     for match in (m, back):
-        match.roll(4)
+        assert match.play(4)
         assert match.play(match.setup.parse_action("bid 1x3"))
         assert match.play(match.setup.liar)
     assert back.returns() == m.returns() != [0.0, 0.0]

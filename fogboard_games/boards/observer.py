@@ -30,6 +30,7 @@ The table is also built from code by `core.observer.piece_table` (docs/boards.md
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from fogboard_games.boards import rules
@@ -63,12 +64,9 @@ class BoardEncoder(contract.Encoder):
         self.believed_memo: dict[tuple, int] = {}
         self.page = _ascii_page(geo)
         info = self.layout(INFO_STATE)
-        info_plan = self.plan(info)
-
-        def info_state_tensor(m: rules.Match, player: int) -> list[float]:
-            return cached_info_state_tensor(m, info, info_plan, player)
-
-        self.info_state_tensor = info_state_tensor
+        # info_state_tensor(m, player): the cached route with its layout bound
+        # (a partial, not a closure: no extra Python frame per read).
+        self.info_state_tensor = functools.partial(cached_info_state_tensor, info, self.plan(info))
 
     def pieces(self, key: ObsKey) -> PieceList:
         return board_pieces(self.setup, key)
@@ -151,7 +149,7 @@ def encode(buf, layout: Layout, plan: Plan, m: rules.Match, player: int, private
 
 
 def cached_info_state_tensor(
-    m: rules.Match, layout: Layout, plan: Plan, player: int
+    layout: Layout, plan: Plan, m: rules.Match, player: int
 ) -> list[float]:
     """The default information-state tensor (perfect recall, public, one seat).
 

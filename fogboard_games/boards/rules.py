@@ -23,7 +23,7 @@ import collections
 from typing import NamedTuple
 
 from fogboard_games.core import contract
-from fogboard_games.core.contract import NO_OPTIONS, TERMINAL
+from fogboard_games.core.contract import NO_ODDS, NO_OPTIONS, TERMINAL
 from fogboard_games.core.notation import cell_name
 
 # Cell codes on the true board and in a seat's view.
@@ -56,7 +56,6 @@ class Geometry(contract.Setup):
     it shapes what seats know, not the rules.
     """
 
-    num_players = 2
     max_chance_outcomes = 0
     min_utility, max_utility, utility_sum = -1.0, 1.0, 0.0
 
@@ -71,6 +70,7 @@ class Geometry(contract.Setup):
     ):
         assert kind in ("ttt", "hex")
         self.built_from = (kind, size, abrupt, sense, max_plies, numturns)
+        self.num_players = 2  # an instance attribute: read at every tensor call
         self.numturns = numturns
         self.kind = kind
         self.is_ttt = kind == "ttt"  # read at every attempt
@@ -186,6 +186,7 @@ class Match(contract.Match):
         self.shared = False
         self.cache = None
         self.options = geo.sense_actions if geo.sense else self.legal[0]
+        self.odds = NO_ODDS  # no chance in these games
 
     def copy(self) -> Match:
         m = Match.__new__(Match)
@@ -207,6 +208,7 @@ class Match(contract.Match):
         m.seen_empty_at = self.seen_empty_at[:] if self.seen_empty_at is not None else None
         m.ending = self.ending
         m.winner = self.winner
+        m.odds = NO_ODDS
         m.shared = False
         m.cache = None
         return m
@@ -235,12 +237,20 @@ class Match(contract.Match):
 
     def play(self, action: int) -> bool:
         """Apply a legal action (attempt or sense); False, changing nothing, if illegal."""
+        geo = self.setup
+        # is_legal, inlined for an attempt outside the sense step: the hottest move.
+        if (
+            type(action) is int
+            and 0 <= action < geo.cells
+            and self.ending is None
+            and not (geo.sense and self.sensed is None)
+            and self.view[self.mover * geo.cells + action] == UNKNOWN
+        ):
+            self.attempt(action)
+            return True
         if not self.is_legal(action):
             return False
-        if action < self.setup.cells:
-            self.attempt(action)
-        else:
-            self.sense(action - self.setup.cells)
+        self.sense(action - geo.cells)  # the only other legal action
         return True
 
     def sense(self, anchor_index: int) -> None:

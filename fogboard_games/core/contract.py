@@ -8,17 +8,17 @@ into a pyspiel Game and State, written once for every game. The parts:
   action names, and `new_match()`.
 * `Match`: everything that changes during a game, in one object (OpenSpiel
   clones states constantly, and a clone deep-copies every attribute of the
-  state, so a state keeps exactly one: its match). The glue reads three
-  attributes at every call, `mover`, `options` and `shared`, and calls
-  `play`, `copy`, `returns`, `rewards` and `chance_outcomes`.
+  state, so a state keeps exactly one: its match). The glue reads its
+  attributes `mover`, `options`, `odds` and `shared` at every call, and
+  calls `play`, `copy`, `returns` and `rewards`.
 * `Encoder`: the tensor pieces and strings of every IIGObservationType, and
   the string of the true state.
 * `Ruleset`: the declaration tying them together, with the game type
   (utility, reward model, chance), the parameters, the resampler and the
   review; `core.registry.register(ruleset)` makes it a pyspiel game.
 
-Nothing here imports pyspiel: a ruleset's rules and encoder can be used and
-tested without it.
+Nothing here calls pyspiel: a ruleset's rules and encoder can be used and
+tested without a pyspiel game.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ TERMINAL = -4
 
 # The empty option list of a finished game (readers copy options, never change them).
 NO_OPTIONS: list[int] = []
+NO_ODDS: list[tuple[int, float]] = []  # the odds of a game without chance
 
 Utility = Literal["zero-sum", "constant-sum", "general-sum"]
 RewardModel = Literal["terminal", "rewards"]
@@ -51,13 +52,17 @@ class Setup(HeldByGame, metaclass=abc.ABCMeta):
     """The fixed facts of one configured game (pure rules: no pyspiel).
 
     Subclasses set these attributes in `__init__`; the glue builds pyspiel's
-    GameInfo from them. `game` is the glue's game object, set by the glue
-    (None when the rules are used alone); `held_as` is always "setup", so a
-    pickled Setup is a reference to its game (core.sharing.HeldByGame).
+    GameInfo from them. The glue also sets `game` (its game object) and
+    `encoder` (the game's Encoder), None when the rules are used alone: a
+    state reaches its encoder in two plain attribute reads, without the
+    slower attribute lookup of a pybind game object. `held_as` is always
+    "setup", so a pickled Setup is a reference to its game
+    (core.sharing.HeldByGame).
     """
 
     held_as = "setup"
     game: Any = None
+    encoder: Encoder | None = None
 
     num_players: int
     num_actions: int  # pyspiel's num_distinct_actions
@@ -87,9 +92,13 @@ class Match(SharedOnClone, metaclass=abc.ABCMeta):
 
     * `mover`: the seat to decide, CHANCE at a chance node, TERMINAL at the end;
     * `options`: the legal actions now, ascending (chance outcomes at a
-      chance node, NO_OPTIONS at the end). A list shared freely: readers copy
-      it and never change it; a subclass may change it in place only while
-      the match is its own (not `shared`);
+      chance node, NO_OPTIONS at the end). Readers copy it and never change
+      it. A subclass may change it in place only if no other match holds the
+      same list: `copy()` must then give the copy a list of its own (the
+      boards do), while lists that are never changed may be shared by every
+      match (Liar's Dice);
+    * `odds`: at a chance node, its (outcome, probability) pairs, in the
+      order of `options` (read only there; shared like `options`);
     * `shared`: set when several states hold the match (a fresh state shares
       its game's template, a clone its original's); the glue copies a shared
       match before a move;
@@ -98,7 +107,7 @@ class Match(SharedOnClone, metaclass=abc.ABCMeta):
       docs/adding_a_game.md); `copy()` must not carry it over.
     """
 
-    __slots__ = ("setup", "mover", "options", "shared", "cache")
+    __slots__ = ("setup", "mover", "options", "odds", "shared", "cache")
 
     @abc.abstractmethod
     def copy(self) -> Match:
@@ -116,19 +125,17 @@ class Match(SharedOnClone, metaclass=abc.ABCMeta):
         """Each seat's total so far (the final result once the game is over)."""
 
     def rewards(self) -> Sequence[float]:
-        """What the last move paid each seat.
+        """What each seat was paid since the last decision.
 
         Terminal-reward games pay everything at the end; a ruleset with the
-        `rewards` model overrides this so that rewards summed over a game
-        equal its returns.
+        `rewards` model overrides this. OpenSpiel's loops read rewards at
+        decisions and at the end only, so what a move pays stays here through
+        the chance nodes after it until the next decision; rewards read so
+        sum to the returns (core.testing checks it).
         """
         if self.mover == TERMINAL:
             return self.returns()
         return [0.0] * self.setup.num_players
-
-    def chance_outcomes(self) -> Sequence[tuple[int, float]]:
-        """(outcome, probability) pairs at a chance node; the glue asks only there."""
-        return []
 
     def why_illegal(self, action: int) -> str:
         """A short reason why `action` is refused here (the glue adds the rest)."""

@@ -41,6 +41,10 @@ _REWARDS = {
 }
 
 
+# The fields every review has; a ruleset's review adds its own.
+CORE_REVIEW_FIELDS = frozenset({"format", "game", "params", "actions", "returns"})
+
+
 class SeatError(ValueError, pyspiel.SpielError):
     """A player that is not a seat of the game, or no player where nobody is
     to move. Both a ValueError and a pyspiel.SpielError, so callers written
@@ -74,6 +78,7 @@ class Game(pyspiel.Game):
 
     ruleset: Ruleset
     short_name = ""
+    state_class: type[State]
 
     def __init__(self, params=None):
         ruleset = self.ruleset
@@ -92,10 +97,7 @@ class Game(pyspiel.Game):
         self.resolved_params = p
         self.setup = setup
         setup.game = self  # lets states reach their game without crossing into C++
-        self.encoder = ruleset.encoder(setup)
-        # The Python route of the default information-state tensor, looked up
-        # at every call: one attribute instead of a method lookup chain.
-        self.info_tensor = self.encoder.info_state_tensor
+        self.encoder = setup.encoder = ruleset.encoder(setup)
         self.info_layout = self.encoder.layout(INFO_STATE)
         self.obs_layout = self.encoder.layout(OBSERVATION)
         self._template = setup.new_match()
@@ -111,7 +113,7 @@ class Game(pyspiel.Game):
         return (pyspiel.load_game, (self.short_name, dict(self.resolved_params)))
 
     def new_initial_state(self) -> State:
-        return State(self, self._template)
+        return self.state_class(self, self._template)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
@@ -178,15 +180,17 @@ class State(pyspiel.State):
         return m
 
     # ---- who moves (one attribute each: C++ calls these at every move) ------
+    # The literals -4 and -1 are TERMINAL and CHANCE (checked at import):
+    # constants, not global lookups, on the hottest calls.
 
     def current_player(self) -> int:
         return self._m.mover
 
     def is_terminal(self) -> bool:
-        return self._m.mover == TERMINAL
+        return self._m.mover == -4
 
     def is_chance_node(self) -> bool:
-        return self._m.mover == CHANCE
+        return self._m.mover == -1
 
     def is_player_node(self) -> bool:
         return self._m.mover >= 0
@@ -219,8 +223,8 @@ class State(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         m = self._m
-        if m.mover == CHANCE:
-            return list(m.chance_outcomes())
+        if m.mover == -1:  # CHANCE
+            return m.odds[:]
         return []
 
     # ---- moves ----------------------------------------------------------------
@@ -303,26 +307,28 @@ class State(pyspiel.State):
     def information_state_tensor(self, player=None) -> list[float]:
         m = self._m
         setup = m.setup
-        if type(player) is not int or not 0 <= player < setup.num_players:
+        # (the cheapest test that lets exactly the seats through: measured)
+        if player.__class__ is not int or player < 0 or player >= setup.num_players:
             player = seat_of(self, player)  # None: the mover; else a clear error
-        return setup.game.info_tensor(m, player)
+        return setup.encoder.info_state_tensor(m, player)
 
     def observation_tensor(self, player=None) -> list[float]:
         player = seat_of(self, player)
-        game = self._m.setup.game
-        layout = game.obs_layout
+        m = self._m
+        encoder = m.setup.encoder
+        layout = encoder.layout(OBSERVATION)
         buf = [0.0] * layout.size
-        game.encoder.encode(buf, layout, self._m, player, "single")
+        encoder.encode(buf, layout, m, player, "single")
         return buf
 
     def information_state_string(self, player=None) -> str:
-        return self._m.setup.game.encoder.describe(self._m, seat_of(self, player), INFO_STATE)
+        return self._m.setup.encoder.describe(self._m, seat_of(self, player), INFO_STATE)
 
     def observation_string(self, player=None) -> str:
-        return self._m.setup.game.encoder.describe(self._m, seat_of(self, player), OBSERVATION)
+        return self._m.setup.encoder.describe(self._m, seat_of(self, player), OBSERVATION)
 
     def __str__(self) -> str:
-        return self._m.setup.game.encoder.true_text(self._m)
+        return self._m.setup.encoder.true_text(self._m)
 
     # ---- research extras --------------------------------------------------------------
 
@@ -366,12 +372,16 @@ class State(pyspiel.State):
         if m.mover != TERMINAL:
             raise ValueError("review() is only available once the game is over")
         game = m.setup.game
+        body = game.ruleset.review(m)
+        clash = sorted(set(body) & CORE_REVIEW_FIELDS)
+        if clash:
+            raise RuntimeError(f"{game.short_name}'s review redefines core fields {clash}")
         return {
             "format": FORMAT,
             "game": game.short_name,
             "params": dict(game.resolved_params),
             "actions": self.action_strings(),
-            **game.ruleset.review(m),
+            **body,
             "returns": list(m.returns()),
         }
 
@@ -393,6 +403,26 @@ class State(pyspiel.State):
         if finish is None:
             raise ValueError("the review's actions leave the game running")
         finish(self.writable_match(), review)
+
+
+class _NoChance:
+    """State methods of a game without chance: constants, not attribute reads."""
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return []
+
+
+def state_class(ruleset: Ruleset, name: str) -> type[State]:
+    """The State class of a ruleset's games: State itself, specialised where
+    the ruleset allows (a game without chance answers is_chance_node with a
+    constant). It is made a name of this module so that pickle finds it."""
+    bases = (State,) if ruleset.chance else (_NoChance, State)
+    cls = type(name, bases, {"__module__": __name__, "__qualname__": name})
+    globals()[name] = cls
+    return cls
 
 
 def _spelling(text: str) -> str:

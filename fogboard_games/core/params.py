@@ -1,9 +1,12 @@
 """Declare a game's parameters once; validate them at load (docs/adding_a_game.md#parameters).
 
 OpenSpiel hands a Python game a dict holding every declared parameter
-(defaults merged in). We check names, types and ranges here so a bad value
-fails at load with a message naming the parameter and what is allowed,
-instead of crashing later inside the rules.
+(defaults merged in). pyspiel.load_game itself refuses an unknown name or a
+value of the wrong type (a SpielError) before the game sees it; we check
+ranges, choices and cross-parameter rules here, and names and types again
+for callers that pass a dict straight in (fogboard_games.load_review does,
+before pyspiel), so a bad value fails at load with a message naming the
+parameter and what is allowed, instead of crashing later inside the rules.
 
 Game strings split on commas and need a `.` in floats, so parameters are
 ints, bools or comma-free strings only.

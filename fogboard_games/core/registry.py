@@ -54,17 +54,24 @@ def register(ruleset) -> type:
     The class is one subclass of core.glue.Game per ruleset, bound to it;
     registering a short name twice returns the class made the first time.
     """
-    from fogboard_games.core.glue import Game, game_type
+    from fogboard_games.core import glue
 
     short_name = ruleset.short_name
     if short_name in GAMES:
         return GAMES[short_name]
-    gtype = game_type(ruleset)
-    cls_name = "".join(w.capitalize() for w in short_name.split("_")) + "Game"
+    gtype = glue.game_type(ruleset)
+    stem = "".join(w.capitalize() for w in short_name.split("_"))
+    state_cls = glue.state_class(ruleset, stem + "State")
     cls = type(
-        cls_name,
-        (Game,),
-        {"ruleset": ruleset, "game_type": gtype, "short_name": short_name, "__module__": __name__},
+        stem + "Game",
+        (glue.Game,),
+        {
+            "ruleset": ruleset,
+            "game_type": gtype,
+            "short_name": short_name,
+            "state_class": state_cls,
+            "__module__": glue.__name__,
+        },
     )
     pyspiel.register_game(gtype, cls)
     GAMES[short_name] = cls

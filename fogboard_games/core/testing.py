@@ -259,8 +259,10 @@ def check_resample(game, seed: int = 0) -> None:
 
 
 def check_rewards_sum_to_returns(game, seed: int = 0) -> None:
-    """Rewards summed along a playout equal the returns at every step, and
-    a terminal-reward game pays nothing before its end."""
+    """Rewards read at each decision and at the end sum to the returns, as
+    OpenSpiel's loops read them (rl_environment, random_sim_test): what a
+    move pays stays in `rewards()` through chance nodes until the next
+    decision. A terminal-reward game pays nothing before its end."""
     rng = random.Random(seed)
     terminal_only = game.get_type().reward_model == pyspiel.GameType.RewardModel.TERMINAL
     n = game.num_players()
@@ -268,15 +270,17 @@ def check_rewards_sum_to_returns(game, seed: int = 0) -> None:
         state = game.new_initial_state()
         total = [0.0] * n
         while True:
-            rewards = state.rewards()
-            assert len(rewards) == n, f"{game}: rewards {rewards} for {n} seats"
-            total = [t + r for t, r in zip(total, rewards)]
-            returns = state.returns()
-            assert all(abs(t - r) < 1e-9 for t, r in zip(total, returns)), (
-                f"{game}: rewards summed to {total}, returns are {returns}, {_where(game, state)}"
-            )
-            if terminal_only and not state.is_terminal():
-                assert not any(rewards), f"{game}: terminal-reward game paid {rewards} mid-game"
+            if not state.is_chance_node():
+                rewards = state.rewards()
+                assert len(rewards) == n, f"{game}: rewards {rewards} for {n} seats"
+                total = [t + r for t, r in zip(total, rewards)]
+                returns = state.returns()
+                assert all(abs(t - r) < 1e-9 for t, r in zip(total, returns)), (
+                    f"{game}: rewards summed to {total}, returns are {returns}, "
+                    f"{_where(game, state)}"
+                )
+                if terminal_only and not state.is_terminal():
+                    assert not any(rewards), f"{game}: terminal-reward game paid {rewards} mid-game"
             if state.is_terminal():
                 break
             _step(state, rng)

@@ -425,6 +425,7 @@ class Match(contract.Match):
         self.cache = None
         self.shared = False
         self.options = setup.faces
+        self.odds = setup.chance_outcomes  # every die is fair: the same odds at every roll
 
     def copy(self) -> Match:
         m = Match.__new__(Match)
@@ -444,6 +445,7 @@ class Match(contract.Match):
         m.rerolls_used = self.rerolls_used
         m.returns_ = self.returns_
         m.options = self.options  # lists shared by every match, never changed
+        m.odds = self.odds
         m.cache = None
         m.shared = False
         return m
@@ -510,49 +512,49 @@ class Match(contract.Match):
 
     # ---- the moves ------------------------------------------------------------------
 
-    def roll(self, outcome: int) -> None:
-        """Chance: the next die of `roller` shows face outcome + 1."""
-        seat = self.roller
-        event = self.setup.roll_events[seat][outcome]
-        hand = self.hands[seat] = self.hands[seat] + event[2:]
-        self.events.append(event)
-        dice = self.dice
-        if len(hand) < dice[seat]:
-            return
-        if self.phase == REROLLING:
-            # A rerolled hand is complete: the same seat chooses again, if it
-            # has rerolls left; otherwise its choice is over.
-            self.roller = -1
-            if self.rerolls_used[seat] < self.setup.rerolls:
-                self.phase = CHOOSING
-                self.mover = seat
-                self.options = self.setup.choices
-            else:
-                self._after_choice(seat)
-            return
-        # First roll of the round: the next seat with dice, or the rerolls.
-        n = len(dice)
-        seat += 1
-        while seat < n:
-            if dice[seat]:
-                self.roller = seat
-                return
-            seat += 1
-        self.roller = -1
-        self.mover = self.opener
-        if self.setup.rerolls:
-            self.phase = CHOOSING
-            self.options = self.setup.choices
-        else:
-            self.phase = BIDDING
-            self.options = self.bidding_actions()
-
     def play(self, action: int) -> bool:
         """A legal chance outcome or decision (True); else nothing changes (False)."""
-        if self.phase <= REROLLING:  # a chance node: the hottest case
+        if self.phase <= REROLLING:
+            # A chance node, the hottest case (inline: a call would cost as
+            # much as the roll): the next die of `roller` shows face action + 1.
             if type(action) is not int or not 0 <= action < self.setup.sides:
                 return False
-            self.roll(action)
+            seat = self.roller
+            event = self.setup.roll_events[seat][action]
+            hand = self.hands[seat] = self.hands[seat] + event[2:]
+            self.events.append(event)
+            dice = self.dice
+            if len(hand) < dice[seat]:
+                return True
+            if self.phase == REROLLING:
+                # A rerolled hand is complete: the same seat chooses again, if it
+                # has rerolls left; otherwise its choice is over.
+                self.roller = -1
+                if self.rerolls_used[seat] < self.setup.rerolls:
+                    self.phase = CHOOSING
+                    self.mover = seat
+                    self.options = self.setup.choices
+                else:
+                    self._after_choice(seat)
+                return True
+            # First roll of the round: the next seat with dice, or the rerolls.
+            n = len(dice)
+            seat += 1
+            while seat < n:
+                if dice[seat]:
+                    self.roller = seat
+                    return True
+                seat += 1
+            self.roller = -1
+            self.mover = self.opener
+            setup = self.setup
+            if setup.rerolls:
+                self.phase = CHOOSING
+                self.options = setup.choices
+            else:
+                self.phase = BIDDING
+                # bidding_actions() with no standing bid, its cache read inline
+                self.options = setup.legal_lists[self.in_play][0] or self.bidding_actions()
             return True
         if self.phase == BIDDING and type(action) is int:
             setup = self.setup
@@ -686,9 +688,6 @@ class Match(contract.Match):
         if self.returns_ is None:
             return [0.0] * self.setup.players
         return list(self.returns_)
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self.setup.chance_outcomes
 
     def why_illegal(self, action) -> str:
         setup = self.setup
