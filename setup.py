@@ -3,8 +3,9 @@ from setuptools import find_packages, setup
 setup(
     name="fogboard_games",
     version="0.1.0",
-    description="Imperfect-information games for OpenSpiel: fog-of-war boards, "
-    "Mind Bluff, Parley and Liar's Dice, with exact information boundaries.",
+    description="Imperfect-information games for OpenSpiel: Fog-of-War boards (phantom "
+    "tic-tac-toe, dark hex, abrupt dark hex, recon hex) and Liar's Dice, with exact "
+    "information boundaries.",
     long_description=open("README.md", encoding="utf-8").read(),
     long_description_content_type="text/markdown",
     packages=find_packages(include=["fogboard_games", "fogboard_games.*"]),
@@ -16,8 +17,6 @@ setup(
     ],
     extras_require={
         "test": ["pytest>=7", "hypothesis>=6.80", "ruff>=0.5", "setuptools"],
-        "league": ["ray>=2.9"],
-        "plot": ["matplotlib>=3.7"],
     },
     entry_points={"console_scripts": ["fogboard=fogboard_games.__main__:main"]},
 )

@@ -3,11 +3,12 @@
 Uses OpenSpiel's Python ISMCTSBot (the C++ one crashes on Python games),
 seeded through `set_resampler` so that runs repeat, and our
 `resample_from_infostate` to draw worlds the searching seat cannot rule
-out. The opponent is a board baseline (`probe`, `sweep`) or a uniform
-random seat; chance moves (Liar's Dice rolls) are drawn here.
+out. The opponent is a board baseline (`probe`, `sweep`: boards only) or a
+uniform random seat; by default `probe` on the boards and `random` on any
+other game. Chance moves (Liar's Dice rolls) are drawn here.
 
     python examples/ismcts.py --preset dark-hex-4 --games 10
-    python examples/ismcts.py --preset liars-dice-1 --opponent random --games 40
+    python examples/ismcts.py --preset liars-dice-1 --games 40
 """
 
 import argparse
@@ -19,18 +20,31 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import fogboard_games
 from fogboard_games.boards.bots import make_bot
+from fogboard_games.boards.game import SPECS as BOARD_GAMES
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--preset", default="phantom-ttt-3")
-    parser.add_argument("--opponent", default="probe", choices=["probe", "sweep", "random"])
+    parser.add_argument(
+        "--opponent",
+        default=None,
+        choices=["probe", "sweep", "random"],
+        help="default: probe on the boards, random on other games",
+    )
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--simulations", type=int, default=200)
     args = parser.parse_args()
     game = fogboard_games.load(args.preset)
     if game.num_players() != 2:
         raise SystemExit(f"{args.preset}: this example pits one searcher against one other seat")
+    board = game.get_type().short_name in BOARD_GAMES
+    if args.opponent is None:
+        args.opponent = "probe" if board else "random"
+    elif args.opponent != "random" and not board:
+        raise SystemExit(
+            f"{args.preset}: --opponent {args.opponent} plays the boards only; use random"
+        )
     rng = random.Random(0)
     score = 0.0
     for g in range(args.games):

@@ -8,6 +8,10 @@ Importing the package registers every game with pyspiel:
 
 `PRESETS` lists the named presets, `GAMES` the registered short names,
 `load_review(review)` rebuilds a finished game from its JSON review.
+
+The complete rules, parameters, information boundaries and tensor pieces
+of every game are in docs/boards.md and docs/liars_dice.md (sections
+#rules, #parameters, #what-each-seat-knows, #tensor-pieces).
 """
 
 from fogboard_games import (

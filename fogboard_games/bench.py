@@ -6,7 +6,7 @@ in alternating rounds, keeping the best round of each: plain playouts, then
 playouts that also read the mover's information-state tensor at every
 decision, then the cost of `clone()` on a mid-game state. The ratios
 ours / C++ measured in one run are the figures that count; absolute numbers
-on a shared machine are noise.
+on a shared machine are noise. `LEGEND` is printed with the table.
 """
 
 from __future__ import annotations
@@ -19,6 +19,18 @@ import pyspiel
 
 import fogboard_games
 from fogboard_games.core.registry import BENCH_PAIRS, PRESETS
+
+LEGEND = """\
+plain     random playouts (legal_actions + apply_action at every step, chance steps
+          included): steps per second
+tensor    the same playouts, also reading the mover's information_state_tensor at
+          every decision: steps per second
+clone us  microseconds per state.clone() of a mid-game state (lower is better)
+ratio     ours / C++, both measured in this run: higher is better, above 1 ours is
+          faster; -: no C++ counterpart (an original variant or rule set)
+A tensor ratio can be above 1: C++ rebuilds its tensor on every call, while ours
+resumes a per-state cache and writes only what happened since the last read, so on
+larger boards ours is cheaper."""
 
 
 def playout_rate(game, seconds: float, read_tensor: bool, seed: int = 0) -> float:
@@ -44,7 +56,8 @@ def playout_rate(game, seconds: float, read_tensor: bool, seed: int = 0) -> floa
 
 
 def clone_micros(game, seed: int = 0) -> float:
-    """Microseconds per clone() of a state halfway through a random playout."""
+    """Microseconds per clone() of a mid-game state: max_game_length // 3 random
+    steps in (chance takes its first outcome), or the end if the playout is shorter."""
     rng = random.Random(seed)
     state = game.new_initial_state()
     for _ in range(game.max_game_length() // 3):
@@ -106,6 +119,7 @@ def run(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict]:
             f"{_cell(r.get('clone_cpp_us'), 6, 2)}",
             flush=True,
         )
+    print(LEGEND)
     paired = [r for r in results if r["cpp"]]
     if paired:
         worst_plain = min(paired, key=lambda r: r["plain_ours"] / r["plain_cpp"])

@@ -1,4 +1,4 @@
-"""Baseline bots `probe` and `sweep` (SPEC.md section 1, "Baseline bots")."""
+"""Baseline bots `probe` and `sweep` (docs/boards_bots_and_replays.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Cross-check of the Fog-of-War boards against OpenSpiel's C++ engines.
 
-SPEC.md section 1 ("Cross-check"): with the rule and `obstype` matched,
+docs/boards.md#cross-check-with-openspiel: with the rule and `obstype` matched,
 `fogboard_phantom_ttt` must match OpenSpiel's `phantom_ttt` and
 `fogboard_dark_hex` must match `dark_hex` (`gameversion=cdh` / `adh`) move
 for move under a fixed cell mapping: the same legal sets, current player,

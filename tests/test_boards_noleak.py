@@ -1,4 +1,4 @@
-"""Information boundaries of the Fog-of-War boards (SPEC.md sections 0 and 1).
+"""Information boundaries of the Fog-of-War boards (docs/boards.md).
 
 What seat p may know: its own attempts in order with their results, its
 sense results (recon hex), under `reveal-numturns` who made each ply, and,
@@ -82,7 +82,7 @@ def trace(state, p) -> list:
 
 
 def knowledge(state, p) -> tuple:
-    """Everything seat p may know at this state (SPEC.md section 1)."""
+    """Everything seat p may know at this state (docs/boards.md#what-each-seat-knows)."""
     m = state.match
     movers = tuple(ply[0] for ply in m.plies) if numturns(state.get_game()) else None
     outcome = (m.ending, m.winner) if m.ending is not None else None

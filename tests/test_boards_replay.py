@@ -1,4 +1,4 @@
-"""`fogboards.replay.v1` import/export (SPEC.md section 1, "Replays")."""
+"""`fogboards.replay.v1` import/export (docs/boards_bots_and_replays.md)."""
 
 from __future__ import annotations
 
@@ -161,6 +161,27 @@ def test_hand_written_recon_deadline_loads_and_rewrites():
     assert loaded.extras[0]["notes"] == "route a3-e3" and loaded.extras[1]["notes"] is None
     assert R.to_replay(state, **loaded.writer_args()) == json.loads(RECON_DEADLINE)
     assert R.loads(RECON_DEADLINE.encode("utf-8")).returns() == [0.0, 0.0]
+
+
+def test_config_sampled_survives_the_round_trip():
+    r = json.loads(TTT_LINE)
+    r["config"]["sampled"] = False
+    loaded = R.read_replay(r)
+    assert loaded.sampled is False
+    assert R.to_replay(loaded.state, **loaded.writer_args()) == r
+    assert json.loads(R.dumps(loaded.state, sampled=False))["config"]["sampled"] is False
+
+
+def test_derived_floats_are_compared_exactly_and_ints_as_ints():
+    r = json.loads(RECON_DEADLINE)
+    r["results"]["guessAccuracy"] = [0.333333333333, 0.0]  # would be written back changed
+    refused(r, "ply 4:", "results.guessAccuracy says [0.333333333333, 0.0]")
+    r = json.loads(RECON_DEADLINE)
+    r["results"]["stones"] = [2.0, 2.0]
+    refused(r, "results.stones says [2.0, 2.0]", "rules derive [2, 2]")
+    r = json.loads(RECON_DEADLINE)
+    r["results"]["outcome"] = [True, 0.5]
+    refused(r, "results.outcome says [true, 0.5]")
 
 
 def test_hand_written_replays_refuse_a_tampered_field():
@@ -468,7 +489,13 @@ def test_any_connecting_path_of_the_winner_is_accepted():
     events_of(replay, "win")[0]["path"] = ["d2", "c2", "b2", "a2"]  # far edge first
     assert R.from_replay(replay).match.winner == 0
     events_of(replay, "win")[0]["path"] = ["a1", "a2", "b2", "c2", "d2"]  # longer, still a chain
-    assert R.from_replay(replay).match.winner == 0
+    loaded = R.read_replay(replay)
+    assert loaded.state.match.winner == 0
+    # Written again, the replay keeps the recorded path, not the shortest one.
+    assert loaded.win_path == ["a1", "a2", "b2", "c2", "d2"]
+    assert R.to_replay(loaded.state, **loaded.writer_args()) == replay
+    with pytest.raises(ReplayError, match="win_path is not a winning connection"):
+        R.to_replay(loaded.state, win_path=["a1", "a2"])
 
 
 def test_tic_tac_toe_win_path_must_be_the_line():
@@ -650,6 +677,17 @@ def shape_cases():
     yield "ttt size", mutate(lambda r: r["config"].update(size=4)), "size must be 3 in phantom-ttt"
     yield "first", mutate(lambda r: r["config"].update(first=1)), "config.first must be 0"
     yield "max plies", mutate(lambda r: r["config"].update(maxPlies=19)), "max_plies"
+    yield (
+        "max plies -1",
+        mutate(lambda r: r["config"].update(maxPlies=-1)),
+        "config.maxPlies must be the ply cap, an int in 1..18",
+    )
+    yield (
+        "max plies huge",
+        mutate(lambda r: r["config"].update(maxPlies=2**31)),
+        "config.maxPlies must be the ply cap",
+    )
+    yield "size float", mutate(lambda r: r["config"].update(size=3.0)), "config.size must be an int"
     yield "names", mutate(lambda r: r.update(names=["solo"])), "names must hold 2 entries"
     yield (
         "policy names",
@@ -669,6 +707,16 @@ def shape_cases():
     yield "round bool", mutate(lambda r: r["events"][1].update(round=False)), "round must be an int"
     yield "no cell", mutate(lambda r: r["events"][1].pop("cell")), "missing key 'cell'"
     yield "cell int", mutate(lambda r: r["events"][1].update(cell=3)), "cell must be a str"
+    yield (
+        "cell case",
+        mutate(lambda r: r["events"][1].update(cell="A3")),
+        "ply 0: cell: 'A3' must be written 'a3'",
+    )
+    yield (
+        "round float",
+        mutate(lambda r: r["events"][1].update(round=0.0)),
+        "round must be an int",
+    )
     yield (
         "result",
         mutate(lambda r: r["events"][1].update(result="hit")),
@@ -705,6 +753,9 @@ def test_malformed_json_text_is_refused():
         ('{"a": 1, "a": 2}', "duplicate JSON key 'a'"),
         (b"\xff\xfe", "not UTF-8"),
         (TTT_LINE.replace('"seed": 0', '"seed": 0, "seed": 1'), "duplicate JSON key 'seed'"),
+        ("[" * 100000, "nests deeper than 32 levels"),
+        (TTT_LINE.replace('"seed": 0', '"seed": ' + "7" * 5000), "config.seed must be an int"),
+        (TTT_LINE.replace('"seed": 0', '"seed": 1e400'), "config.seed must be an int"),
     ]:
         with pytest.raises(ReplayError, match=message):
             R.loads(text)
@@ -728,3 +779,9 @@ def test_writer_checks_its_arguments():
         R.to_replay(state, names=["only"])
     with pytest.raises(ValueError, match="seed must be an int"):
         R.to_replay(state, seed="7")
+    with pytest.raises(ReplayError, match="seed must be an int"):
+        R.to_replay(state, seed=2**64)  # the reader would refuse it
+    with pytest.raises(ReplayError, match="sampled must be a bool"):
+        R.to_replay(state, sampled=None)
+    with pytest.raises(ReplayError, match="must be written 'a1'"):
+        R.to_replay(state, extras={0: {"guess": ["A1"]}})

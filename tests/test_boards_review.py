@@ -50,3 +50,35 @@ def test_review_of_a_wall_clock_stop_reloads():
     review["ending"] = "connection"
     with pytest.raises(ReviewError, match="wall-clock"):
         fogboard_games.load_review(review)
+
+
+def test_review_params_are_checked_by_name_before_the_game_loads():
+    review = json.loads(json.dumps(_finished("dark-hex-4", 1).review()))
+    for name, value in [("board_size", 4.0), ("max_plies", 2**31), ("abrupt", [1])]:
+        tampered = json.loads(json.dumps(review))
+        tampered["params"][name] = value
+        with pytest.raises(ReviewError, match=rf"params\.{name}"):
+            fogboard_games.load_review(tampered)
+
+
+def test_review_ints_are_ints_and_floats_may_be_ints():
+    review = json.loads(json.dumps(_finished("phantom-ttt-3", 2).review()))
+    for value in (review["seats"][1]["stones"] + 1e-12, float(review["seats"][1]["stones"])):
+        tampered = json.loads(json.dumps(review))
+        tampered["seats"][1]["stones"] = value
+        with pytest.raises(ReviewError, match=r"seats\[1\]\.stones"):
+            fogboard_games.load_review(tampered)
+    tampered = json.loads(json.dumps(review))
+    tampered["returns"] = [int(r) for r in review["returns"]]
+    assert fogboard_games.load_review(tampered).returns() == review["returns"]
+
+
+def test_wall_clock_review_with_a_non_string_ending_is_refused_by_name():
+    state = fogboard_games.load("dark-hex-4").new_initial_state()
+    state.apply_action(0)
+    replay.stop_at_deadline(state)
+    review = json.loads(json.dumps(state.review()))
+    for value in (1.5, None, ["wall-clock"]):
+        review["ending"] = value
+        with pytest.raises(ReviewError, match="ending"):
+            fogboard_games.load_review(review)

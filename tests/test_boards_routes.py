@@ -1,6 +1,6 @@
 """The fast Python-side State methods agree with the C++ route.
 
-ARCHITECTURE.md ("OpenSpiel facts"): our State defines `legal_actions`,
+docs/performance.md: our State (core.glue) defines `legal_actions`,
 `current_player`, `is_terminal`, the tensors and strings as plain Python
 methods for Python callers, while C++ callers (and `pyspiel.State.<method>`
 called on our state) go through `_legal_actions` and the observer built by

@@ -1,4 +1,4 @@
-"""Named rule tests for the Fog-of-War boards (SPEC.md sections 0 and 1).
+"""Named rule tests for the Fog-of-War boards (docs/boards.md).
 
 Each test plays a short scripted history through the public pyspiel API
 (action strings through `state.string_to_action`) and checks one rule.

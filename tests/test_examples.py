@@ -24,12 +24,22 @@ def test_cfr_example_converges_on_2x2_abrupt_dark_hex(monkeypatch, capsys):
     assert "value of the average policy for seat 0" in out
 
 
-@pytest.mark.parametrize("preset", ["phantom-ttt-3", "recon-hex-5"])
-def test_ismcts_example_plays_whole_games(preset, monkeypatch, capsys):
-    args = ["--preset", preset, "--games", "2", "--simulations", "20"]
+@pytest.mark.parametrize(
+    "preset, opponent",
+    [("phantom-ttt-3", "probe"), ("recon-hex-5", "probe"), ("liars-dice", "random")],
+)
+def test_ismcts_example_plays_whole_games(preset, opponent, monkeypatch, capsys):
+    """With no --opponent the example picks one the preset can play against."""
+    args = ["--preset", preset, "--games", "2", "--simulations", "10"]
     out = _run("ismcts.py", args, monkeypatch, capsys)
     assert out.count("IS-MCTS as seat") == 2
-    assert "mean score against probe" in out
+    assert f"mean score against {opponent}:" in out
+
+
+def test_ismcts_example_refuses_a_board_bot_off_the_boards(monkeypatch, capsys):
+    args = ["--preset", "liars-dice-1", "--opponent", "probe", "--games", "1"]
+    with pytest.raises(SystemExit, match="plays the boards only"):
+        _run("ismcts.py", args, monkeypatch, capsys)
 
 
 def test_ismcts_beats_uniform_random_at_liars_dice(monkeypatch, capsys):

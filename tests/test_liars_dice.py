@@ -1,4 +1,4 @@
-"""Liar's Dice rules, observers, review and resampling (SPEC.md section 4)."""
+"""Liar's Dice rules, observers, review and resampling (docs/liars_dice.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Cross-check against OpenSpiel's C++ liars_dice (SPEC.md section 4).
+"""Cross-check against OpenSpiel's C++ liars_dice (docs/liars_dice.md).
 
 With wild=highest, no prophecy, no pass, no rerolls and mode chips, our game
 must be OpenSpiel's `liars_dice` (bidding_rule reset-face, its default):

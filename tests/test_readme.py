@@ -3,11 +3,30 @@
 import pathlib
 import re
 
+from test_docs import fenced_blocks  # the same fence reader as the docs pages
+
 README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 
 
+def test_readme_fences_are_closed_and_quickstart_is_the_ci_command():
+    text = README.read_text()
+    blocks = fenced_blocks(text, "README.md")  # fails on a fence left open
+    quickstart = text.split("## Quickstart", 1)[1]
+    first = fenced_blocks(quickstart, "README.md Quickstart")[0][1]
+    # .ci/run runs the second line verbatim.
+    assert first.splitlines() == [
+        "pip install . && python -m fogboard_games bench",
+        'pip install ".[test]" && python -m pytest',
+    ]
+    assert sum(info == "python" for info, *_ in blocks) >= 5
+
+
 def test_readme_python_blocks_run(capsys):
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
+    blocks = [
+        body
+        for (info, body, *_) in fenced_blocks(README.read_text(), "README.md")
+        if info == "python"
+    ]
     assert len(blocks) >= 5
     namespace: dict = {}
     outputs = []

@@ -1,4 +1,4 @@
-"""`fogboards.replay.v1`: the original engine's event log (SPEC.md section 1, "Replays").
+"""`fogboards.replay.v1`: the original engine's event log (docs/boards_bots_and_replays.md).
 
 A replay is one JSON object:
 
@@ -45,6 +45,17 @@ Config maps to our games: `phantom-ttt` -> `fogboard_phantom_ttt(abrupt)`,
 `dark-hex` with sense 0 -> `fogboard_dark_hex(board_size, abrupt)`, sense > 0
 -> `fogboard_recon_hex(board_size, sense)`, which is abrupt only; all with
 `max_plies = maxPlies`.
+
+Hostile JSON gets the same refusal, and nothing else: a bool where an int
+belongs (or the reverse), a float where an int belongs, an int beyond 64
+bits, a number literal Python cannot hold, NaN or Infinity, a wrong
+container, a non-string key, text that is not UTF-8, a cell name not
+written as the engine writes it (`c3`, not `C3` or `c03`), or nesting
+deeper than a replay has. A number where the rules derive a float must
+equal it (an int may stand for an integral float: 1 for 1.0); `maxPlies`
+is the cap itself (our max_plies' -1 is not a replay's). What is read is
+kept: writing a read replay again (`to_replay(r.state, **r.writer_args())`)
+gives every field back, and reading a written one gives the same game.
 """
 
 from __future__ import annotations
@@ -53,6 +64,7 @@ import collections
 import dataclasses
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -60,6 +72,8 @@ import pyspiel
 
 from fogboard_games.boards import review, rules
 from fogboard_games.core.notation import parse_cell
+from fogboard_games.core.registry import param_spec
+from fogboard_games.core.review import describe
 
 PROTOCOL = "fogboards.replay.v1"
 MODES = ("phantom-ttt", "dark-hex")
@@ -100,6 +114,15 @@ RESULT_KEYS = (
 # What the engine's seat may say alongside an attempt; never read by the rules.
 ATTEMPT_EXTRAS = ("say", "notes", "guess", "scripted", "fellBack")
 DEFAULT_NAMES = ("seat 0", "seat 1")
+# Ints are 64-bit in the engine and in pyspiel's C++; anything wider is no
+# replay's and would overflow pyspiel (a RuntimeError) or Python's
+# int-to-string limit (a plain ValueError) in a message.
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1
+# A replay nests four deep (replay, events, an event, its guess list); the
+# bound refuses "[[[[..." before the JSON parser recurses into it.
+MAX_DEPTH = 32
+# Replay fields -> our game's parameters, to name the field a bad value came from.
+CONFIG_FIELD = {"board_size": "size", "abrupt": "abrupt", "sense": "sense", "max_plies": "maxPlies"}
 
 
 class ReplayError(ValueError):
@@ -118,6 +141,10 @@ class Replay:
     policy_names: list[str]
     seed: int
     extras: list[dict]  # per ply: say, notes (None when absent), guess, scripted, fellBack
+    sampled: bool = True  # config.sampled, which the rules never read
+    # The recorded win path (cell names): any winning chain is accepted, and
+    # writing it again must not swap in the engine's shortest one.
+    win_path: list[str] | None = None
 
     def writer_args(self) -> dict:
         return {
@@ -125,58 +152,93 @@ class Replay:
             "policy_names": self.policy_names,
             "seed": self.seed,
             "extras": self.extras,
+            "sampled": self.sampled,
+            "win_path": self.win_path,
         }
 
 
 # ---- small shape checks -----------------------------------------------------
 
 
+class _Unreadable:
+    """A JSON number literal Python would not hold as written: an int of
+    hundreds of digits, or a float beyond the largest double (1e400 parses
+    as Infinity). Parsing keeps it in place so the field it sits in refuses
+    it by name; no field accepts one."""
+
+    def __init__(self, literal: str, why: str):
+        head = literal if len(literal) <= 20 else literal[:17] + "..."
+        self.shown = f"{head} ({why})"
+
+
 def _show(v: Any) -> str:
-    text = json.dumps(v) if _jsonable(v) else repr(v)
-    return text if len(text) <= 60 else text[:57] + "..."
+    if isinstance(v, _Unreadable):
+        return v.shown
+    return describe(v)
 
 
-def _jsonable(v: Any) -> bool:
+def _quoted(text: str) -> str:
+    """A str as repr shows it, cut short (messages quote names this way)."""
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def _is_int(v: Any) -> bool:
+    # bool is an int to Python, never to a replay.
+    return isinstance(v, int) and not isinstance(v, bool) and INT_MIN <= v <= INT_MAX
+
+
+def _is_number(v: Any) -> bool:
+    return _is_int(v) or (isinstance(v, float) and math.isfinite(v))
+
+
+def _is_text(v: Any) -> bool:
+    """A str that is UTF-8 text: a lone surrogate (JSON's "\\ud800") is not,
+    and would make the written replay impossible to save as UTF-8."""
+    if not isinstance(v, str):
+        return False
     try:
-        json.dumps(v)
-    except (TypeError, ValueError):
+        v.encode("utf-8")
+    except UnicodeEncodeError:
         return False
     return True
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_number(v: Any) -> bool:
-    return (_is_int(v) or isinstance(v, float)) and math.isfinite(v)
+KIND_TEXT = {
+    "int": "an int (64-bit)",
+    "bool": "a bool (true or false)",
+    "str": "a str (UTF-8 text)",
+    "list": "a list",
+    "object": "an object",
+    "number": "a number (finite)",
+}
 
 
 def _check_type(where: str, v: Any, kind: str) -> None:
     ok = {
         "int": _is_int,
         "bool": lambda x: isinstance(x, bool),
-        "str": lambda x: isinstance(x, str),
+        "str": _is_text,
         "list": lambda x: isinstance(x, list),
         "object": lambda x: isinstance(x, dict),
         "number": _is_number,
     }[kind](v)
     if not ok:
-        raise ReplayError(
-            f"{where} must be {'an' if kind[0] in 'aeiou' else 'a'} {kind}, got {_show(v)}"
-        )
+        raise ReplayError(f"{where} must be {KIND_TEXT[kind]}, got {_show(v)}")
 
 
 def _check_keys(
     where: str, obj: dict, required: Sequence[str], optional: Sequence[str] = ()
 ) -> None:
+    for k in obj:
+        if not isinstance(k, str):
+            raise ReplayError(f"{where}: key {_show(k)} is not a string (JSON keys are strings)")
     for k in required:
         if k not in obj:
             raise ReplayError(f"{where}: missing key {k!r}")
     for k in obj:
         if k not in required and k not in optional:
             allowed = ", ".join(tuple(required) + tuple(optional)) or "none"
-            raise ReplayError(f"{where}: unknown key {k!r} (allowed: {allowed})")
+            raise ReplayError(f"{where}: unknown key {_quoted(k)} (allowed: {allowed})")
 
 
 def _pair_of(where: str, v: Any, kind: str) -> list:
@@ -189,11 +251,24 @@ def _pair_of(where: str, v: Any, kind: str) -> list:
 
 
 def _cell(where: str, text: Any, geo: rules.Geometry) -> int:
+    """The cell a name is, written exactly as the engine writes it.
+
+    `C3` or `c03` would read as c3 and be written back as `c3`: a field
+    that does not survive the round trip, so it is refused.
+    """
     _check_type(where, text, "str")
-    try:
-        return parse_cell(text, geo.size)
-    except ValueError as e:
-        raise ReplayError(f"{where}: {e}") from None
+    cell = geo.action_ids.get(text)
+    if cell is not None and cell < geo.cells:
+        return cell
+    board = f"a {geo.size}x{geo.size} board (a1..{geo.names[-1]})"
+    if len(text) <= 8:  # parse_cell reads the rank as an int: keep it short
+        try:
+            name = geo.names[parse_cell(text, geo.size)]
+        except ValueError:
+            pass
+        else:
+            raise ReplayError(f"{where}: {_quoted(text)} must be written {name!r}, as on {board}")
+    raise ReplayError(f"{where}: {_quoted(text)} is not a cell of {board}")
 
 
 # ---- the game a config describes ------------------------------------------
@@ -221,35 +296,70 @@ def game_for_config(config: Any, obstype: str | None = None) -> pyspiel.Game:
         _check_type(f"config.{key}", config[key], kind)
     mode, size, abrupt, sense = config["mode"], config["size"], config["abrupt"], config["sense"]
     if mode not in MODES:
-        raise ReplayError(f"config.mode: unknown mode {mode!r}; known: {', '.join(MODES)}")
+        raise ReplayError(f"config.mode: unknown mode {_quoted(mode)}; known: {', '.join(MODES)}")
     if config["first"] != 0:
         raise ReplayError(
             f"config.first must be 0 (seat 0 always moves first), got {config['first']}"
         )
     if sense < 0:
         raise ReplayError(f"config.sense must be 0 (no sensing) or more, got {sense}")
-    cap = {"max_plies": config["maxPlies"]}
-    if obstype is not None:
-        cap["obstype"] = obstype
     if mode == "phantom-ttt":
         if size != 3:
             raise ReplayError(f"config.size must be 3 in phantom-ttt, got {size}")
         if sense:
             raise ReplayError(f"config.sense must be 0 in phantom-ttt, got {sense}")
-        name, params = "fogboard_phantom_ttt", {"abrupt": abrupt, **cap}
+        name, params = "fogboard_phantom_ttt", {"abrupt": abrupt}
     elif sense == 0:
-        name, params = "fogboard_dark_hex", {"board_size": size, "abrupt": abrupt, **cap}
+        name, params = "fogboard_dark_hex", {"board_size": size, "abrupt": abrupt}
     else:
         if not abrupt:
             raise ReplayError(
                 "config: dark-hex with sense > 0 is recon hex, which is abrupt only "
                 "(a collision ends the turn); got abrupt: false"
             )
-        name, params = "fogboard_recon_hex", {"board_size": size, "sense": sense, **cap}
+        name, params = "fogboard_recon_hex", {"board_size": size, "sense": sense}
+    # Our parameters are checked here, before pyspiel sees them: pyspiel
+    # refuses an int past 32 bits with a RuntimeError that names nothing.
+    spec = param_spec(name)
+    _check_each(spec, params)
+    if sense > size:  # recon hex: the sensed block must fit on the board
+        raise ReplayError(
+            f"config.sense must be 0 (dark hex) or 1..size ({size}) (recon hex), got {sense}"
+        )
+    cap, cells = config["maxPlies"], size * size
+    # Our max_plies also takes -1 (2 x cells), but the engine writes the
+    # number, and -1 read here would be written back as that number.
+    if not 1 <= cap <= 2 * cells:
+        raise ReplayError(
+            f"config.maxPlies must be the ply cap, an int in 1..{2 * cells} (2 x cells; "
+            f"our max_plies), got {cap}"
+        )
+    params["max_plies"] = cap
+    if obstype is not None:
+        params["obstype"] = obstype
+    _check_each(spec, params)
+    try:
+        spec.resolve(params)
+    except ValueError as e:  # a cross-parameter check the lines above missed
+        raise ReplayError(f"config: {e}") from None
     try:
         return pyspiel.load_game(name, params)
     except (ValueError, pyspiel.SpielError) as e:
         raise ReplayError(f"config does not describe a playable game: {e}") from None
+
+
+def _check_each(spec, params: dict) -> None:
+    """Our checks of each parameter, refusing by the replay field it came from."""
+    for key, value in params.items():
+        try:
+            spec.params[key].check(spec.game, value)
+        except ValueError as e:
+            where = (
+                f"config.{CONFIG_FIELD[key]}"
+                if key in CONFIG_FIELD
+                else f"{key} (an argument of the reader, not a replay field)"
+            )
+            raise ReplayError(f"{where}: {e}") from None
 
 
 def config_of(game: pyspiel.Game) -> dict:
@@ -382,13 +492,23 @@ def derive_results(m: rules.Match, extras: list[dict], policy_names: Sequence[st
     }
 
 
-def _same(a: Any, b: Any) -> bool:
-    """JSON equality where 1 and 1.0 agree but true and 1 do not."""
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if _is_number(a) and _is_number(b):
-        return abs(a - b) < 1e-9
-    return type(a) is type(b) and a == b
+def _same(stated: Any, derived: Any) -> bool:
+    """Whether a recorded value is what the rules derive, as JSON types go.
+
+    Where the rules derive an int, only that int (not 2.0, not true); where
+    they derive a float, that float or the int equal to it (the engine may
+    write 1 for 1.0), since the value read is written back as the float.
+    Recursion follows `derived`, never the (possibly hostile) `stated`.
+    """
+    if isinstance(derived, list):
+        return (
+            isinstance(stated, list)
+            and len(stated) == len(derived)
+            and all(_same(x, y) for x, y in zip(stated, derived, strict=True))
+        )
+    if isinstance(derived, float):
+        return _is_number(stated) and stated == derived
+    return type(stated) is type(derived) and stated == derived
 
 
 # ---- writing ------------------------------------------------------------------
@@ -418,25 +538,26 @@ def _normalize_extras(extras: Any, plies: int, geo: rules.Geometry) -> list[dict
     elif isinstance(extras, Mapping):
         for k, v in extras.items():
             if not _is_int(k) or not 0 <= k < plies:
-                raise ValueError(f"extras: key {k!r} is not a ply index 0..{plies - 1}")
+                raise ReplayError(f"extras: key {_show(k)} is not a ply index 0..{plies - 1}")
             rows[k] = v
-    elif isinstance(extras, Sequence) and not isinstance(extras, str):
+    elif isinstance(extras, (list, tuple)):
         if len(extras) != plies:
-            raise ValueError(f"extras: {len(extras)} entries for {plies} plies")
+            raise ReplayError(f"extras: {len(extras)} entries for {plies} plies")
         rows = list(extras)
     else:
-        raise ValueError(
+        raise ReplayError(
             f"extras must be a list (one entry per ply) or a dict by ply, got {_show(extras)}"
         )
     out = []
     for p, row in enumerate(rows):
         row = {} if row is None else row
         if not isinstance(row, Mapping):
-            raise ValueError(f"extras for ply {p} must be a dict, got {_show(row)}")
+            raise ReplayError(f"extras for ply {p} must be a dict, got {_show(row)}")
         for k in row:
             if k not in ATTEMPT_EXTRAS:
-                raise ValueError(
-                    f"extras for ply {p}: unknown key {k!r} (allowed: {', '.join(ATTEMPT_EXTRAS)})"
+                key = _quoted(k) if isinstance(k, str) else _show(k)
+                raise ReplayError(
+                    f"extras for ply {p}: unknown key {key} (allowed: {', '.join(ATTEMPT_EXTRAS)})"
                 )
         e = {"say": "", "notes": "", "guess": [], "scripted": False, "fellBack": False}
         e.update(row)
@@ -454,22 +575,47 @@ def _normalize_extras(extras: Any, plies: int, geo: rules.Geometry) -> list[dict
     return out
 
 
+def _as_list(v: Any) -> Any:
+    # A tuple is a fine pair of names; a str is not one ("AB" is not ["A", "B"]).
+    return list(v) if isinstance(v, (list, tuple)) else v
+
+
+def _written_path(m: rules.Match, given: Sequence[str] | None) -> list[str]:
+    geo = m.setup
+    if given is None:
+        return [geo.names[c] for c in win_path(m)]
+    given = _as_list(given)
+    _check_type("win_path", given, "list")
+    path = [_cell(f"win_path[{i}]", c, geo) for i, c in enumerate(given)]
+    problem = path_problem(m, m.winner, path)
+    if problem:
+        raise ReplayError(f"win_path is not a winning {m.ending}: {problem}")
+    return list(given)
+
+
 def to_replay(
     state,
     names: Sequence[str] | None = None,
     policy_names: Sequence[str] | None = None,
     seed: int = 0,
     extras: Any = None,
+    sampled: bool = True,
+    win_path: Sequence[str] | None = None,
 ) -> dict:
     """The `fogboards.replay.v1` object of a finished (or deadline-stopped) game.
 
     `names` are the seats' table aliases, `policy_names` the policies behind
-    them (`results.names`), `seed` the engine's episode seed. `extras` gives,
-    per ply (a list, or a dict by ply index), what the seat said beside its
-    attempt: `say`, `notes` (None leaves the key out, as published replays
-    do), `guess` (cell names), `scripted`, `fellBack`.
+    them (`results.names`), `seed` the engine's episode seed (a 64-bit int),
+    `sampled` the engine's config flag (the rules never read it). `extras`
+    gives, per ply (a list, or a dict by ply index), what the seat said
+    beside its attempt: `say`, `notes` (None leaves the key out, as
+    published replays do), `guess` (cell names), `scripted`, `fellBack`.
+    `win_path` (cell names) is the path the win event records; None writes
+    the engine's own (see `win_path`), any other must be a winning path.
+    The writer refuses (ReplayError) what its reader would refuse, so a
+    written replay always reads back.
     """
-    m = getattr(state, "_m", None)
+    m = getattr(state, "match", None)
     if not isinstance(m, rules.Match):
         raise ValueError(f"to_replay writes Fog-of-War board games, not {type(state).__name__}")
     geo = m.setup
@@ -478,12 +624,17 @@ def to_replay(
             "the game is still running; a replay records a finished game "
             "(stop it with stop_at_deadline(state) to record a deadline stop)"
         )
-    names = list(DEFAULT_NAMES if names is None else names)
-    policy_names = list(names if policy_names is None else policy_names)
+    names = _as_list(DEFAULT_NAMES if names is None else names)
+    policy_names = _as_list(names if policy_names is None else policy_names)
     _pair_of("names", names, "str")
     _pair_of("policy_names", policy_names, "str")
     _check_type("seed", seed, "int")
+    _check_type("sampled", sampled, "bool")
     rows = _normalize_extras(extras, len(m.plies), geo)
+    if m.ending in WIN_ENDINGS:
+        path = _written_path(m, win_path)
+    elif win_path is not None:
+        raise ReplayError(f"win_path: the game ended {m.ending}, not in a win; pass None")
     events: list[dict] = [{"kind": "start", "round": -1}]
     for p, ((seat, anchor, _, cell, result), e) in enumerate(zip(m.plies, rows, strict=True)):
         if anchor >= 0:
@@ -503,7 +654,6 @@ def to_replay(
         attempt.update(guess=list(e["guess"]), scripted=e["scripted"], fellBack=e["fellBack"])
         events.append(attempt)
     if m.ending in WIN_ENDINGS:
-        path = [geo.names[c] for c in win_path(m)]
         events.append(
             {
                 "kind": "win",
@@ -526,7 +676,12 @@ def to_replay(
         "protocol": PROTOCOL,
         "names": names,
         "policyNames": policy_names,
-        "config": {**config_of(geo.game), "seed": seed, "maxPlies": geo.max_plies, "sampled": True},
+        "config": {
+            **config_of(geo.game),
+            "seed": seed,
+            "maxPlies": geo.max_plies,
+            "sampled": sampled,
+        },
         "events": events,
         "results": derive_results(m, rows, policy_names),
     }
@@ -544,7 +699,7 @@ class _Reader:
         _check_type("protocol", replay["protocol"], "str")
         if replay["protocol"] != PROTOCOL:
             raise ReplayError(
-                f"unknown protocol {replay['protocol']!r}; this reader knows {PROTOCOL!r}"
+                f"unknown protocol {_quoted(replay['protocol'])}; this reader knows {PROTOCOL!r}"
             )
         self.names = list(_pair_of("names", replay["names"], "str"))
         self.policy_names = list(_pair_of("policyNames", replay["policyNames"], "str"))
@@ -558,6 +713,7 @@ class _Reader:
         self.state = self.game.new_initial_state()
         self.extras: list[dict] = []
         self.pending_win: int | None = None  # ply whose derived win awaits its event
+        self.win_path: list[str] | None = None  # as recorded
 
     @property
     def m(self) -> rules.Match:
@@ -592,7 +748,15 @@ class _Reader:
         if not ended:
             raise self.ply_error(len(self.m.plies), "the replay has no end event")
         self.check_results()
-        return Replay(self.state, self.names, self.policy_names, self.config["seed"], self.extras)
+        return Replay(
+            self.state,
+            self.names,
+            self.policy_names,
+            self.config["seed"],
+            self.extras,
+            self.config["sampled"],
+            self.win_path,
+        )
 
     def shape(self, i: int, event: Any) -> str:
         _check_type(f"events[{i}]", event, "object")
@@ -602,7 +766,9 @@ class _Reader:
         _check_type(f"events[{i}].kind", event["kind"], "str")
         kind = event["kind"]
         if kind not in KINDS:
-            raise ReplayError(f"events[{i}]: unknown kind {kind!r}; known: {', '.join(KINDS)}")
+            raise ReplayError(
+                f"events[{i}]: unknown kind {_quoted(kind)}; known: {', '.join(KINDS)}"
+            )
         _check_type(f"events[{i}].round", event["round"], "int")
         where = f"ply {event['round']} (events[{i}], {kind})"
         required, optional = EVENT_KEYS[kind]
@@ -684,7 +850,7 @@ class _Reader:
             raise self.ply_error(
                 p, f"{geo.names[cell]} is not a legal attempt for seat {m.mover}: {why}"
             )
-        if event["result"] not in rules.RESULT_NAMES:
+        if event["result"] not in rules.RESULT_NAMES:  # a str, checked by shape()
             raise self.ply_error(
                 p, f"result must be 'placed' or 'occupied', got {_show(event['result'])}"
             )
@@ -699,7 +865,7 @@ class _Reader:
             {
                 "say": event["say"],
                 "notes": event.get("notes"),
-                "guess": [geo.names[parse_cell(g, geo.size)] for g in event["guess"]],
+                "guess": list(event["guess"]),  # names as written, checked by shape()
                 "scripted": event["scripted"],
                 "fellBack": event["fellBack"],
             }
@@ -723,14 +889,15 @@ class _Reader:
             )
         if event["how"] != m.ending:
             raise self.ply_error(
-                p, f"the win is by {event['how']!r}, but the rules derive {m.ending!r}"
+                p, f"the win is by {_quoted(event['how'])}, but the rules derive {m.ending!r}"
             )
-        path = [parse_cell(c, geo.size) for c in event["path"]]
+        path = [geo.action_ids[c] for c in event["path"]]  # cell names, checked by shape()
         problem = path_problem(m, m.winner, path)
         if problem:
             shown = " ".join(geo.names[c] for c in path) or "(empty)"
             raise self.ply_error(p, f"the win path {shown} is not a winning {m.ending}: {problem}")
         self.pending_win = None
+        self.win_path = list(event["path"])
 
     def on_end(self, event: dict) -> None:
         m = self.m
@@ -743,19 +910,20 @@ class _Reader:
         p = len(m.plies)
         if reason not in REASONS:
             raise self.ply_error(
-                event["round"], f"end reason must be complete or deadline, got {reason!r}"
+                event["round"], f"end reason must be complete or deadline, got {_quoted(reason)}"
             )
+        said = f"{reason}/{ending if len(ending) <= 40 else _quoted(ending)}"
         if m.ending is not None:
             if (reason, ending) != ("complete", m.ending):
                 raise self.ply_error(
                     end_round(m),
-                    f"the replay ends {reason}/{ending}, but the rules derive complete/{m.ending}",
+                    f"the replay ends {said}, but the rules derive complete/{m.ending}",
                 )
         else:
             if (reason, ending) != ("deadline", DEADLINE_ENDING):
                 raise self.ply_error(
                     p,
-                    f"the replay ends {reason}/{ending}, but the rules derive no end: the game is "
+                    f"the replay ends {said}, but the rules derive no end: the game is "
                     f"still running after {p} plies (only deadline/wall-clock may stop it there)",
                 )
             if m.sensed is not None:
@@ -807,7 +975,7 @@ def _no_duplicates(pairs: list) -> dict:
     out = {}
     for k, v in pairs:
         if k in out:
-            raise ReplayError(f"duplicate JSON key {k!r}")
+            raise ReplayError(f"duplicate JSON key {_quoted(k)}")
         out[k] = v
     return out
 
@@ -816,8 +984,51 @@ def _no_constant(name: str):
     raise ReplayError(f"{name} is not JSON (replays are strict JSON)")
 
 
+def _int_literal(text: str) -> Any:
+    # Python refuses to read an int of more than 4,300 digits (a plain
+    # ValueError); no replay int has more than 20.
+    if len(text) > 40:
+        return _Unreadable(text, f"an int of {len(text)} characters; replays hold 64-bit ints")
+    return int(text)
+
+
+def _float_literal(text: str) -> Any:
+    value = float(text)
+    # 1e400 reads as Infinity, which strict JSON does not have.
+    if not math.isfinite(value):
+        return _Unreadable(text, "beyond the largest float")
+    return value
+
+
+# JSON strings (whose brackets are text) and brackets, lexed as JSON lexes them.
+_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.S)
+
+
+def _too_deep(text: str) -> int | None:
+    """Where the text opens its (MAX_DEPTH + 1)th nested bracket, or None.
+
+    The JSON parser recurses once per bracket and a few thousand "[" would
+    exhaust the stack (RecursionError); this scan is a loop.
+    """
+    depth = 0
+    for token in _TOKENS.finditer(text):
+        c = text[token.start()]
+        if c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return token.start()
+        elif c in "]}":
+            depth -= 1
+    return None
+
+
 def parse(text: str | bytes) -> Any:
-    """Strict JSON: UTF-8, no NaN/Infinity, no duplicate keys."""
+    """Strict JSON: UTF-8, no NaN/Infinity, no duplicate keys, no deep nesting.
+
+    A number literal Python cannot hold as written (an int of hundreds of
+    digits, a float past the largest double) parses to a placeholder that
+    every field refuses by name.
+    """
     if isinstance(text, (bytes, bytearray)):
         try:
             text = bytes(text).decode("utf-8")
@@ -825,8 +1036,20 @@ def parse(text: str | bytes) -> Any:
             raise ReplayError(f"replay bytes are not UTF-8: {e}") from None
     if not isinstance(text, str):
         raise ReplayError(f"replay text must be str or bytes, got {type(text).__name__}")
+    at = _too_deep(text)
+    if at is not None:
+        raise ReplayError(
+            f"replay text nests deeper than {MAX_DEPTH} levels at char {at} "
+            f"(a replay nests 4: replay, events, event, guess)"
+        )
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        return json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_constant=_no_constant,
+            parse_int=_int_literal,
+            parse_float=_float_literal,
+        )
     except json.JSONDecodeError as e:
         raise ReplayError(f"replay is not JSON: {e}") from None
 

@@ -277,9 +277,10 @@ class State(pyspiel.State):
             raise TypeError("string_to_action takes (text) or (player, text)")
         m = self._m
         if not isinstance(text, str):
-            raise ValueError(f"an action is named by a string, got {text!r}")
+            raise ValueError(f"an action is named by a string, got {type(text).__name__}")
+        quoted = repr(text) if len(text) <= 40 else repr(text[:37] + "...")
         if m.mover == TERMINAL:
-            raise ValueError(f"{text!r} refused: the game is over, no action is legal")
+            raise ValueError(f"{quoted} refused: the game is over, no action is legal")
         key = _spelling(text)
         name = m.setup.action_name
         legal = self.legal_actions(actor)
@@ -289,9 +290,9 @@ class State(pyspiel.State):
         who = "chance" if actor == CHANCE else f"seat {actor}"
         if not legal:
             mover = "chance" if m.mover == CHANCE else f"seat {m.mover}"
-            raise ValueError(f"{text!r} refused: {who} has no legal action here ({mover} moves)")
+            raise ValueError(f"{quoted} refused: {who} has no legal action here ({mover} moves)")
         raise ValueError(
-            f"{text!r} is not a legal action of {who} here; legal: {self._legal_spellings(actor)}"
+            f"{quoted} is not a legal action of {who} here; legal: {self._legal_spellings(actor)}"
         )
 
     # ---- outcome ------------------------------------------------------------------

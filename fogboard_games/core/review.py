@@ -1,64 +1,228 @@
-"""Reviews: a finished game as a JSON-ready dict, and its loader (SPEC.md 0).
+"""Reviews: a finished game as a JSON-ready dict, and its loader (docs/reviews.md).
 
 A review names the game and its parameters, lists every action as its
 string, and shows every hidden fact turn by turn. `load_review` rebuilds the
 finished state by re-simulating those action strings through the rules
 (never by unpickling: pyspiel's own state serialization is a pickle and must
 not be fed untrusted data), then checks every field the review states
-against the rebuilt game and refuses, naming the step, one the rules do not
-reproduce.
+against the rebuilt game. Anything else it refuses with a `ReviewError`
+naming the field (`params.max_plies`, `plies[3].cell`) or the action step:
+a value that is not plain JSON, a parameter the game does not allow, an
+action the rules do not allow there, a fact the rules do not reproduce.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Any
 
 import pyspiel
 
 FORMAT = "fogboard_games.review.v1"
 
+# No review nests deeper than a handful of levels (a Liar's Dice die sits at
+# rounds[i].hands[seat][roll][die]); the bound keeps a hostile or cyclic
+# value from exhausting the stack before it is refused.
+MAX_DEPTH = 32
+# Every int a ruleset derives is small; the bound refuses an int that could
+# only overflow pyspiel's C++ ints or Python's int-to-string limit.
+MAX_INT = 2**63 - 1
+
 
 class ReviewError(ValueError):
     """A review that is malformed or that the rules do not reproduce."""
 
 
-def _describe(v: Any) -> str:
-    text = repr(v)
+def describe(v: Any, depth: int = 0) -> str:
+    """A short JSON-style rendering of any value, safe on hostile input.
+
+    Error messages quote what they refuse; this never recurses more than a
+    few levels, never turns a huge int into digits (Python refuses past
+    4,300 of them) and never calls a foreign object's own repr.
+    """
+    if v is None or isinstance(v, bool):
+        text = {None: "null", True: "true", False: "false"}[v]
+    elif isinstance(v, int):
+        text = str(v) if abs(v) <= MAX_INT else f"<an int of {v.bit_length()} bits>"
+    elif isinstance(v, float):
+        # json.dumps writes NaN and Infinity as the literals strict JSON lacks.
+        text = json.dumps(v)
+    elif isinstance(v, str):
+        # ASCII-escaped, so a lone surrogate or a control character shows as \uXXXX.
+        text = json.dumps(v if len(v) <= 60 else v[:57] + "...")
+    elif isinstance(v, (list, tuple, dict)):
+        if depth >= 2:
+            text = "[...]" if not isinstance(v, dict) else "{...}"
+        elif isinstance(v, dict):
+            items = [f"{describe(k, 2)}: {describe(x, depth + 1)}" for k, x in list(v.items())[:4]]
+            text = "{" + ", ".join(items + ["..."] * (len(v) > 4)) + "}"
+        else:
+            items = [describe(x, depth + 1) for x in list(v[:4])]
+            text = "[" + ", ".join(items + ["..."] * (len(v) > 4)) + "]"
+    else:
+        text = f"<a {type(v).__name__}>"
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def first_difference(stated: Any, derived: Any, path: str = "") -> str | None:
-    """Path and values of the first field of `stated` that `derived` contradicts."""
-    if isinstance(stated, dict):
-        if not isinstance(derived, dict):
-            return f"{path or 'review'}: review says {_describe(stated)}, rules give {_describe(derived)}"
-        for k, v in stated.items():
-            if k not in derived:
-                return f"{path}.{k}".lstrip(".") + ": not a field of this game's review"
-            diff = first_difference(v, derived[k], f"{path}.{k}" if path else k)
-            if diff:
-                return diff
-        return None
-    if isinstance(stated, list):
-        if not isinstance(derived, list) or len(stated) != len(derived):
-            n = len(derived) if isinstance(derived, list) else "no"
-            return f"{path}: review has {len(stated)} entries, rules give {n}"
-        for i, (a, b) in enumerate(zip(stated, derived)):
-            diff = first_difference(a, b, f"{path}[{i}]")
-            if diff:
-                return diff
-        return None
-    if isinstance(stated, float) or isinstance(derived, float):
-        ok = (
-            isinstance(stated, (int, float))
-            and not isinstance(stated, bool)
-            and abs(stated - derived) < 1e-9
-        )
+def field_path(path: str, key: Any) -> str:
+    """`path.key` for a plain key, `path[key]` for an index or any other key."""
+    if isinstance(key, str) and key.isidentifier():
+        return f"{path}.{key}" if path else key
+    return f"{path}[{describe(key)}]"
+
+
+def json_problem(v: Any, path: str = "", depth: int = 0) -> str | None:
+    """Path and reason of the first part of `v` that is not plain JSON, or None.
+
+    Plain JSON: dicts with string keys, lists, strings, bools, None, ints of
+    at most 64 bits and finite floats. Checked before anything reads the
+    review, so later code may format, compare and hand values to pyspiel.
+    """
+    where = path or "review"
+    if depth > MAX_DEPTH:
+        return f"{where}: nested deeper than {MAX_DEPTH} levels (a review needs a few)"
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if not isinstance(k, str):
+                return f"{where}: key {describe(k)} is not a string (JSON keys are strings)"
+            problem = json_problem(x, field_path(path, k), depth + 1)
+            if problem:
+                return problem
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            problem = json_problem(x, f"{where}[{i}]", depth + 1)
+            if problem:
+                return problem
+    elif isinstance(v, bool) or v is None or isinstance(v, str):
+        pass
+    elif isinstance(v, int):
+        if abs(v) > MAX_INT:
+            return f"{where}: {describe(v)} is beyond 64 bits; no review field holds such an int"
+    elif isinstance(v, float):
+        if not math.isfinite(v):
+            return f"{where}: {describe(v)} is not a JSON number"
     else:
-        ok = type(stated) is type(derived) and stated == derived
-    if not ok:
-        return f"{path}: review says {_describe(stated)}, rules give {_describe(derived)}"
+        return f"{where}: a {type(v).__name__} is not a JSON value"
     return None
+
+
+def _same_fact(stated: Any, derived: Any) -> bool:
+    """Whether a stated leaf says what the rules derived.
+
+    An int is stated as a JSON int (1.0 or true are not 1); a float may be
+    stated as an int or a float within 1e-9 (JSON writers differ on 1 and
+    1.0, and on the last digit); anything else by exact type and value.
+    """
+    if isinstance(derived, float):
+        if isinstance(stated, bool) or not isinstance(stated, (int, float)):
+            return False
+        if isinstance(stated, int) and abs(stated) > MAX_INT:
+            return False  # would overflow the float subtraction below
+        return abs(stated - derived) < 1e-9
+    return type(stated) is type(derived) and stated == derived
+
+
+def first_difference(stated: Any, derived: Any, path: str = "") -> str | None:
+    """Path and values of the first field of `stated` that `derived` contradicts.
+
+    What a field states, it states in full: a dict with a key left out
+    (`sensed: {}`) or a list with an entry left out says something else.
+    """
+    where = path or "review"
+    if isinstance(derived, dict):
+        if not isinstance(stated, dict):
+            return f"{where}: review says {describe(stated)}, rules give {describe(derived)}"
+        for k, v in stated.items():
+            field = field_path(path, k)
+            if k not in derived:
+                return f"{field}: not a field of this game's review"
+            diff = first_difference(v, derived[k], field)
+            if diff:
+                return diff
+        missing = [k for k in derived if k not in stated]
+        if missing:
+            return f"{field_path(path, missing[0])}: left out, rules give {describe(derived[missing[0]])}"
+        return None
+    if isinstance(derived, list):
+        if not isinstance(stated, list):
+            return f"{where}: review says {describe(stated)}, rules give {len(derived)} entries"
+        if len(stated) != len(derived):
+            return f"{where}: review has {len(stated)} entries, rules give {len(derived)}"
+        for i, (a, b) in enumerate(zip(stated, derived)):
+            diff = first_difference(a, b, f"{where}[{i}]")
+            if diff:
+                return diff
+        return None
+    if not _same_fact(stated, derived):
+        return f"{where}: review says {describe(stated)}, rules give {describe(derived)}"
+    return None
+
+
+def review_difference(review: dict, derived: dict) -> str | None:
+    """The first field of `review` that the rules' own review `derived` contradicts.
+
+    A review may leave out whole fields after `actions` (a short review for
+    a reader who wants the moves only) and parameters at their defaults
+    (`params` is the input the game was loaded from, not a record); every
+    field it keeps is compared in full.
+    """
+    for key, value in review.items():
+        if key not in derived:
+            return f"{field_path('', key)}: not a field of this game's review"
+        if key == "params":
+            # The stated params loaded the game, so each names a parameter
+            # the derived (resolved) params hold.
+            diff = first_difference(value, {k: derived[key].get(k) for k in value}, key)
+        else:
+            diff = first_difference(value, derived[key], key)
+        if diff:
+            return diff
+    return None
+
+
+def check_params(short_name: str, params: dict) -> None:
+    """Refuse, naming `params.<name>`, any parameter the game does not allow.
+
+    Runs before pyspiel sees the parameters: pyspiel turns a wrong type into
+    a SpielError and an int past 32 bits into a RuntimeError, neither of
+    which names the review's field.
+    """
+    from fogboard_games.core.registry import param_spec
+
+    spec = param_spec(short_name)
+    for name, value in params.items():
+        if not isinstance(name, str) or name not in spec.params:
+            raise ReviewError(
+                f"{field_path('params', name)}: not a parameter of {short_name}; "
+                f"known: {', '.join(sorted(spec.params))}"
+            )
+        # Game parameters are ints, bools or strings only (game strings have
+        # no floats, lists or objects).
+        if type(value) not in (int, bool, str):
+            raise ReviewError(
+                f"params.{name}: must be {spec.params[name].allowed()}, got {describe(value)}"
+            )
+        try:
+            spec.params[name].check(short_name, value)
+        except ValueError as e:
+            raise ReviewError(f"params.{name}: {_short(e)}") from None
+    try:
+        spec.resolve(params)
+    except ValueError as e:
+        # Only the cross-parameter checks are left (a cap beyond the board):
+        # their message names the parameter.
+        named = [n for n in params if f"'{n}'" in str(e)]
+        raise ReviewError(f"params{'.' + named[0] if named else ''}: {_short(e)}") from None
+
+
+def _short(e: Exception) -> str:
+    """A ruleset's message, cut short when it quotes a long hostile value.
+
+    Head and tail survive: the reason usually follows the quoted value.
+    """
+    text = str(e)
+    return text if len(text) <= 300 else text[:140] + " ... " + text[-155:]
 
 
 def load_review(review: Any) -> pyspiel.State:
@@ -67,48 +231,58 @@ def load_review(review: Any) -> pyspiel.State:
     from fogboard_games.core.registry import GAMES
 
     if not isinstance(review, dict):
-        raise ReviewError(f"a review is a JSON object (dict), got {type(review).__name__}")
+        raise ReviewError(f"a review is a JSON object (dict), got {describe(review)}")
+    problem = json_problem(review)
+    if problem:
+        raise ReviewError(problem)
     for field, kind in (("game", str), ("params", dict), ("actions", list)):
         if not isinstance(review.get(field), kind):
             raise ReviewError(
-                f"review field {field!r} must be a {kind.__name__}, got {_describe(review.get(field))}"
+                f"review field {field!r} must be a {kind.__name__}, got {describe(review.get(field))}"
             )
     if review.get("format", FORMAT) != FORMAT:
-        raise ReviewError(f"review format {review.get('format')!r} is not {FORMAT!r}")
+        raise ReviewError(f"format: {describe(review.get('format'))} is not {FORMAT!r}")
     if review["game"] not in GAMES:
-        raise ReviewError(f"unknown game {review['game']!r}; known: {', '.join(sorted(GAMES))}")
+        raise ReviewError(
+            f"game: unknown game {describe(review['game'])}; known: {', '.join(sorted(GAMES))}"
+        )
+    check_params(review["game"], review["params"])
     try:
         game = pyspiel.load_game(review["game"], review["params"])
     except (ValueError, pyspiel.SpielError) as e:
-        raise ReviewError(f"review params rejected: {e}") from None
+        raise ReviewError(f"params rejected: {_short(e)}") from None
     state = game.new_initial_state()
     for step, text in enumerate(review["actions"]):
-        if state.is_terminal():
-            raise ReviewError(f"action {step} ({text!r}): the game was already over")
         if not isinstance(text, str):
-            raise ReviewError(f"action {step}: must be an action string, got {_describe(text)}")
+            raise ReviewError(f"action {step}: must be an action string, got {describe(text)}")
+        if state.is_terminal():
+            raise ReviewError(f"action {step} ({describe(text)}): the game was already over")
         try:
             action = state.string_to_action(text)
         except (ValueError, pyspiel.SpielError) as e:
-            raise ReviewError(f"action {step} ({text!r}): {e}") from None
+            raise ReviewError(f"action {step} ({describe(text)}): {_short(e)}") from None
         legal = (
             state.legal_actions()
             if not state.is_chance_node()
             else [a for a, _ in state.chance_outcomes()]
         )
         if action not in legal:
-            raise ReviewError(f"action {step} ({text!r}) is not legal there")
+            raise ReviewError(f"action {step} ({describe(text)}) is not legal there")
         state.apply_action(action)
     if not state.is_terminal() and hasattr(state, "finish_as_reviewed"):
         # A game can end by something that is not an action (a board game
         # stopped by its wall clock); the ruleset applies it, or refuses.
+        n = len(review["actions"])
         try:
             state.finish_as_reviewed(review)
         except ValueError as e:
-            raise ReviewError(f"after action {len(review['actions']) - 1}: {e}") from None
+            where = f"after action {n - 1}" if n else "before any action"
+            raise ReviewError(f"{where}: {_short(e)}") from None
     if not state.is_terminal():
-        raise ReviewError(f"the review's {len(review['actions'])} actions do not finish the game")
-    diff = first_difference(review, state.review())
+        raise ReviewError(
+            f"actions: the review's {len(review['actions'])} actions do not finish the game"
+        )
+    diff = review_difference(review, state.review())
     if diff:
         raise ReviewError("review disagrees with the rules at " + diff)
     return state
