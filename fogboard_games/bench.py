@@ -23,8 +23,9 @@ from fogboard_games.core.registry import BENCH_PAIRS, PRESETS
 LEGEND = """\
 plain     random playouts (legal_actions + apply_action at every step, chance steps
           included): steps per second
-tensor    the same playouts, also reading the mover's information_state_tensor at
-          every decision: steps per second
+tensor    the same playouts, also reading the mover's tensor at every decision as
+          information_state_tensor(current_player()): steps per second
+tensor()  the same, as information_state_tensor() with no player (the mover)
 clone us  microseconds per state.clone() of a mid-game state (lower is better)
 ratio     ours / C++, both measured in this run: higher is better, above 1 ours is
           faster; -: no C++ counterpart (an original variant or rule set)
@@ -33,8 +34,14 @@ resumes a per-state cache and writes only what happened since the last read, so 
 larger boards ours is cheaper."""
 
 
-def playout_rate(game, seconds: float, read_tensor: bool, seed: int = 0) -> float:
-    """Steps per second of random playouts (chance steps included)."""
+MODES = ("plain", "tensor", "tensor()")
+
+
+def playout_rate(game, seconds: float, mode: str, seed: int = 0) -> float:
+    """Steps per second of random playouts (chance steps included); `mode`
+    is one of MODES: what else is read at every decision."""
+    read_tensor = mode != "plain"
+    no_player = mode == "tensor()"
     rng = random.Random(seed)
     steps = 0
     start = time.perf_counter()
@@ -47,7 +54,9 @@ def playout_rate(game, seconds: float, read_tensor: bool, seed: int = 0) -> floa
                 action = outcomes[rng.randrange(len(outcomes))][0]
             else:
                 legal = state.legal_actions()
-                if read_tensor:
+                if no_player:
+                    state.information_state_tensor()
+                elif read_tensor:
                     state.information_state_tensor(state.current_player())
                 action = legal[rng.randrange(len(legal))]
             state.apply_action(action)
@@ -79,14 +88,15 @@ def measure(preset: str, cpp_name: str | None, rounds: int, seconds: float) -> d
         games["cpp"] = pyspiel.load_game(cpp_name)
     best = {}
     for _ in range(rounds):
-        for mode in (False, True):
+        for mode in MODES:
             for label, game in games.items():
                 key = (label, mode)
                 best[key] = max(best.get(key, 0.0), playout_rate(game, seconds, mode))
     out = {"preset": preset, "cpp": cpp_name}
     for label, game in games.items():
-        out[f"plain_{label}"] = best[(label, False)]
-        out[f"tensor_{label}"] = best[(label, True)]
+        out[f"plain_{label}"] = best[(label, "plain")]
+        out[f"tensor_{label}"] = best[(label, "tensor")]
+        out[f"tensor0_{label}"] = best[(label, "tensor()")]
         out[f"clone_{label}_us"] = clone_micros(game)
     return out
 
@@ -102,7 +112,8 @@ def run(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict]:
     print(f"random playouts, best of {rounds} alternating rounds of {seconds}s; steps/s")
     print(
         f"{'preset':<22}{'C++ game':<40}{'plain ours':>11}{'C++':>9}{'ratio':>7}"
-        f"{'tensor ours':>12}{'C++':>9}{'ratio':>7}{'clone us':>9}{'C++':>6}"
+        f"{'tensor ours':>12}{'C++':>9}{'ratio':>7}{'tensor() ours':>14}{'C++':>9}{'ratio':>7}"
+        f"{'clone us':>9}{'C++':>6}"
     )
     results = []
     for preset in presets:
@@ -111,11 +122,14 @@ def run(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict]:
         results.append(r)
         plain_ratio = r["plain_ours"] / r["plain_cpp"] if cpp else None
         tensor_ratio = r["tensor_ours"] / r["tensor_cpp"] if cpp else None
+        tensor0_ratio = r["tensor0_ours"] / r["tensor0_cpp"] if cpp else None
         print(
             f"{preset:<22}{cpp or '-':<40}{r['plain_ours']:>11.0f}"
             f"{_cell(r.get('plain_cpp'), 9, 0)}{_cell(plain_ratio, 7, 2)}"
             f"{r['tensor_ours']:>12.0f}{_cell(r.get('tensor_cpp'), 9, 0)}"
-            f"{_cell(tensor_ratio, 7, 2)}{r['clone_ours_us']:>9.2f}"
+            f"{_cell(tensor_ratio, 7, 2)}{r['tensor0_ours']:>14.0f}"
+            f"{_cell(r.get('tensor0_cpp'), 9, 0)}{_cell(tensor0_ratio, 7, 2)}"
+            f"{r['clone_ours_us']:>9.2f}"
             f"{_cell(r.get('clone_cpp_us'), 6, 2)}",
             flush=True,
         )
@@ -123,12 +137,17 @@ def run(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict]:
     paired = [r for r in results if r["cpp"]]
     if paired:
         worst_plain = min(paired, key=lambda r: r["plain_ours"] / r["plain_cpp"])
-        worst_tensor = min(paired, key=lambda r: r["tensor_ours"] / r["tensor_cpp"])
+        worst_tensor = min(
+            paired,
+            key=lambda r: min(
+                r["tensor_ours"] / r["tensor_cpp"], r["tensor0_ours"] / r["tensor0_cpp"]
+            ),
+        )
         slowest = max(results, key=lambda r: r["clone_ours_us"])
         print(
             f"worst plain ratio {worst_plain['plain_ours'] / worst_plain['plain_cpp']:.2f} "
             f"({worst_plain['preset']}), worst tensor ratio "
-            f"{worst_tensor['tensor_ours'] / worst_tensor['tensor_cpp']:.2f} "
+            f"{min(worst_tensor['tensor_ours'] / worst_tensor['tensor_cpp'], worst_tensor['tensor0_ours'] / worst_tensor['tensor0_cpp']):.2f} "
             f"({worst_tensor['preset']}), slowest clone {slowest['clone_ours_us']:.2f} us "
             f"({slowest['preset']})"
         )

@@ -49,6 +49,14 @@ class Ply(NamedTuple):
     result: int
 
 
+class Sense(NamedTuple):
+    """A recon sense of the ply under way: the block of anchor index `anchor`
+    showed `seen` (one view code per block cell: UNKNOWN for empty, OWN, PROVEN)."""
+
+    anchor: int
+    seen: tuple[int, ...]
+
+
 class Geometry(contract.Setup):
     """The fixed facts of one board game: size, adjacency, lines, sense blocks.
 
@@ -163,7 +171,7 @@ class Match(contract.Match):
         "plies",  # every Ply in order
         "uf",  # hex union-find: parent per cell, then edge flags per cell
         "stones",  # stones on the board (tic-tac-toe board-full check)
-        "sensed",  # recon: the mover's (anchor, seen) this ply, else None
+        "sensed",  # recon: the mover's Sense this ply, else None
         "seen_empty_at",  # recon: 2 * cells, own ply index when last seen empty
         "ending",  # None while running, else one of ENDINGS
         "winner",  # 0, 1, or -1 for a draw
@@ -277,7 +285,7 @@ class Match(contract.Match):
                     legal.remove(c)
             else:
                 seen.append(OWN)
-        self.sensed = (anchor_index, tuple(seen))
+        self.sensed = Sense(anchor_index, tuple(seen))
         self.options = legal
 
     def attempt(self, cell: int) -> int:

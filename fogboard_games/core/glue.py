@@ -127,7 +127,7 @@ class Game(pyspiel.Game):
 def seat_of(state: State, player) -> int:
     """`player` as a seat of the state's game: ValueError naming the seats if
     it is not one. None means the seat to move (SeatError where nobody is)."""
-    m = state.match
+    m = state._m
     n = m.setup.num_players
     if player is None:
         player = m.mover
@@ -310,7 +310,10 @@ class State(pyspiel.State):
         setup = m.setup
         # (the cheapest test that lets exactly the seats through: measured)
         if player.__class__ is not int or player < 0 or player >= setup.num_players:
-            player = seat_of(self, player)  # None: the mover; else a clear error
+            if player is None and m.mover >= 0:
+                player = m.mover  # no player: the mover, answered as fast as a seat
+            else:
+                player = seat_of(self, player)  # a clear error, or a numpy int
         return setup.encoder.info_state_tensor(m, player)
 
     def observation_tensor(self, player=None) -> list[float]:

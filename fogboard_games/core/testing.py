@@ -367,6 +367,17 @@ def check_seats_refused(game, seed: int = 0) -> None:
                     assert f"0..{n - 1}" in str(e), f"{call.__name__}({seat!r}): {e}"
                 else:
                     raise AssertionError(f"{game}: {call.__name__} accepted player {seat!r}")
+        if state.current_player() < 0:
+            # Nobody is to move: "no player" is refused alike on every game,
+            # as a ValueError that is also a pyspiel.SpielError.
+            for call in calls[:4]:
+                try:
+                    call()
+                except ValueError as e:
+                    assert isinstance(e, pyspiel.SpielError), f"{call.__name__}(): {e!r}"
+                    assert "no player to move" in str(e), f"{call.__name__}(): {e}"
+                else:
+                    raise AssertionError(f"{game}: {call.__name__}() answered where nobody moves")
         if not state.is_terminal():
             try:
                 state.resample_from_infostate(n, rng.random)
