@@ -56,9 +56,10 @@ class Plan(NamedTuple):
 class BoardEncoder(contract.Encoder):
     """Tensors and strings of one board game (see the module docstring)."""
 
+    Plan = Plan
+
     def __init__(self, geo: rules.Geometry):
         super().__init__(geo)
-        self._plans: dict[ObsKey, Plan] = {}
         # believed distToWin per (seat, view): information-state strings show
         # it, and searches ask for the same information states again and again.
         self.believed_memo: dict[tuple, int] = {}
@@ -70,12 +71,6 @@ class BoardEncoder(contract.Encoder):
 
     def pieces(self, key: ObsKey) -> PieceList:
         return board_pieces(self.setup, key)
-
-    def plan(self, layout: Layout) -> Plan:
-        plan = self._plans.get(layout.key)
-        if plan is None:
-            plan = self._plans[layout.key] = Plan(*(layout.offset.get(f) for f in Plan._fields))
-        return plan
 
     def encode(self, buf, layout: Layout, match: rules.Match, player: int, private: str) -> None:
         encode(buf, layout, self.plan(layout), match, player, private)

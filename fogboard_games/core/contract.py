@@ -153,9 +153,14 @@ class Encoder(metaclass=abc.ABCMeta):
     `Match.cache`, never on the Setup.
     """
 
+    # A NamedTuple whose fields name pieces: `plan(layout)` gives their
+    # offsets in a layout (None where absent), the encoder's hot-path table.
+    Plan: ClassVar[type | None] = None
+
     def __init__(self, setup: Setup):
         self.setup = setup
         self._layouts: dict[ObsKey, Layout] = {}
+        self._plans: dict[ObsKey, tuple] = {}
 
     def layout(self, key: ObsKey) -> Layout:
         """The Layout of an observation key, built once."""
@@ -163,6 +168,14 @@ class Encoder(metaclass=abc.ABCMeta):
         if layout is None:
             layout = self._layouts[key] = Layout(self.pieces(key), key)
         return layout
+
+    def plan(self, layout: Layout) -> tuple:
+        """The offsets of the pieces `Plan` names in `layout`, built once per key."""
+        plan = self._plans.get(layout.key)
+        if plan is None:
+            fields = self.Plan._fields
+            plan = self._plans[layout.key] = self.Plan(*(layout.offset.get(f) for f in fields))
+        return plan
 
     @abc.abstractmethod
     def pieces(self, key: ObsKey) -> PieceList:

@@ -67,9 +67,10 @@ class Plan(NamedTuple):
 class LiarsDiceEncoder(contract.Encoder):
     """Tensors and strings of one Liar's Dice game (see the module docstring)."""
 
+    Plan = Plan
+
     def __init__(self, setup: rules.Setup):
         super().__init__(setup)
-        self._plans: dict[ObsKey, Plan] = {}
         self._walkers: dict[tuple, object] = {}
         # "P1 bid 3x4" per seat and action, for the information-state strings.
         self.action_texts = [
@@ -80,12 +81,6 @@ class LiarsDiceEncoder(contract.Encoder):
 
     def pieces(self, key: ObsKey) -> PieceList:
         return dice_pieces(self.setup, key)
-
-    def plan(self, layout: Layout) -> Plan:
-        plan = self._plans.get(layout.key)
-        if plan is None:
-            plan = self._plans[layout.key] = Plan(*(layout.offset.get(f) for f in Plan._fields))
-        return plan
 
     def walker(self, layout: Layout, origin: int = 0):
         """The event walk of a layout (see `walker`), built once."""
