@@ -10,13 +10,14 @@ Importing the package registers every game with pyspiel:
 `load_review(review)` rebuilds a finished game from its JSON review.
 
 The complete rules, parameters, information boundaries and tensor pieces
-of every game are in docs/boards.md and docs/liars_dice.md (sections
-#rules, #parameters, #what-each-seat-knows, #tensor-pieces).
+of every game are in docs/boards.md, docs/liars_dice.md and
+docs/mind_bluff.md (sections #rules, #parameters, #what-each-seat-knows, #tensor-pieces).
 """
 
 from fogboard_games import (
     boards,  # noqa: F401  (registers the board games)
     liars_dice,  # noqa: F401  (registers Liar's Dice)
+    mind_bluff,  # noqa: F401  (registers Mind Bluff)
 )
 from fogboard_games.core.registry import GAMES, PRESETS, load
 from fogboard_games.core.review import load_review

@@ -1,0 +1,84 @@
+"""The Mind Bluff ruleset and its registration (docs/mind_bluff.md).
+
+Registers `fogboard_mind_bluff` with its parameters (docs/mind_bluff.md#parameters):
+`start` (30, 2..99), `start_spread` (0, 0..start-2: a secret uniform start
+of start-s .. start+s), `first_player` (0, 1, or -1 for a public fair coin)
+and `max_eat` (3, 1..3), and the presets `mind-bluff` and
+`mind-bluff-tiny`. The rules are in `rules.py`, the encodings in
+`observer.py`, the resampler in `resample.py`, the review in `review.py`.
+"""
+
+from __future__ import annotations
+
+from fogboard_games.core import registry
+from fogboard_games.core.contract import Ruleset
+from fogboard_games.core.params import Param, ParamSpec
+from fogboard_games.mind_bluff import observer, resample, review, rules
+
+SHORT_NAME = "fogboard_mind_bluff"
+
+
+def check(p: dict) -> None:
+    # The lowest secret start must leave a game to play (at least 2 dango).
+    if p["start_spread"] > p["start"] - 2:
+        raise ValueError(
+            f"{SHORT_NAME}: parameter 'start_spread' must be an int in 0..{p['start'] - 2} "
+            f"(at most start - 2, start={p['start']}), got {p['start_spread']}"
+        )
+
+
+SPEC = ParamSpec(
+    SHORT_NAME,
+    [
+        Param("start", 30, "dango in the pile at the start (the centre of a secret draw)", 2, 99),
+        Param(
+            "start_spread",
+            0,
+            "s > 0: the start is a secret uniform draw of start-s..start+s (at most start-2)",
+            0,
+            97,
+        ),
+        Param(
+            "first_player",
+            0,
+            "seat moving first: 0 (P1), 1 (P2) or -1 (a public coin)",
+            0,
+            1,
+            extra=(-1,),
+        ),
+        Param("max_eat", 3, "most dango one eat takes (and most one claim says)", 1, 3),
+    ],
+    check=check,
+)
+
+
+def setup(p: dict) -> rules.Setup:
+    return rules.Setup(p["start"], p["start_spread"], p["first_player"], p["max_eat"])
+
+
+RULESET = Ruleset(
+    short_name=SHORT_NAME,
+    long_name="Fogboard Mind Bluff",
+    docs="docs/mind_bluff.md",
+    params=SPEC,
+    setup=setup,
+    encoder=observer.MindBluffEncoder,
+    review=review.review,
+    resample=resample.resample,
+    chance=True,
+)
+MindBluffGame = registry.register(RULESET)
+
+registry.add_preset("mind-bluff", SHORT_NAME, {}, "30 dango, P1 first, eat 1..3")
+registry.add_preset(
+    "mind-bluff-tiny",
+    SHORT_NAME,
+    {"start": 6, "max_eat": 3},
+    "6 dango, P1 first, eat 1..3 (small: exact solving)",
+)
+registry.CONFORMANCE_EXTRAS[SHORT_NAME] = [
+    {"start": 7, "start_spread": 2, "max_eat": 3},
+    {"start": 8, "first_player": -1, "max_eat": 2},
+    {"start": 6, "start_spread": 1, "first_player": -1, "max_eat": 2},
+    {"start": 5, "first_player": 1, "max_eat": 2},
+]

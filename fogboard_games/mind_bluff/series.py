@@ -1,0 +1,241 @@
+"""A best-of-3 series of Mind Bluff (docs/mind_bluff.md#the-series): `fogboard_mind_bluff_series`.
+
+First to 2 game wins, at most 3 games, each played by the rules of
+`rules.py` with `max_eat` (the one parameter). Game 1: P1 first, 30
+dango. Game 2: P2 first, 30 dango. Game 3, only at 1-1: a public fair coin
+for the first seat (`P1 first` / `P2 first`), then a secret uniform start
+of 29, 30 or 31 (`start 29` ..). Honesty debt and the turn log start
+afresh each game. When a game ends its full review (every eat, the start)
+becomes known to both seats, and their information states keep every
+finished review; resampling never alters a finished game. Returns: +1 the
+series winner, -1 the loser (terminal rewards). `max_game_length` = 88 +
+88 + 91 = 267 decisions.
+
+Tensors and strings: `score` and `game` (public), then per game g a
+`review{g}` piece (public, perfect recall: the finished game as an
+observer of every seat sees it, zeros before it ends) and a `game{g}`
+piece (that game as the Mind Bluff observer of the same kind sees it,
+zeros before it starts; for a current view only the game under way).
+"""
+
+from __future__ import annotations
+
+import random
+
+from fogboard_games.core import contract, registry
+from fogboard_games.core.contract import NO_OPTIONS, TERMINAL, Ruleset
+from fogboard_games.core.observer import Layout, ObsKey, PieceList
+from fogboard_games.core.params import Param, ParamSpec
+from fogboard_games.mind_bluff import observer, resample, review, rules
+from fogboard_games.mind_bluff.rules import SEAT_NAMES
+
+SHORT_NAME = "fogboard_mind_bluff_series"
+# (start, start_spread, first_player) of games 1, 2 and 3.
+GAMES = ((30, 0, 0), (30, 0, 1), (30, 1, -1))
+REVIEW_KEY = (True, True, "all")  # a finished game: everything shown to everyone
+
+
+class SeriesSetup(contract.Setup):
+    def __init__(self, max_eat: int):
+        self.built_from = (max_eat,)
+        self.max_eat = max_eat
+        self.games = tuple(rules.Setup(s, sp, f, max_eat) for s, sp, f in GAMES)
+        self.num_players = 2
+        self.num_actions = self.games[0].num_actions
+        self.max_chance_outcomes = self.games[2].max_chance_outcomes  # coin 0, 1; starts 29..31
+        self.min_utility, self.max_utility = -1.0, 1.0
+        self.utility_sum = 0.0
+        self.max_game_length = sum(g.max_game_length for g in self.games)  # 88 + 88 + 91
+
+    def new_match(self) -> SeriesMatch:
+        return SeriesMatch(self)
+
+    def action_name(self, player: int, action: int) -> str:
+        return self.games[2].action_name(player, action)
+
+
+class SeriesMatch(contract.Match):
+    """The finished games (immutable once over, so shared by copies) and the
+    game under way (copied)."""
+
+    __slots__ = ("past", "now", "score")
+
+    def __init__(self, setup: SeriesSetup):
+        self.setup = setup
+        self.past = ()
+        self.now = setup.games[0].new_match()
+        self.score = (0, 0)
+        self.shared = False
+        self.cache = None
+        self._mirror()
+
+    def _mirror(self):
+        now = self.now
+        self.mover, self.options, self.odds = now.mover, now.options, now.odds
+
+    def copy(self) -> SeriesMatch:
+        m = SeriesMatch.__new__(SeriesMatch)
+        m.setup = self.setup
+        m.past, m.score = self.past, self.score
+        m.now = self.now.copy() if self.now is not None else None
+        m.mover, m.options, m.odds = self.mover, self.options, self.odds
+        m.shared = False
+        m.cache = None
+        return m
+
+    def games(self) -> tuple[rules.Match, ...]:
+        """Every game started: the finished ones, then the one under way."""
+        return self.past + ((self.now,) if self.now is not None else ())
+
+    def play(self, action: int) -> bool:
+        if self.now is None or not self.now.play(action):
+            return False
+        if self.now.mover != TERMINAL:
+            self._mirror()
+            return True
+        w = self.now.winner
+        self.score = (self.score[0] + (w == 0), self.score[1] + (w == 1))
+        self.past += (self.now,)
+        if max(self.score) == 2:
+            self.now = None
+            self.mover, self.options, self.odds = TERMINAL, NO_OPTIONS, contract.NO_ODDS
+        else:
+            self.now = self.setup.games[len(self.past)].new_match()
+            self._mirror()
+        return True
+
+    def returns(self) -> tuple[float, float]:
+        if self.now is not None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if self.score[0] == 2 else (-1.0, 1.0)
+
+    def why_illegal(self, action) -> str:
+        if self.now is None:
+            return "the series is over"
+        return self.now.why_illegal(action)
+
+
+class SeriesEncoder(contract.Encoder):
+    def __init__(self, setup: SeriesSetup):
+        super().__init__(setup)
+        self.inner = [observer.MindBluffEncoder(g) for g in setup.games]
+
+    def pieces(self, key: ObsKey) -> PieceList:
+        recall, public, private = key
+        out = []
+        if private == "single":
+            out.append(("player", (2,)))
+        if public:
+            out += [("score", (2,)), ("game", (3,))]
+        for g, enc in enumerate(self.inner, 1):
+            if recall and public:
+                out.append((f"review{g}", (enc.layout(REVIEW_KEY).size,)))
+            size = enc.layout(key).size
+            if size:
+                out.append((f"game{g}", (size,)))
+        return out
+
+    def encode(self, buf, layout: Layout, match: SeriesMatch, player: int, private: str) -> None:
+        at = layout.offset
+        key = layout.key
+        recall = key[0]
+        if "player" in at:
+            buf[at["player"] + player] = 1.0
+        if "score" in at:
+            buf[at["score"]], buf[at["score"] + 1] = float(match.score[0]), float(match.score[1])
+            if match.now is not None:
+                buf[at["game"] + len(match.past)] = 1.0
+        for g, m in enumerate(match.games()):
+            enc = self.inner[g]
+            shown = [(f"game{g + 1}", key)]
+            if m.mover == TERMINAL:
+                shown.append((f"review{g + 1}", REVIEW_KEY))
+            if not recall and m is not match.now:
+                shown = []  # a current view shows the game under way only
+            for name, inner_key in shown:
+                if name in at:
+                    inner_layout = enc.layout(inner_key)
+                    tmp = [0.0] * inner_layout.size
+                    enc.encode(tmp, inner_layout, m, player, inner_key[2])
+                    start = at[name]
+                    for i, x in enumerate(tmp):
+                        if x:
+                            buf[start + i] = x
+
+    def describe(self, match: SeriesMatch, player: int, key: ObsKey) -> str:
+        recall, public, private = key
+        parts = [SEAT_NAMES[player]] if private == "single" else []
+        if public:
+            parts.append(f"score {match.score[0]} {match.score[1]}")
+        for g, m in enumerate(match.games()):
+            enc = self.inner[g]
+            if not recall and m is not match.now:
+                continue
+            words = []
+            if recall and public and m.mover == TERMINAL:
+                words.append("review: " + enc.describe(m, player, REVIEW_KEY))
+            if enc.layout(key).size:
+                words.append(enc.describe(m, player, key))
+            if words:
+                parts.append(f"game {g + 1}: " + " / ".join(words))
+        if public and match.now is None:
+            parts.append(f"series over, {SEAT_NAMES[0 if match.score[0] == 2 else 1]} wins")
+        return " || ".join(parts) or "-"
+
+    def true_text(self, match: SeriesMatch) -> str:
+        parts = [f"score {match.score[0]} {match.score[1]}"]
+        for g, m in enumerate(match.games()):
+            parts.append(f"game {g + 1}: " + self.inner[g].true_text(m))
+        return " || ".join(parts)
+
+
+def series_resample(match: SeriesMatch, player: int, rng: random.Random) -> list[int]:
+    """Every finished game replayed exactly, the game under way resampled."""
+    actions = []
+    for m in match.past:
+        actions += resample.actions_of(m, m.start, [t.actual for t in m.turns])
+    return actions + resample.resample(match.now, player, rng)
+
+
+def series_review(match: SeriesMatch) -> dict:
+    return {
+        "games": [review.review(m) for m in match.past],
+        "score": list(match.score),
+        "winner": 0 if match.score[0] == 2 else 1,
+    }
+
+
+def truth_replay(series: dict) -> str:
+    """The Truth Replay of a series review: every game, every hidden count."""
+    out = []
+    for g, game in enumerate(series["games"], 1):
+        out.append(f"game {g}")
+        out.append(review.truth_replay(game))
+    a, b = series["score"]
+    out.append(f"series {a}-{b}: {SEAT_NAMES[series['winner']]} wins")
+    return "\n".join(out)
+
+
+RULESET = Ruleset(
+    short_name=SHORT_NAME,
+    long_name="Fogboard Mind Bluff series (best of 3)",
+    docs="docs/mind_bluff.md",
+    params=ParamSpec(
+        SHORT_NAME,
+        [Param("max_eat", 3, "most dango one eat takes (and most one claim says)", 1, 3)],
+    ),
+    setup=lambda p: SeriesSetup(p["max_eat"]),
+    encoder=SeriesEncoder,
+    review=series_review,
+    resample=series_resample,
+    chance=True,
+)
+MindBluffSeriesGame = registry.register(RULESET)
+
+registry.add_preset(
+    "mind-bluff-series",
+    SHORT_NAME,
+    {},
+    "best of 3: 30 dango P1 first, 30 P2 first, then a coin and a secret 29..31",
+)
+registry.CONFORMANCE_EXTRAS[SHORT_NAME] = [{"max_eat": 2}]
