@@ -13,13 +13,19 @@ def main(argv=None) -> int:
     bench.add_argument("--rounds", type=int, default=3, help="alternating rounds (best is kept)")
     bench.add_argument("--seconds", type=float, default=0.4, help="time per measurement")
     bench.add_argument("--only", default=None, help="comma-separated preset names")
+    bench.add_argument(
+        "--workloads",
+        action="store_true",
+        help="instead, random playouts reading the mover's information-state string",
+    )
     sub.add_parser("tour", help="play every preset once at random and print a table")
     args = parser.parse_args(argv)
     if args.command == "bench":
-        from fogboard_games.bench import run
+        from fogboard_games.bench import run, run_workloads
 
         only = args.only.split(",") if args.only else None
-        run(rounds=args.rounds, seconds=args.seconds, only=only)
+        measure = run_workloads if args.workloads else run
+        measure(rounds=args.rounds, seconds=args.seconds, only=only)
     else:
         from fogboard_games.tour import tour
 

@@ -7,6 +7,10 @@ playouts that also read the mover's information-state tensor at every
 decision, then the cost of `clone()` on a mid-game state. The ratios
 ours / C++ measured in one run are the figures that count; absolute numbers
 on a shared machine are noise. `LEGEND` is printed with the table.
+
+`run_workloads` (`bench --workloads`) measures what a search does instead:
+random playouts that read the mover's information-state string at every
+decision, the key of Python MCCFR's and ISMCTSBot's tables.
 """
 
 from __future__ import annotations
@@ -150,5 +154,71 @@ def run(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict]:
             f"{min(worst_tensor['tensor_ours'] / worst_tensor['tensor_cpp'], worst_tensor['tensor0_ours'] / worst_tensor['tensor0_cpp']):.2f} "
             f"({worst_tensor['preset']}), slowest clone {slowest['clone_ours_us']:.2f} us "
             f"({slowest['preset']})"
+        )
+    return results
+
+
+# Workloads: (preset, the C++ game measured beside it). The string workload's
+# cost is in information_state_string, so one pair per ruleset family is enough.
+WORKLOAD_PAIRS = (
+    ("dark-hex-5", "dark_hex(board_size=5,gameversion=adh)"),
+    ("phantom-ttt-3", "phantom_ttt"),
+    ("liars-dice-classic-1", "liars_dice(numdice=1)"),
+)
+WORKLOAD_TARGET = 0.5  # ours / C++ for the string workload (the issue's target)
+
+
+def string_playout_rate(game, seconds: float, seed: int = 0) -> float:
+    """Steps per second of random playouts (chance steps included) that read
+    information_state_string(current_player()) at every decision."""
+    rng = random.Random(seed)
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = outcomes[rng.randrange(len(outcomes))][0]
+            else:
+                state.information_state_string(state.current_player())
+                legal = state.legal_actions()
+                action = legal[rng.randrange(len(legal))]
+            state.apply_action(action)
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def run_workloads(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict]:
+    """Measure the string workload of every WORKLOAD_PAIRS preset beside its
+    C++ game, in alternating rounds (best kept), and print a table.
+
+    Each round plays other playouts (its own seed): replaying the same ones
+    would find every believed distToWin of the boards already memoised.
+    """
+    pairs = [(p, cpp) for p, cpp in WORKLOAD_PAIRS if only is None or p in only]
+    print(
+        f"string workload: random playouts reading information_state_string(current_player()) "
+        f"at every decision; best of {rounds} alternating rounds of {seconds}s; steps/s"
+    )
+    print(f"{'preset':<22}{'C++ game':<40}{'ours':>9}{'C++':>9}{'ratio':>7}")
+    results = []
+    for preset, cpp in pairs:
+        games = {"ours": fogboard_games.load(preset), "cpp": pyspiel.load_game(cpp)}
+        best = dict.fromkeys(games, 0.0)
+        for r in range(rounds):
+            for label, game in games.items():
+                best[label] = max(best[label], string_playout_rate(game, seconds, seed=r))
+        ratio = best["ours"] / best["cpp"]
+        results.append({"preset": preset, "cpp": cpp, **best, "ratio": ratio})
+        print(
+            f"{preset:<22}{cpp:<40}{best['ours']:>9.0f}{best['cpp']:>9.0f}{ratio:>7.2f}", flush=True
+        )
+    if results:
+        worst = min(results, key=lambda r: r["ratio"])
+        print(
+            f"worst string-workload ratio {worst['ratio']:.2f} ({worst['preset']}); "
+            f"target >= {WORKLOAD_TARGET}"
         )
     return results

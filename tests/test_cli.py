@@ -26,3 +26,11 @@ def test_tour_plays_every_preset(capsys):
     out = capsys.readouterr().out
     for name in fogboard_games.PRESETS:
         assert name in out
+
+
+def test_bench_workloads_flag_measures_the_string_workload(capsys):
+    assert main(["bench", "--workloads", "--rounds", "1", "--seconds", "0.01"]) == 0
+    out = capsys.readouterr().out
+    for preset in ("dark-hex-5", "phantom-ttt-3", "liars-dice-classic-1"):
+        assert preset in out
+    assert "worst string-workload ratio" in out

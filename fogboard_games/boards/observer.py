@@ -64,6 +64,23 @@ class BoardEncoder(contract.Encoder):
         # it, and searches ask for the same information states again and again.
         self.believed_memo: dict[tuple, int] = {}
         self.page = _ascii_page(geo)
+        # The believed board of a seat with nothing known, as ASCII bytes, and
+        # where each cell's mark sits in it (SeatText rewrites just those).
+        self.blank_page = board_ascii(self.page, "." * geo.cells).encode()
+        slots = [i for i, ch in enumerate(self.blank_page) if ch == ord(".")]
+        self.page_slot = [0] * geo.cells
+        for c, i in zip(self.page[1], slots):  # the page's cell order
+            self.page_slot[c] = i
+        # A seat's marks (view codes UNKNOWN / OWN / PROVEN) as ASCII codes.
+        self.view_marks = [
+            [ord("."), ord(SYMBOL[seat + 1]), ord(SYMBOL[2 - seat])] for seat in (0, 1)
+        ]
+        self.view_heads = [f"{SEAT_NAME[seat]} (seat {seat}) view:\n" for seat in (0, 1)]
+        # [cell][result]: the text of a ply without a sense (`ply_text`), made once.
+        self.plain_ply_texts = [
+            [ply_text(geo, rules.Ply(0, -1, (), c, r)) for r in (rules.PLACED, rules.OCCUPIED)]
+            for c in range(geo.cells)
+        ]
         info = self.layout(INFO_STATE)
         # info_state_tensor(m, player): the cached route with its layout bound
         # (a partial, not a closure: no extra Python frame per read).
@@ -155,7 +172,7 @@ def cached_info_state_tensor(
     """
     cache = m.cache
     if cache is None:
-        cache = m.cache = [None, None]
+        cache = m.cache = [None, None, None]  # each seat's tensor, then texts (see describe)
     entry = cache[player]
     if entry is None:
         buf = [0.0] * layout.size
@@ -271,13 +288,6 @@ def board_ascii(page: tuple, symbols) -> str:
     return fill(*[symbols[c] for c in order])
 
 
-def view_ascii(page: tuple, m: rules.Match, seat: int) -> str:
-    """A seat's believed board: its stones and the stones it has proven."""
-    cells = m.setup.cells
-    marks = (".", SYMBOL[seat + 1], SYMBOL[2 - seat])  # indexed by UNKNOWN / OWN / PROVEN
-    return board_ascii(page, [marks[v] for v in m.view[seat * cells : (seat + 1) * cells]])
-
-
 def true_ascii(m: rules.Match, page: tuple | None = None) -> str:
     """The true board (`page`: the game's, or made afresh)."""
     return board_ascii(page or _ascii_page(m.setup), [SYMBOL[v] for v in m.board])
@@ -304,22 +314,131 @@ def outcome_text(m: rules.Match) -> str:
     return f"result: {SEAT_NAME[m.winner]} wins ({m.ending})"
 
 
+class SeatText:
+    """One seat's private lines, extended as its plies are added.
+
+    A seat's view changes only at its own plies: the cell it attempted and
+    the cells of the block it sensed. So the page of its believed board is
+    kept as ASCII bytes whose slot per cell is rewritten just there, its log
+    is extended by one entry per own ply, and its believed distToWin is
+    asked again only when its view changed.
+    """
+
+    __slots__ = ("seat", "done", "own", "page", "board", "log", "dist")
+
+    def __init__(self, enc: BoardEncoder, seat: int):
+        self.seat = seat
+        self.done = 0  # plies read so far (both seats')
+        self.own = 0  # the seat's own plies among them
+        self.page = bytearray(enc.blank_page)
+        self.board = ""  # "X (seat 0) view:" and the believed board, set by catch_up
+        self.log = ""  # "1.a1 placed 2.b2 occupied": the seat's complete plies
+        self.dist = ""  # "believed distToWin: 3", empty until catch_up
+
+    def catch_up(self, enc: BoardEncoder, m: rules.Match) -> None:
+        """Read the plies since the last call (and the sense under way)."""
+        geo = m.setup
+        seat = self.seat
+        plies = m.plies
+        changed = []  # cells whose view may have changed
+        for k in range(self.done, len(plies)):
+            ply = plies[k]
+            if ply[0] != seat:
+                continue
+            self.own += 1
+            # (a ply without a sense is one of the game's few: its text is made once)
+            text = enc.plain_ply_texts[ply[3]][ply[4]] if ply[1] < 0 else ply_text(geo, ply)
+            entry = f"{self.own}.{text}"
+            self.log = f"{self.log} {entry}" if self.log else entry
+            if ply[1] >= 0:
+                changed += geo.blocks[ply[1]]
+            changed.append(ply[3])
+        self.done = len(plies)
+        if m.sensed is not None and m.mover == seat:
+            changed += geo.blocks[m.sensed[0]]
+        if changed or not self.dist:
+            view, base, slot = m.view, seat * geo.cells, enc.page_slot
+            marks = enc.view_marks[seat]
+            for c in changed:
+                self.page[slot[c]] = marks[view[base + c]]
+            self.board = enc.view_heads[seat] + self.page.decode()
+            self.dist = f"believed distToWin: {enc.believed_dist(m, seat)}"
+
+
+class BoardTexts:
+    """The strings of one match, kept in `match.cache[2]` (see `describe`).
+
+    `memo` holds every string asked at the position `stamp` names (plies so
+    far, the sense under way, the ending): a match only moves forward, so a
+    new stamp means a move was applied, and the memo starts afresh while the
+    seats' lines and the public ply movers are extended, not rebuilt. A
+    copied match starts with no cache, so a copy never answers with its
+    original's strings.
+    """
+
+    __slots__ = ("stamp", "memo", "seats", "movers", "movers_done")
+
+    def __init__(self):
+        self.stamp = None
+        self.memo: dict[tuple, str] = {}
+        self.seats = [None, None]  # SeatText per seat, made when first shown
+        self.movers = ""  # "X O X": who made each ply (reveal-numturns)
+        self.movers_done = 0
+
+    def ply_movers(self, m: rules.Match) -> str:
+        plies = m.plies
+        if self.movers_done != len(plies):
+            movers = " ".join(SEAT_NAME[p[0]] for p in plies[self.movers_done :])
+            self.movers = f"{self.movers} {movers}" if self.movers else movers
+            self.movers_done = len(plies)
+        return self.movers
+
+
 def describe(enc: BoardEncoder, m: rules.Match, player: int, key: ObsKey) -> str:
+    """The string an observer of `key` shows `player`: asked again at the
+    same position, the string made the first time (see BoardTexts)."""
+    if not m.plies and m.sensed is None:
+        # The start: cheap to describe, and likely the game's template match,
+        # which every fresh state shares and pickles: it keeps no cache.
+        return compose(enc, BoardTexts(), m, player, key)
+    cache = m.cache
+    if cache is None:
+        cache = m.cache = [None, None, None]  # the tensor route's two seats, then texts
+    texts = cache[2]
+    if texts is None:
+        texts = cache[2] = BoardTexts()
+    stamp = (len(m.plies), m.sensed, m.ending)
+    if texts.stamp == stamp:
+        text = texts.memo.get((player, key))
+        if text is not None:
+            return text
+    else:
+        texts.stamp = stamp
+        texts.memo = {}
+    text = texts.memo[player, key] = compose(enc, texts, m, player, key)
+    return text
+
+
+def compose(enc: BoardEncoder, texts: BoardTexts, m: rules.Match, player: int, key: ObsKey) -> str:
     recall, public, private = key
     geo = m.setup
     numturns = geo.numturns
     parts = []
     for seat in seats_for(private, player, 2):
-        parts.append(f"{SEAT_NAME[seat]} (seat {seat}) view:")
-        parts.append(view_ascii(enc.page, m, seat))
+        mine = texts.seats[seat]
+        if mine is None:
+            mine = texts.seats[seat] = SeatText(enc, seat)
+        if mine.done != len(m.plies) or m.sensed is not None or not mine.dist:
+            mine.catch_up(enc, m)
+        parts.append(mine.board)
         if recall:
-            own = [p for p in m.plies if p[0] == seat]
-            log = " ".join(f"{i + 1}.{ply_text(geo, p)}" for i, p in enumerate(own))
+            log = mine.log
             if m.sensed is not None and m.mover == seat:
-                log += f" {len(own) + 1}.{sense_text(geo, *m.sensed)}"
-            parts.append("log: " + (log.strip() or "-"))
+                now = f"{mine.own + 1}.{sense_text(geo, *m.sensed)}"
+                log = f"{log} {now}" if log else now
+            parts.append("log: " + (log or "-"))
         elif geo.sense:
-            done = sum(1 for p in m.plies if p[0] == seat)
+            done = mine.own
             base = seat * geo.cells
             seen = [
                 f"{geo.names[c]}({done - m.seen_empty_at[base + c]})"
@@ -329,12 +448,11 @@ def describe(enc: BoardEncoder, m: rules.Match, player: int, key: ObsKey) -> str
             parts.append("seen empty (own plies ago): " + (" ".join(seen) or "-"))
             if m.sensed is not None and m.mover == seat:
                 parts.append("this ply: " + sense_text(geo, *m.sensed))
-        parts.append(f"believed distToWin: {enc.believed_dist(m, seat)}")
+        parts.append(mine.dist)
     if public:
         if numturns:
             if recall:
-                movers = " ".join(SEAT_NAME[p[0]] for p in m.plies)
-                parts.append("plies: " + (movers or "-"))
+                parts.append("plies: " + (texts.ply_movers(m) or "-"))
             else:
                 parts.append(f"plies: {len(m.plies)}")
         if m.ending is not None:

@@ -77,7 +77,8 @@ class LiarsDiceEncoder(contract.Encoder):
             [action_text(setup, seat, a) for a in range(setup.num_actions)]
             for seat in range(setup.players)
         ]
-        self.info_state_tensor = InfoStateView(self, self.layout(INFO_STATE)).tensor
+        self.view = InfoStateView(self, self.layout(INFO_STATE))
+        self.info_state_tensor = self.view.tensor
 
     def pieces(self, key: ObsKey) -> PieceList:
         return dice_pieces(self.setup, key)
@@ -188,11 +189,12 @@ def encode(
 # the next event, first bid row of that round, standing bid, which hand of
 # the round each seat is on, per seat the (buffer index, offset) its dice are
 # written at (None if not shown), those buffers, the buffer of the public
-# pieces].
+# pieces, the match's DiceTexts (None until a string is asked: the Python
+# route's cursor is `match.cache`, and the strings ride along in it)].
 
 
 def new_cursor(n: int, hands_at: list, bufs: list, public) -> list:
-    return [0, 0, 0, -1, [0] * n, hands_at, bufs, public]
+    return [0, 0, 0, -1, [0] * n, hands_at, bufs, public, None]
 
 
 def walker(layout: Layout, setup: rules.Setup, origin: int = 0):
@@ -226,7 +228,7 @@ def walker(layout: Layout, setup: rules.Setup, origin: int = 0):
     rerolls = setup.rerolls
 
     def walk_events(m: rules.Match, at: list) -> None:
-        done, rnd, row, standing, hand_no, hands_at, bufs, public = at
+        done, rnd, row, standing, hand_no, hands_at, bufs, public, _ = at
         events = m.events
         for k in range(done, len(events)):
             kind, seat, what = events[k]
@@ -313,12 +315,17 @@ class InfoStateView:
         rerolls, no_rerolls = setup.rerolls, [0] * n
         roll, act = ROLL, ACT  # closure cells: read faster than module globals
 
+        def start(m: rules.Match) -> list:
+            """The match's cursor, walked to nothing yet (`match.cache`)."""
+            hand_no = [0] * n if rerolls else no_rerolls  # only a reroll changes it
+            own = [*map(list.copy, own_blank)] if logged else None
+            at = m.cache = [0, 0, 0, -1, hand_no, hands_at, own, public_blank[:], None]
+            return at
+
         def tensor(m: rules.Match, player: int) -> list[float]:
             at = m.cache
             if at is None:
-                hand_no = [0] * n if rerolls else no_rerolls  # only a reroll changes it
-                own = [*map(list.copy, own_blank)] if logged else None
-                at = m.cache = [0, 0, 0, -1, hand_no, hands_at, own, public_blank[:]]
+                at = start(m)
             done = at[0]
             events = m.events
             end = len(events)
@@ -352,6 +359,7 @@ class InfoStateView:
             return out
 
         self.tensor = tensor
+        self.start = start
 
 
 # ---- strings ------------------------------------------------------------
@@ -386,22 +394,62 @@ def dice_at_round_starts(m: rules.Match) -> list[list[int]]:
     return out
 
 
+class DiceTexts:
+    """The strings of one match, kept in its cursor (`match.cache[8]`).
+
+    `memo` holds every string asked after the first `stamp` events: every
+    move appends one event and a match only moves forward, so a new count
+    means a move was applied, and the memo starts afresh. The round logs of
+    the perfect-recall strings (one RoundLog per set of seats shown) read
+    only the events since, instead of the whole log. A copied match starts
+    with no cache, so a copy never answers with its original's strings.
+    """
+
+    __slots__ = ("stamp", "memo", "logs")
+
+    def __init__(self):
+        self.stamp = 0
+        self.memo: dict[tuple, str] = {}
+        self.logs: dict[tuple, RoundLog] = {}  # by (player, key), as the memo
+
+
 def describe(enc: LiarsDiceEncoder, m: rules.Match, player: int, key: ObsKey) -> str:
-    recall, public, private = key
+    """The string an observer of `key` shows `player`: asked again at the
+    same position, the string made the first time (see DiceTexts)."""
+    if not m.events:
+        # The start: cheap to describe, and likely the game's template match,
+        # which every fresh state shares and pickles: it keeps no cache.
+        return compose(enc, DiceTexts(), m, (player, key))
+    at = m.cache
+    if at is None:
+        at = enc.view.start(m)
+    texts = at[8]
+    if texts is None:
+        texts = at[8] = DiceTexts()
+    asked = (player, key)
+    if texts.stamp == len(m.events):
+        text = texts.memo.get(asked)
+        if text is not None:
+            return text
+    else:
+        texts.stamp = len(m.events)
+        texts.memo = {}
+    text = texts.memo[asked] = compose(enc, texts, m, asked)
+    return text
+
+
+def compose(enc: LiarsDiceEncoder, texts: DiceTexts, m: rules.Match, asked: tuple) -> str:
+    """The string describe() answers for `asked`, (player, observation key)."""
+    player, (recall, public, private) = asked
     setup = m.setup
     seats = seats_for(private, player, setup.players)
     every = private == "all"
-    parts = []
-    if private == "single":
-        parts.append(f"seat {player}")
+    parts = [f"seat {player}"] if private == "single" else []
     if recall:
-        rounds = _round_tokens(enc, m, seats, every, public)
-        starts = dice_at_round_starts(m) if public and setup.mode == "dice" else None
-        for r, tokens in enumerate(rounds):
-            head = f"round {r + 1}"
-            if starts is not None:
-                head += " dice " + " ".join(map(str, starts[r]))
-            parts.append(head + ": " + (", ".join(tokens) or "-"))
+        log = texts.logs.get(asked)
+        if log is None:
+            log = texts.logs[asked] = RoundLog(setup, seats, every, public)
+        parts += log.lines(enc, m)
     else:
         for seat in seats:
             parts.append((f"P{seat} " if every else "") + "hand " + hand_text(m.hands[seat]))
@@ -425,43 +473,87 @@ def _num(x: float) -> str:
     return str(int(x)) if x == int(x) else f"{x:.4g}"
 
 
-def _round_tokens(
-    enc: LiarsDiceEncoder, m: rules.Match, seats: list[int], every: bool, public: bool
-) -> list[list[str]]:
-    """Per round, the tokens the observer knows, in the order they happened."""
-    setup = m.setup
-    texts = enc.action_texts  # [seat][action] -> "P1 bid 3x4"
-    reroll = setup.reroll
-    rounds = [[]]
-    hands = {}  # seat -> faces of its hand being rolled / held, shown sorted
-    tokens = rounds[0]
-    for kind, seat, what in m.events:
-        if kind == ROLL:
-            if seat in seats:
-                hand = hands.get(seat)
-                if hand is None:
-                    hand = hands[seat] = [seat]
-                    tokens.append(hand)
-                hand.append(what)
-        elif kind == ACT:
-            if what == reroll:
-                hands.pop(seat, None)  # the next rolls make a new hand
-            if public:
-                tokens.append(texts[seat][what])
-        else:
-            if public:
-                tokens.append(showdown_text(setup, m.showdowns[what]))
-            hands = {}
-            tokens = []
-            rounds.append(tokens)
-    out = []
-    for r in rounds[: m.round + 1]:
-        line = []
-        for t in r:
-            if type(t) is list:  # a hand: [seat, face, face, ...]
-                faces = "".join(map(str, sorted(t[1:])))
-                line.append(f"P{t[0]} hand {faces}" if every else "hand " + faces)
-            else:
-                line.append(t)
-        out.append(line)
-    return out
+class RoundLog:
+    """Per round, the tokens an observer knows, in the order they happened,
+    extended event by event: "round 1: hand 35, P0 bid 1x2, P1 liar, show ...".
+
+    An observer sees the dice of `seats` (each hand as it is rolled, placed
+    where its first die was rolled, shown sorted: a seat may forget the
+    order its dice came in) and, if `public`, every decision and showdown.
+    Finished rounds are kept as their lines; the round under way as tokens.
+    """
+
+    __slots__ = ("seats", "every", "public", "done", "finished", "head", "tokens", "hands", "dice")
+
+    def __init__(self, setup: rules.Setup, seats: tuple, every: bool, public: bool):
+        self.seats = seats
+        self.every = every  # hands say whose they are
+        self.public = public
+        self.done = 0  # events read
+        self.finished = []  # the lines of the rounds shown down
+        # Dice per seat at the start of the round under way (public, in dice mode).
+        self.dice = None
+        self.head = "round 1"
+        if public and setup.mode == "dice":
+            self.dice = [setup.numdice] * setup.players
+            self.head = self.round_head(0)
+        self.tokens = []  # the round under way: strings, a hand's rewritten as it grows
+        # seat -> (its round's tokens, its token's index there, [seat, faces so
+        # far...]) of the hand being rolled
+        self.hands = {}
+
+    def round_head(self, r: int) -> str:
+        if self.dice is None:
+            return f"round {r + 1}"
+        return f"round {r + 1} dice " + " ".join(map(str, self.dice))
+
+    def lines(self, enc: LiarsDiceEncoder, m: rules.Match) -> list[str]:
+        """The line of every round so far (of the rounds played, not one the
+        end of the game leaves unopened)."""
+        events = m.events
+        if self.done != len(events):
+            self.read(enc, m, events)
+        if len(self.finished) > m.round:  # over: the round the last showdown opened never began
+            return self.finished
+        return [*self.finished, self.head + ": " + (", ".join(self.tokens) or "-")]
+
+    def read(self, enc: LiarsDiceEncoder, m: rules.Match, events: list) -> None:
+        setup = m.setup
+        texts = enc.action_texts  # [seat][action] -> "P1 bid 3x4"
+        tokens, hands = self.tokens, self.hands
+        rolled = []  # the hands that grew: their tokens are rewritten once, at the end
+        for k in range(self.done, len(events)):
+            kind, seat, what = events[k]
+            if kind == ROLL:
+                if seat in self.seats:
+                    hand = hands.get(seat)
+                    if hand is None:
+                        hand = hands[seat] = (tokens, len(tokens), [seat])
+                        tokens.append("")
+                    hand[2].append(what)
+                    rolled.append(hand)
+            elif kind == ACT:
+                if what == setup.reroll:
+                    hands.pop(seat, None)  # the next rolls make a new hand
+                if self.public:
+                    tokens.append(texts[seat][what])
+            else:  # SHOW: the round ends, the next one opens
+                self.write_hands(rolled)
+                showdown = m.showdowns[what]
+                if self.public:
+                    tokens.append(showdown_text(setup, showdown))
+                self.finished.append(self.head + ": " + (", ".join(tokens) or "-"))
+                if self.dice is not None:
+                    self.dice[showdown.loser] -= showdown.amount
+                self.head = self.round_head(len(self.finished))
+                tokens = self.tokens = []
+                hands = self.hands = {}
+        self.done = len(events)
+        self.write_hands(rolled)
+
+    def write_hands(self, rolled: list) -> None:
+        """Rewrite the tokens of the hands that grew (and forget them)."""
+        for tokens, at, (seat, *faces) in rolled:
+            faces = "".join(map(str, sorted(faces)))
+            tokens[at] = f"P{seat} hand {faces}" if self.every else "hand " + faces
+        rolled.clear()
