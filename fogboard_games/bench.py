@@ -43,9 +43,11 @@ MODES = ("plain", "tensor", "tensor()")
 
 def playout_rate(game, seconds: float, mode: str, seed: int = 0) -> float:
     """Steps per second of random playouts (chance steps included); `mode`
-    is one of MODES: what else is read at every decision."""
-    read_tensor = mode != "plain"
+    is one of MODES, or "string" (the --workloads playouts): what else is
+    read at every decision."""
+    read_tensor = mode in ("tensor", "tensor()")
     no_player = mode == "tensor()"
+    read_string = mode == "string"
     rng = random.Random(seed)
     steps = 0
     start = time.perf_counter()
@@ -62,6 +64,8 @@ def playout_rate(game, seconds: float, mode: str, seed: int = 0) -> float:
                     state.information_state_tensor()
                 elif read_tensor:
                     state.information_state_tensor(state.current_player())
+                elif read_string:
+                    state.information_state_string(state.current_player())
                 action = legal[rng.randrange(len(legal))]
             state.apply_action(action)
             steps += 1
@@ -168,28 +172,6 @@ WORKLOAD_PAIRS = (
 WORKLOAD_TARGET = 0.5  # ours / C++ for the string workload (the issue's target)
 
 
-def string_playout_rate(game, seconds: float, seed: int = 0) -> float:
-    """Steps per second of random playouts (chance steps included) that read
-    information_state_string(current_player()) at every decision."""
-    rng = random.Random(seed)
-    steps = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                action = outcomes[rng.randrange(len(outcomes))][0]
-            else:
-                state.information_state_string(state.current_player())
-                legal = state.legal_actions()
-                action = legal[rng.randrange(len(legal))]
-            state.apply_action(action)
-            steps += 1
-    return steps / (time.perf_counter() - start)
-
-
 def run_workloads(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict]:
     """Measure the string workload of every WORKLOAD_PAIRS preset beside its
     C++ game, in alternating rounds (best kept), and print a table.
@@ -209,7 +191,7 @@ def run_workloads(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict
         best = dict.fromkeys(games, 0.0)
         for r in range(rounds):
             for label, game in games.items():
-                best[label] = max(best[label], string_playout_rate(game, seconds, seed=r))
+                best[label] = max(best[label], playout_rate(game, seconds, "string", seed=r))
         ratio = best["ours"] / best["cpp"]
         results.append({"preset": preset, "cpp": cpp, **best, "ratio": ratio})
         print(
