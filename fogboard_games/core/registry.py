@@ -31,8 +31,6 @@ def _fmt(v) -> str:
 
 
 GAMES: dict[str, type] = {}
-# The parameter declaration (core.params.ParamSpec) of every registered game.
-PARAM_SPECS: dict[str, object] = {}
 PRESETS: dict[str, Preset] = {}
 # Extra parameter sets the conformance suite also runs (small or unusual
 # configurations that presets do not cover).
@@ -75,13 +73,12 @@ def register(ruleset) -> type:
     )
     pyspiel.register_game(gtype, cls)
     GAMES[short_name] = cls
-    PARAM_SPECS[short_name] = ruleset.params
     return cls
 
 
 def param_spec(short_name: str):
     """The ParamSpec of a registered game (validate parameters before pyspiel sees them)."""
-    return PARAM_SPECS[short_name]
+    return GAMES[short_name].ruleset.params
 
 
 def add_preset(name: str, short_name: str, params: dict, doc: str) -> None:

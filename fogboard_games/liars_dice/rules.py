@@ -463,22 +463,14 @@ class Match(contract.Match):
 
     # ---- what the mover may do ----------------------------------------------------
 
-    def legal_actions(self) -> list[int]:
-        """Legal decisions of the mover, ascending (empty at chance and the end)."""
-        phase = self.phase
-        if phase == BIDDING:
-            return self.bidding_actions()[:]
-        if phase == CHOOSING:
-            return [self.setup.keep, self.setup.reroll]
-        return []
-
     def bidding_actions(self) -> list[int]:
         """The mover's legal bidding decisions: a list shared by every match
         in the same position, never to be changed (copy it to hand it out).
 
         The set depends only on the dice in play, the standing bid and whether
         the mover holds it, so each list is built once per game: this is the
-        hottest query of every search.
+        hottest query of every search; it becomes `options` when bidding
+        starts and after every bid or pass.
         """
         row = self.setup.legal_lists[self.in_play]
         key = 2 * self.bid + 2 + (self.holder == self.mover)
@@ -499,16 +491,9 @@ class Match(contract.Match):
         return actions
 
     def is_legal(self, action: int) -> bool:
-        if type(action) is not int:
-            return False
-        phase = self.phase
-        if phase == BIDDING:
-            return action in self.bidding_actions()
-        if phase == CHOOSING:
-            return action == self.setup.keep or action == self.setup.reroll
-        if phase == ROLLING or phase == REROLLING:
-            return 0 <= action < self.setup.sides
-        return False
+        # `options` is the legal set (kept current at every move): the rule
+        # is stated once, where the options are built.
+        return type(action) is int and action in self.options
 
     # ---- the moves ------------------------------------------------------------------
 
