@@ -172,12 +172,14 @@ def test_chance_coin_and_secret_start():
 # ---- what each seat knows -----------------------------------------------------------
 
 
-def every_view(state, player):
+def every_view(state, player, include_all=False):
+    """Every observer's string and tensor; all-players observers only when
+    asked (they show every seat's eats by design, never a secret start)."""
     out = []
     game = state.get_game()
     for obs_type in all_obs_types():
-        if obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            continue  # shows every seat's eats by design
+        if obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS and not include_all:
+            continue
         observer = game.make_py_observer(obs_type)
         observer.set_from(state, player)
         out.append((observer.string_from(state, player), observer.tensor.tobytes()))
@@ -201,6 +203,7 @@ def test_no_leak_of_a_secret_start():
     assert str(a) != str(b)
     for p in (0, 1):
         assert every_view(a, p) == every_view(b, p)
+        assert every_view(a, p, include_all=True) == every_view(b, p, include_all=True)
     # At the end the start is shown.
     a = play(game, ["start 9", *moves, "claim 1", "believe", "all done"])
     assert "start 9" in a.information_state_string(1)
@@ -456,6 +459,8 @@ def test_series_order_of_games_and_the_third_only_at_one_all():
     assert state.match.score == (1, 0) and state.current_player() == 1  # game 2: P2 first
     assert state.match.now.remaining == 30 and state.match.now.debts == (0, 0)  # debt reset
     assert "T1" not in state.observation_string(0)
+    assert "game 1" not in state.observation_string(0)  # a current view shows game 2 only
+    assert "review: first P1 | T1 P1 ate 2" in state.information_state_string(0)
     two_nil = play(game, ["eat 2", "claim 1", "doubt", "all done", "all done"])  # P2 loses again
     assert two_nil.is_terminal() and two_nil.returns() == [1.0, -1.0]
     assert len(two_nil.review()["games"]) == 2
@@ -503,6 +508,8 @@ def test_series_finished_review_known_to_both_and_kept():
     other = play(game, ["eat 1", *moves[1:], "eat 1"])
     for p in (0, 1):
         assert state.information_state_tensor(p) != other.information_state_tensor(p)
+        # ...through game 1's review (P1's own eats alone would differ anyway)
+        assert piece(state, p, "review1") != piece(other, p, "review1")
     rng = random.Random(5)
     for _ in range(30):
         world = state.resample_from_infostate(0, rng.random)

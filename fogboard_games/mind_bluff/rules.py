@@ -90,6 +90,7 @@ class Setup(contract.Setup):
         # Option and odds lists, made once and shared by every match.
         self.eat_options = list(range(m + 1))  # eat 1..m, all done
         self.claim_options = [m + k for k in range(1, m + 1)]
+        self.eats = tuple(range(1, m + 1))  # the eats a turn may have made
         self.forced_options = [[m + k] for k in range(m + 1)]  # index = the actual eat
         self.respond_options = [self.believe, self.doubt]
         self.coin_options = [0, 1]
@@ -266,10 +267,9 @@ def eat_candidates(setup: Setup, turn: Turn, seen: tuple[int, ...]) -> tuple[int
         return (turn.actual,)
     if turn.claim is not None and (turn.forced or turn.verdict is True):
         return (turn.claim,)
-    every = tuple(range(1, setup.max_eat + 1))
     if turn.verdict is False:  # BLUFF: anything but the claim
-        return tuple(k for k in every if k != turn.claim)
-    return every
+        return tuple(k for k in setup.eats if k != turn.claim)
+    return setup.eats
 
 
 def surviving_turns(match: Match) -> tuple[Turn, ...]:
@@ -293,8 +293,6 @@ def remaining_set(match: Match, seen: tuple[int, ...]) -> list[int]:
     if match.ending is not None:
         return [match.remaining]
     s = match.setup
-    if match.phase in (COIN, DRAW):
-        return list(s.starts) if match.start is None else [match.start]
     starts = s.starts  # (start,) unless drawn in secret
     cands = [eat_candidates(s, t, seen) for t in match.turns]
     sums = possible_sums(cands, max(starts) - 1)
