@@ -141,12 +141,51 @@ def test_every_string_of_every_step_equals_a_cold_replay(game_string):
 
 def test_a_copy_does_not_carry_the_strings_over():
     """A match copied for a move starts with no cache: the copy's strings are
-    its own position's, never its original's."""
-    game = pyspiel.load_game("fogboard_phantom_ttt")
+    its own position's, never its original's, and the original's stay right."""
+    for game_string, moves in (("fogboard_phantom_ttt", (0, 4, 8)), ("liars-dice-1", None)):
+        game = (
+            pyspiel.load_game(game_string)
+            if game_string.startswith("fogboard")
+            else registry.load(game_string)
+        )
+        state = game.new_initial_state()
+        rng = random.Random(3)
+        for action in moves or ():
+            state.apply_action(action)
+        while moves is None and (state.is_chance_node() or len(state.history()) < 3):
+            state.apply_action(_random_action(state, rng))
+        observers = [game.make_py_observer(t) for t in all_obs_types()]
+        before = [o.string_from(state, p) for o in observers for p in (0, 1)]
+        assert state.match.cache is not None  # the reads were cached (not the start)
+        twin = state.clone()
+        twin.apply_action(_random_action(twin, rng))
+        assert twin.match is not state.match and twin.match.cache is None
+        after = [o.string_from(state, p) for o in observers for p in (0, 1)]
+        assert after == before
+        cold = game.new_initial_state()
+        for action in twin.history():
+            cold.apply_action(action)
+        assert [o.string_from(twin, p) for o in observers for p in (0, 1)] == [
+            o.string_from(cold, p) for o in observers for p in (0, 1)
+        ]
+
+
+def test_a_wall_clock_stop_is_a_new_position_for_the_strings():
+    """A board stopped by its wall clock (an ending that is no move) must not
+    answer with the strings cached before the stop."""
+    from fogboard_games.boards import review
+
+    game = pyspiel.load_game("fogboard_dark_hex(board_size=3)")
     state = game.new_initial_state()
-    before = state.information_state_string(0)
-    twin = state.clone()
-    twin.apply_action(4)
-    assert twin.match is not state.match and twin.match.cache is None
-    assert state.information_state_string(0) == before
-    assert twin.information_state_string(0) != before
+    for action in (0, 4):
+        state.apply_action(action)
+    running = [state.information_state_string(p) for p in (0, 1)]
+    review.stop_at_wall_clock(state.writable_match())
+    assert state.is_terminal()
+    stopped = [state.information_state_string(p) for p in (0, 1)]
+    cold = game.new_initial_state()
+    for action in state.history():
+        cold.apply_action(action)
+    review.stop_at_wall_clock(cold.writable_match())
+    assert stopped == [cold.information_state_string(p) for p in (0, 1)]
+    assert all("result:" in text for text in stopped) and stopped != running

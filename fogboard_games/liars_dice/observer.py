@@ -531,7 +531,8 @@ class RoundLog:
                         hand = hands[seat] = (tokens, len(tokens), [seat])
                         tokens.append("")
                     hand[2].append(what)
-                    rolled.append(hand)
+                    if not rolled or rolled[-1] is not hand:  # rewritten once, at the end
+                        rolled.append(hand)
             elif kind == ACT:
                 if what == setup.reroll:
                     hands.pop(seat, None)  # the next rolls make a new hand
