@@ -18,6 +18,7 @@ from fogboard_games import (
     boards,  # noqa: F401  (registers the board games)
     liars_dice,  # noqa: F401  (registers Liar's Dice)
     mind_bluff,  # noqa: F401  (registers Mind Bluff)
+    parley,  # noqa: F401  (registers Parley)
 )
 from fogboard_games.core.registry import GAMES, PRESETS, load
 from fogboard_games.core.review import load_review

@@ -318,9 +318,11 @@ def check_illegal_refused(game, seed: int = 0) -> None:
     """Illegal or out-of-range actions raise and leave the state untouched."""
     rng = random.Random(seed)
     n = game.num_distinct_actions()
+    # Past every id of both kinds: chance ids may run beyond the player ids.
+    beyond = max(n, game.max_chance_outcomes()) + 7
     for state in playout_states(game, rng, 3):
         legal = set(_legal(state))
-        candidates = [n + 7, 2**40, True, 1.0, "0", None]
+        candidates = [beyond, 2**40, True, 1.0, "0", None]
         if not state.is_chance_node():
             candidates += [a for a in range(n) if a not in legal][:3]
         before = _snapshot(state)
@@ -347,7 +349,7 @@ def check_seats_refused(game, seed: int = 0) -> None:
     rng = random.Random(seed)
     n = game.num_players()
     observers = [game.make_py_observer(t) for t in all_obs_types()]
-    bad_seats = [n, 7, -2, -5, True, 0.0, "0"]
+    bad_seats = [n, n + 7, -2, -5, True, 0.0, "0"]
     for state in playout_states(game, rng, 2, limit=20):
         before = _snapshot(state)
         calls = [

@@ -1,0 +1,88 @@
+"""The Parley ruleset and its registration (docs/parley.md).
+
+Registers `fogboard_parley` with its parameters (docs/parley.md#parameters):
+`players` (5, 3..8), `hp` (2, 1..9), `rounds` (3, 1..10), `passes` (3,
+0..9), `survivors` (1, 1..players-1), `talk` (true), `max_reactions` (2,
+0..7) and `hip_limit` (40, 0..100), and the presets `parley` and
+`parley-tiny`. Parley is general-sum for 3 to 8 players and pays each
+round's points as rewards. The rules are in `rules.py`, the encodings in
+`observer.py`, the resampler in `resample.py`, the review in `review.py`.
+"""
+
+from __future__ import annotations
+
+from fogboard_games.core import registry
+from fogboard_games.core.contract import Ruleset
+from fogboard_games.core.params import Param, ParamSpec
+from fogboard_games.parley import observer, resample, review, rules
+
+SHORT_NAME = "fogboard_parley"
+
+
+def check(p: dict) -> None:
+    # A round ends when `survivors` cogs are left: at least one cog must go OUT.
+    if p["survivors"] > p["players"] - 1:
+        raise ValueError(
+            f"{SHORT_NAME}: parameter 'survivors' must be an int in 1..{p['players'] - 1} "
+            f"(fewer than players={p['players']}), got {p['survivors']}"
+        )
+
+
+SPEC = ParamSpec(
+    SHORT_NAME,
+    [
+        Param("players", 5, "cogs at the table", 3, 8),
+        Param("hp", 2, "health of every cog at the start of a round", 1, 9),
+        Param("rounds", 3, "rounds in a match", 1, 10),
+        Param("passes", 3, "passes each cog may make per round", 0, 9),
+        Param("survivors", 1, "cogs left standing when a round ends (at most players-1)", 1, 7),
+        Param("talk", True, "IT says a line before it acts, and others react"),
+        Param("max_reactions", 2, "most reactions after a shot or pass (with talk)", 0, 7),
+        Param("hip_limit", 40, "missed shots in a round after which hip-shots are over", 0, 100),
+    ],
+    check=check,
+)
+
+
+def setup(p: dict) -> rules.Setup:
+    return rules.Setup(
+        p["players"],
+        p["hp"],
+        p["rounds"],
+        p["passes"],
+        p["survivors"],
+        p["talk"],
+        p["max_reactions"],
+        p["hip_limit"],
+    )
+
+
+RULESET = Ruleset(
+    short_name=SHORT_NAME,
+    long_name="Fogboard Parley",
+    docs="docs/parley.md",
+    params=SPEC,
+    setup=setup,
+    encoder=observer.ParleyEncoder,
+    review=review.review,
+    resample=resample.resample,
+    utility="general-sum",
+    reward_model="rewards",
+    chance=True,
+    min_players=3,
+    max_players=8,
+)
+ParleyGame = registry.register(RULESET)
+
+TINY = {"players": 3, "hp": 2, "rounds": 1, "passes": 0, "talk": False, "hip_limit": 1}
+registry.add_preset("parley", SHORT_NAME, {}, "5 cogs, 2 hp, 3 rounds, 3 passes, talk")
+registry.add_preset(
+    "parley-tiny", SHORT_NAME, TINY, "3 cogs, 2 hp, 1 round, no passes or talk (exact solving)"
+)
+registry.CONFORMANCE_EXTRAS[SHORT_NAME] = [
+    {"players": 4, "hp": 1, "rounds": 2, "passes": 1, "hip_limit": 2},
+    {"players": 8, "hp": 1, "rounds": 1, "passes": 0, "max_reactions": 3, "hip_limit": 3},
+    {"players": 4, "rounds": 2, "talk": False, "hip_limit": 3},
+    {"players": 5, "survivors": 2, "rounds": 2, "passes": 1, "hip_limit": 4},
+    {"players": 3, "hp": 3, "rounds": 2, "survivors": 2, "max_reactions": 0, "hip_limit": 0},
+]

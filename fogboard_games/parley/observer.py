@@ -1,0 +1,332 @@
+"""What each observer of Parley shows (docs/parley.md#tensor-pieces).
+
+n cogs, R rounds, E = the most turns in a round, L = 1 + 2n (a line:
+silent, accuse Cj, vouch Cj), X = max_reactions (0 without talk), V = the
+cogs whose private facts are shown (1 for a cog's own view, n for
+ALL_PLAYERS, 0 for a public-only view). Rows (r, k) are the k-th turn of
+round r.
+
+| piece | shape | when | meaning |
+|---|---|---|---|
+| player | (n,) | private single | one-hot: whose view this is |
+| cards | (R, V, 2, n) | private, perfect recall | one-hot: the FRIEND and ENEMY of each shown cog in round r |
+| shots | (R, E, 2 + n) | private, perfect recall | a shown cog's own shot: aim (head, hip), then its target |
+| turn_it | (R, E, n) | public, perfect recall | one-hot: IT of the turn |
+| turn_line | (R, E, L) | public, perfect recall, talk | one-hot: IT's line |
+| turn_target | (R, E, n) | public, perfect recall | one-hot: the cog shot (once its result is known) |
+| turn_pass | (R, E, 1) | public, perfect recall | 1: IT passed |
+| turn_result | (R, E, 2) | public, perfect recall | one-hot: hit / miss |
+| turn_reactions | (R, E, X, n + L) | public, perfect recall, talk | the x-th reaction: its speaker, then its line |
+| points | (R, n) | public, perfect recall | each cog's points in each finished round (a count) |
+| cards_now | (V, 2, n) | private, current view | the shown cogs' cards this round |
+| shot_now | (2 + n,) | private, current view | a shown cog's shot in the latest turn: aim, target |
+| last_it, last_line, last_target, last_pass, last_result, last_reactions | as one row above | public, current view | the latest turn of this round |
+| totals | (n,) | public, current view | each cog's points so far (a count) |
+| round | (R,) | public | one-hot: the round under way |
+| mover | (n,) | public | one-hot: the cog to decide |
+| phase | (6,) | public | one-hot: deal / wake / line / act / react / over |
+| it | (n,) | public | one-hot: the cog holding the gun (the next IT during reactions) |
+| hp | (n, hp + 1) | public | one-hot: every cog's hp (0 = OUT) |
+| passes_left | (n, passes + 1) | public | one-hot: every cog's passes left this round |
+| misses | (hip_limit + 1,) | public | one-hot: missed shots this round |
+
+A hip-shot waiting for its result is a chance node the table does not
+see: every view that does not show the shooter's private facts encodes it
+exactly as the shooter's decision before it (mover IT, phase act), so
+that the aim of a hit never shows through the history. The strings say
+exactly what the pieces show.
+"""
+
+from __future__ import annotations
+
+from fogboard_games.core import contract
+from fogboard_games.core.observer import Layout, ObsKey, PieceList, seats_for
+from fogboard_games.parley import rules
+from fogboard_games.parley.rules import AIMED, DEAL, LINE, OVER, REACT, WAKE, cog
+
+# Phases as the pieces show them: a pending hip-shot shows as the act before it.
+SHOWN_PHASE = {DEAL: 0, WAKE: 1, LINE: 2, rules.ACT: 3, AIMED: 3, REACT: 4, OVER: 5}
+
+
+def turn_rows(match: rules.Match):
+    """(round, index in round, turn) of every turn of the match."""
+    k, current = 0, 0
+    for t in match.turns:
+        if t.round != current:
+            current, k = t.round, 0
+        yield t.round, k, t
+        k += 1
+
+
+def latest_turn(match: rules.Match) -> rules.Turn | None:
+    """The latest turn of the round under way (None before its first)."""
+    if match.turns and match.turns[-1].round == match.round and match.phase != DEAL:
+        return match.turns[-1]
+    return None
+
+
+class ParleyEncoder(contract.Encoder):
+    def __init__(self, setup: rules.Setup):
+        super().__init__(setup)
+        n = setup.players
+        self.line_width = 1 + 2 * n
+        self.reaction_width = n + self.line_width
+
+    def pieces(self, key: ObsKey) -> PieceList:
+        recall, public, private = key
+        s = self.setup
+        n, rounds, rows = s.players, s.rounds, s.max_turns
+        lw, x, rw = self.line_width, s.max_reactions, self.reaction_width
+        shown = len(seats_for(private, 0, n))
+        out = []
+        if private == "single":
+            out.append(("player", (n,)))
+        if shown and recall:
+            out += [("cards", (rounds, shown, 2, n)), ("shots", (rounds, rows, 2 + n))]
+        elif shown:
+            out += [("cards_now", (shown, 2, n)), ("shot_now", (2 + n,))]
+        if public:
+            lead, prefix = ((rounds, rows), "turn_") if recall else ((), "last_")
+            out.append((prefix + "it", (*lead, n)))
+            if s.talk:
+                out.append((prefix + "line", (*lead, lw)))
+            out += [
+                (prefix + "target", (*lead, n)),
+                (prefix + "pass", (*lead, 1)),
+                (prefix + "result", (*lead, 2)),
+            ]
+            if x:
+                out.append((prefix + "reactions", (*lead, x, rw)))
+            out.append(("points", (rounds, n)) if recall else ("totals", (n,)))
+            out += [
+                ("round", (rounds,)),
+                ("mover", (n,)),
+                ("phase", (6,)),
+                ("it", (n,)),
+                ("hp", (n, s.hp + 1)),
+                ("passes_left", (n, s.passes + 1)),
+                ("misses", (s.hip_limit + 1,)),
+            ]
+        return out
+
+    # ---- tensors ------------------------------------------------------------------
+
+    def encode(self, buf, layout: Layout, match: rules.Match, player: int, private: str) -> None:
+        at = layout.offset
+        s = self.setup
+        n = s.players
+        seats = seats_for(private, player, n)
+        if "player" in at:
+            buf[at["player"] + player] = 1.0
+        if "cards" in at:
+            base, v = at["cards"], len(seats)
+            for r, dealt in enumerate(match.deals):
+                for row, c in enumerate(seats):
+                    if c < len(dealt):
+                        f, e = dealt[c]
+                        buf[base + ((r * v + row) * 2) * n + f] = 1.0
+                        buf[base + ((r * v + row) * 2 + 1) * n + e] = 1.0
+        if "cards_now" in at:
+            base, dealt = at["cards_now"], match.deals[-1]
+            for row, c in enumerate(seats):
+                if c < len(dealt):
+                    f, e = dealt[c]
+                    buf[base + row * 2 * n + f] = 1.0
+                    buf[base + (row * 2 + 1) * n + e] = 1.0
+        if "shots" in at or "turn_it" in at:
+            rows = s.max_turns
+            for r, k, t in turn_rows(match):
+                row = r * rows + k
+                if "shots" in at and t.it in seats:
+                    self._shot(buf, at["shots"] + row * (2 + n), t)
+                if "turn_it" in at:
+                    self._turn(buf, at, "turn_", row, t)
+        if "shot_now" in at or "last_it" in at:
+            t = latest_turn(match)
+            if t is not None:
+                if "shot_now" in at and t.it in seats:
+                    self._shot(buf, at["shot_now"], t)
+                if "last_it" in at:
+                    self._turn(buf, at, "last_", 0, t)
+        if "points" in at:
+            base = at["points"]
+            for r, points in enumerate(match.points):
+                for c, p in enumerate(points):
+                    buf[base + r * n + c] = float(p)
+        if "totals" in at:
+            base = at["totals"]
+            for c, p in enumerate(match.totals):
+                buf[base + c] = float(p)
+        if "round" in at:
+            self._status(buf, at, match)
+
+    def _shot(self, buf, base: int, t: rules.Turn) -> None:
+        s = self.setup
+        if t.act is None or t.act == s.pass_action:
+            return
+        buf[base + s.aim_of(t.act)] = 1.0
+        buf[base + 2 + s.target_of(t.act)] = 1.0
+
+    def _turn(self, buf, at: dict, prefix: str, row: int, t: rules.Turn) -> None:
+        s = self.setup
+        n = s.players
+        buf[at[prefix + "it"] + row * n + t.it] = 1.0
+        if t.line is not None:
+            buf[at[prefix + "line"] + row * self.line_width + t.line] = 1.0
+        if t.act == s.pass_action:
+            buf[at[prefix + "pass"] + row] = 1.0
+        elif t.result is not None:  # the table learns a shot with its result
+            buf[at[prefix + "target"] + row * n + s.target_of(t.act)] = 1.0
+            buf[at[prefix + "result"] + row * 2 + t.result] = 1.0
+        if t.reactions:
+            x, rw = s.max_reactions, self.reaction_width
+            base = at[prefix + "reactions"] + row * x * rw
+            for i, (c, line) in enumerate(t.reactions):
+                buf[base + i * rw + c] = 1.0
+                buf[base + i * rw + n + line] = 1.0
+
+    def _status(self, buf, at: dict, match: rules.Match) -> None:
+        s = self.setup
+        buf[at["round"] + match.round] = 1.0
+        mover = match.it if match.phase == AIMED else match.mover
+        if mover >= 0:
+            buf[at["mover"] + mover] = 1.0
+        buf[at["phase"] + SHOWN_PHASE[match.phase]] = 1.0
+        if match.it is not None:
+            buf[at["it"] + match.it] = 1.0
+        base, w = at["hp"], s.hp + 1
+        for c, h in enumerate(match.hp):
+            buf[base + c * w + h] = 1.0
+        base, w = at["passes_left"], s.passes + 1
+        for c, used in enumerate(match.passes_used):
+            buf[base + c * w + s.passes - used] = 1.0
+        buf[at["misses"] + match.misses] = 1.0
+
+    # ---- strings -------------------------------------------------------------------
+
+    def describe(self, match: rules.Match, player: int, key: ObsKey) -> str:
+        # e.g. "C1 | R1 C1 friend C3 enemy C4 | IT C0 | C0: accuse C2 | C0 shoots C2: hit,
+        # C2 hp 1 | C3: silent | C4: vouch C2 | C2: silent | C2 pass | ... | C2 to act"
+        recall, public, private = key
+        s = self.setup
+        seats = seats_for(private, player, s.players)
+        parts = [cog(player)] if private == "single" else []
+        if recall:
+            by_round: dict[int, list[rules.Turn]] = {}
+            for t in match.turns:
+                by_round.setdefault(t.round, []).append(t)
+            for r in range(match.round + 1):
+                # A view without public facts shows a round only by its cards.
+                if public or cards_words(match, r, seats):
+                    parts.append(round_header(match, r, seats))
+                for k, t in enumerate(by_round.get(r, ())):
+                    parts += turn_words(s, t, seats, public, first=k == 0)
+                if public and r < len(match.points):
+                    parts.append("points " + " ".join(map(str, match.points[r])))
+        else:
+            if public:
+                parts.append(f"R{match.round + 1}")
+            cards = cards_words(match, match.round, seats)
+            if cards:
+                parts.append(cards)
+            if public:
+                parts.append(table_words(match))
+            t = latest_turn(match)
+            if t is not None:
+                parts += turn_words(s, t, seats, public, first=False)
+            if public:
+                parts.append("totals " + " ".join(map(str, match.totals)))
+        if public:
+            parts.append(status_words(match, seats))
+        return " | ".join(parts) or "-"
+
+    def true_text(self, match: rules.Match) -> str:
+        s = self.setup
+        every = tuple(range(s.players))
+        parts = []
+        for r in range(match.round + 1):
+            parts.append(round_header(match, r, every))
+            for k, t in enumerate([t for t in match.turns if t.round == r]):
+                parts += turn_words(s, t, every, True, first=k == 0)
+            if r < len(match.points):
+                parts.append("points " + " ".join(map(str, match.points[r])))
+        parts.append(table_words(match))
+        parts.append("totals " + " ".join(map(str, match.totals)))
+        parts.append(status_words(match, every))
+        return " | ".join(parts)
+
+
+def cards_words(match: rules.Match, r: int, seats: tuple[int, ...]) -> str:
+    """The cards of `seats` in round r dealt so far, e.g. "C1 friend C3 enemy C4"."""
+    words = []
+    for c in seats:
+        cards = match.cards(r, c)
+        if cards is not None:
+            words.append(f"{cog(c)} friend {cog(cards[0])} enemy {cog(cards[1])}")
+    return ", ".join(words)
+
+
+def round_header(match: rules.Match, r: int, seats: tuple[int, ...]) -> str:
+    """`R1`, with the shown cogs' cards of that round."""
+    cards = cards_words(match, r, seats)
+    return f"R{r + 1} " + cards if cards else f"R{r + 1}"
+
+
+def turn_words(s: rules.Setup, t: rules.Turn, seats, public: bool, first: bool) -> list[str]:
+    """A turn as an observer sees it. `seats`: whose aims are shown; a view
+    without public information shows only those cogs' own shots."""
+    it = cog(t.it)
+    shown = t.it in seats
+    if not public:
+        if shown and t.act is not None and t.act != s.pass_action:
+            aim = rules.AIM_WORDS[s.aim_of(t.act)]
+            return [f"{it} shoots {cog(s.target_of(t.act))} {aim}"]
+        return []
+    words = [f"IT {it}"] if first else []
+    if t.line is not None:
+        words.append(f"{it}: {s.decision_name(t.line)}")
+    if t.act == s.pass_action:
+        words.append(f"{it} pass")
+    elif t.act is not None:
+        target = s.target_of(t.act)
+        aim = " " + rules.AIM_WORDS[s.aim_of(t.act)] if shown else ""
+        if t.result is None:  # a hip-shot waiting for its result: only its shooter knows
+            if shown:
+                words.append(f"{it} shoots {cog(target)}{aim}: pending")
+        elif t.result == rules.HIT:
+            left = t.hp[target]
+            after = f"{cog(target)} hp {left}" if left else f"{cog(target)} OUT"
+            words.append(f"{it} shoots {cog(target)}{aim}: hit, {after}")
+        else:
+            words.append(f"{it} shoots {cog(target)}{aim}: miss")
+    for c, line in t.reactions:
+        words.append(f"{cog(c)}: {s.decision_name(line)}")
+    return words
+
+
+def table_words(match: rules.Match) -> str:
+    """hp, passes left and misses of the round under way."""
+    s = match.setup
+    left = (s.passes - u for u in match.passes_used)
+    return (
+        "hp "
+        + " ".join(map(str, match.hp))
+        + " | passes left "
+        + " ".join(map(str, left))
+        + f" | misses {match.misses}"
+    )
+
+
+def status_words(match: rules.Match, seats: tuple[int, ...]) -> str:
+    """Who is to do what. A pending hip-shot shows as IT still to act to
+    every view that does not see the shooter's aim."""
+    phase = match.phase
+    if phase == OVER:
+        return "over"
+    if phase == AIMED:
+        return "chance" if match.it in seats else f"{cog(match.it)} to act"
+    if phase in (DEAL, WAKE):
+        return "chance"
+    if phase in (LINE, REACT):
+        return f"{cog(match.mover)} to speak"
+    return f"{cog(match.mover)} to act"
