@@ -10,8 +10,8 @@ Importing the package registers every game with pyspiel:
 `load_review(review)` rebuilds a finished game from its JSON review.
 
 The complete rules, parameters, information boundaries and tensor pieces
-of every game are in docs/boards.md, docs/liars_dice.md and
-docs/mind_bluff.md (sections #rules, #parameters, #what-each-seat-knows, #tensor-pieces).
+of every game are in docs/boards.md, docs/liars_dice.md,
+docs/mind_bluff.md and docs/parley.md (sections #rules, #parameters, #what-each-seat-knows, #tensor-pieces).
 """
 
 from fogboard_games import (
