@@ -766,3 +766,33 @@ def test_every_configuration_of_a_small_grid_plays_to_the_end():
                 state.apply_action(rng.choice(state.legal_actions()))
         assert decisions <= game.max_game_length()
         assert len(state.match.points) == 2
+
+
+@pytest.mark.parametrize("name", ["parley", "parley-tiny"])
+def test_cached_strings_and_tensors_equal_a_fresh_encoding_at_every_step(name):
+    """The Python route resumes a per-match cache: read at every step of whole
+    matches (no clone, so the cache carries on), it must equal the observer's
+    encoding from scratch for every cog (a copied match has no cache)."""
+    from fogboard_games.core.observer import INFO_STATE
+
+    game = fogboard_games.load(name)
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    rng = random.Random(2)
+    steps = 0
+    for _ in range(3 if name == "parley" else 40):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choices(*zip(*outcomes))[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            seats = range(game.num_players()) if rng.random() < 0.3 else [rng.randrange(3)]
+            for p in seats:
+                observer.set_from(state, p)
+                assert state.information_state_tensor(p) == observer.tensor.tolist()
+                fresh = state.match.copy()
+                text = fresh.setup.encoder.describe(fresh, p, INFO_STATE)
+                assert state.information_state_string(p) == text
+                steps += 1
+    assert steps > 100

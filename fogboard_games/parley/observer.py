@@ -40,7 +40,7 @@ exactly what the pieces show.
 from __future__ import annotations
 
 from fogboard_games.core import contract
-from fogboard_games.core.observer import Layout, ObsKey, PieceList, seats_for
+from fogboard_games.core.observer import INFO_STATE, Layout, ObsKey, PieceList, seats_for
 from fogboard_games.parley import rules
 from fogboard_games.parley.rules import AIMED, DEAL, LINE, OVER, REACT, WAKE, cog
 
@@ -71,6 +71,7 @@ class ParleyEncoder(contract.Encoder):
         n = setup.players
         self.line_width = 1 + 2 * n
         self.reaction_width = n + self.line_width
+        self._zero_cache: dict[int, list[float]] = {}
 
     def pieces(self, key: ObsKey) -> PieceList:
         recall, public, private = key
@@ -119,13 +120,8 @@ class ParleyEncoder(contract.Encoder):
         if "player" in at:
             buf[at["player"] + player] = 1.0
         if "cards" in at:
-            base, v = at["cards"], len(seats)
-            for r, dealt in enumerate(match.deals):
-                for row, c in enumerate(seats):
-                    if c < len(dealt):
-                        f, e = dealt[c]
-                        buf[base + ((r * v + row) * 2) * n + f] = 1.0
-                        buf[base + ((r * v + row) * 2 + 1) * n + e] = 1.0
+            for r in range(len(match.deals)):
+                self._cards(buf, at["cards"], match, r, seats, len(seats))
         if "cards_now" in at:
             base, dealt = at["cards_now"], match.deals[-1]
             for row, c in enumerate(seats):
@@ -149,16 +145,27 @@ class ParleyEncoder(contract.Encoder):
                 if "last_it" in at:
                     self._turn(buf, at, "last_", 0, t)
         if "points" in at:
-            base = at["points"]
-            for r, points in enumerate(match.points):
-                for c, p in enumerate(points):
-                    buf[base + r * n + c] = float(p)
+            self._points(buf, at["points"], match)
         if "totals" in at:
             base = at["totals"]
             for c, p in enumerate(match.totals):
                 buf[base + c] = float(p)
         if "round" in at:
             self._status(buf, at, match)
+
+    def _cards(self, buf, base: int, match: rules.Match, r: int, seats, v: int) -> None:
+        n, dealt = self.setup.players, match.deals[r]
+        for row, c in enumerate(seats):
+            if c < len(dealt):
+                f, e = dealt[c]
+                buf[base + ((r * v + row) * 2) * n + f] = 1.0
+                buf[base + ((r * v + row) * 2 + 1) * n + e] = 1.0
+
+    def _points(self, buf, base: int, match: rules.Match) -> None:
+        n = self.setup.players
+        for r, points in enumerate(match.points):
+            for c, p in enumerate(points):
+                buf[base + r * n + c] = float(p)
 
     def _shot(self, buf, base: int, t: rules.Turn) -> None:
         s = self.setup
@@ -210,19 +217,12 @@ class ParleyEncoder(contract.Encoder):
         recall, public, private = key
         s = self.setup
         seats = seats_for(private, player, s.players)
+        if key == INFO_STATE and match.turns:
+            return self._cached_info_state_string(match, player, seats)
         parts = [cog(player)] if private == "single" else []
         if recall:
-            by_round: dict[int, list[rules.Turn]] = {}
-            for t in match.turns:
-                by_round.setdefault(t.round, []).append(t)
-            for r in range(match.round + 1):
-                # A view without public facts shows a round only by its cards.
-                if public or cards_words(match, r, seats):
-                    parts.append(round_header(match, r, seats))
-                for k, t in enumerate(by_round.get(r, ())):
-                    parts += turn_words(s, t, seats, public, first=k == 0)
-                if public and r < len(match.points):
-                    parts.append("points " + " ".join(map(str, match.points[r])))
+            done, tail, _ = record_words(match, seats, public, START)
+            parts += done + tail
         else:
             if public:
                 parts.append(f"R{match.round + 1}")
@@ -240,6 +240,81 @@ class ParleyEncoder(contract.Encoder):
             parts.append(status_words(match, seats))
         return " | ".join(parts) or "-"
 
+    def _cached_info_state_string(self, match: rules.Match, player: int, seats) -> str:
+        """The information-state string, extended rather than rebuilt: what
+        `record_words` calls final never changes, so a per-match cache keeps
+        it joined, with the cursor where it stopped (a copied match starts
+        with no cache)."""
+        cache = match.cache
+        if cache is None:
+            cache = match.cache = {}
+        entry = cache.get(("string", player))
+        if entry is None:
+            entry = cache["string", player] = [cog(player), START]
+        done, tail, entry[1] = record_words(match, seats, True, entry[1])
+        if done:
+            entry[0] += " | " + " | ".join(done)
+        return " | ".join([entry[0], *tail, status_words(match, seats)])
+
+    def info_state_tensor(self, match: rules.Match, player: int) -> list[float]:
+        """The default information-state tensor, resumed from a per-match cache.
+
+        Every piece before `round` only grows (cards are dealt, turns fill in
+        and never change once the next turn starts, points are added), so
+        the cache keeps each seat's tensor and rewrites only the turns from
+        the one that was under way at the last read; the status pieces at the
+        end are cleared and written anew. A copied match starts with no cache.
+        """
+        layout = self.layout(INFO_STATE)
+        if not match.turns:  # the start, likely a template every fresh state shares
+            return super().info_state_tensor(match, player)
+        cache = match.cache
+        if cache is None:
+            cache = match.cache = {}
+        entry = cache.get(("tensor", player))
+        if entry is None:
+            buf = [0.0] * layout.size
+            self.encode(buf, layout, match, player, "single")
+            cache["tensor", player] = [buf, len(match.turns) - 1]
+            return buf[:]
+        buf, first = entry
+        at = layout.offset
+        seats = (player,)
+        base, v = at["cards"], 1
+        for r in range(match.turns[first].round, len(match.deals)):
+            self._cards(buf, base, match, r, seats, v)
+        rows, n = self.setup.max_turns, self.setup.players
+        k = self._row_in_round(match, first)
+        for i in range(first, len(match.turns)):
+            t = match.turns[i]
+            if i > first and t.round != match.turns[i - 1].round:
+                k = 0
+            row = t.round * rows + k
+            if t.it == player:
+                self._shot(buf, at["shots"] + row * (2 + n), t)
+            self._turn(buf, at, "turn_", row, t)
+            k += 1
+        self._points(buf, at["points"], match)
+        status = at["round"]
+        buf[status:] = self._zeros_after(status, layout.size)
+        self._status(buf, at, match)
+        entry[1] = len(match.turns) - 1
+        return buf[:]
+
+    def _zeros_after(self, start: int, size: int) -> list[float]:
+        zeros = self._zero_cache.get(start)
+        if zeros is None:
+            zeros = self._zero_cache[start] = [0.0] * (size - start)
+        return zeros
+
+    @staticmethod
+    def _row_in_round(match: rules.Match, i: int) -> int:
+        """Turn i's index within its round."""
+        turns, r, k = match.turns, match.turns[i].round, 0
+        while i - k - 1 >= 0 and turns[i - k - 1].round == r:
+            k += 1
+        return k
+
     def true_text(self, match: rules.Match) -> str:
         s = self.setup
         every = tuple(range(s.players))
@@ -254,6 +329,50 @@ class ParleyEncoder(contract.Encoder):
         parts.append("totals " + " ".join(map(str, match.totals)))
         parts.append(status_words(match, every))
         return " | ".join(parts)
+
+
+# A cursor into the record: (round, stage, turn index); stages of a round are
+# its header, its turns, then its points.
+START = (0, 0, 0)
+HEADER, TURNS, POINTS = range(3)
+
+
+def record_words(match: rules.Match, seats, public: bool, cursor: tuple):
+    """The words of the perfect-recall record from `cursor` on: (final, tail,
+    cursor after the final words). Final words never change as the match
+    goes on; the tail may (a header before its cog's cards are dealt, the
+    turn under way). A view without public facts shows a round only by its
+    cards, and only its shown cogs' own shots."""
+    s = match.setup
+    turns = match.turns
+    r, stage, i = cursor
+    final: list[str] = []
+    while r <= match.round:
+        over = r < len(match.points)
+        if stage == HEADER:
+            words = (
+                [round_header(match, r, seats)] if public or cards_words(match, r, seats) else []
+            )
+            if not (over or r < match.round or len(match.deals[r]) == s.players):
+                # (the deal comes before the round's first turn: no turn to add)
+                return final, words, (r, stage, i)
+            final += words
+            stage = TURNS
+        if stage == TURNS:
+            while i < len(turns) and turns[i].round == r:
+                first = i == 0 or turns[i - 1].round != r
+                words = turn_words(s, turns[i], seats, public, first)
+                if i == len(turns) - 1 and not over:  # the turn under way
+                    return final, words, (r, stage, i)
+                final += words
+                i += 1
+            if not over:
+                return final, [], (r, stage, i)
+            stage = POINTS
+        if public:
+            final.append("points " + " ".join(map(str, match.points[r])))
+        r, stage = r + 1, HEADER
+    return final, [], (r, stage, i)
 
 
 def cards_words(match: rules.Match, r: int, seats: tuple[int, ...]) -> str:
