@@ -1,11 +1,15 @@
 from setuptools import find_packages, setup
 
+PETTINGZOO = ["pettingzoo>=1.24,<2", "gymnasium>=0.28,<2"]
+RAY = ["ray>=2.9"]  # the league's --backend ray
+PLOT = ["matplotlib>=3.5"]  # the examples' PNG curves
+
 setup(
     name="fogboard_games",
     version="0.1.0",
     description="Imperfect-information games for OpenSpiel: Fog-of-War boards (phantom "
-    "tic-tac-toe, dark hex, abrupt dark hex, recon hex) and Liar's Dice, with exact "
-    "information boundaries.",
+    "tic-tac-toe, dark hex, abrupt dark hex, recon hex), Mind Bluff, Parley and Liar's Dice, "
+    "with exact information boundaries.",
     long_description=open("README.md", encoding="utf-8").read(),
     long_description_content_type="text/markdown",
     packages=find_packages(include=["fogboard_games", "fogboard_games.*"]),
@@ -14,9 +18,18 @@ setup(
         "open_spiel>=2.0.2,<3",
         "numpy>=1.24,<3",
         "absl-py>=1.0,<3",
+        "tqdm>=4.60",  # the league's progress bar
     ],
     extras_require={
-        "test": ["pytest>=7", "hypothesis>=6.80", "ruff>=0.5", "setuptools"],
+        "pettingzoo": PETTINGZOO,
+        "ray": RAY,
+        "plot": PLOT,
+        # The tests cover what every extra provides, so they install them all
+        # (shimmy only to test the pitfall docs/pettingzoo.md warns of).
+        "test": ["pytest>=7", "hypothesis>=6.80", "ruff>=0.5", "setuptools", "shimmy>=2.0"]
+        + PETTINGZOO
+        + RAY
+        + PLOT,
     },
     entry_points={"console_scripts": ["fogboard=fogboard_games.__main__:main"]},
 )
