@@ -10,7 +10,9 @@ on a shared machine are noise. `LEGEND` is printed with the table.
 
 `run_workloads` (`bench --workloads`) measures what a search does instead:
 random playouts that read the mover's information-state string at every
-decision, the key of Python MCCFR's and ISMCTSBot's tables.
+decision, the key of Python MCCFR's and ISMCTSBot's tables, for the
+WORKLOAD_PAIRS beside their C++ games and the WORKLOAD_ALONE presets (no
+C++ counterpart) alone.
 """
 
 from __future__ import annotations
@@ -169,17 +171,21 @@ WORKLOAD_PAIRS = (
     ("phantom-ttt-3", "phantom_ttt"),
     ("liars-dice-classic-1", "liars_dice(numdice=1)"),
 )
+# Presets with no C++ counterpart, measured alone (- for C++ and the ratio).
+WORKLOAD_ALONE = ("parley",)
 WORKLOAD_TARGET = 0.5  # ours / C++ for the string workload (the issue's target)
 
 
 def run_workloads(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict]:
     """Measure the string workload of every WORKLOAD_PAIRS preset beside its
-    C++ game, in alternating rounds (best kept), and print a table.
+    C++ game, in alternating rounds (best kept), then of every WORKLOAD_ALONE
+    preset alone, and print a table.
 
     Each round plays other playouts (its own seed): replaying the same ones
     would find every believed distToWin of the boards already memoised.
     """
-    pairs = [(p, cpp) for p, cpp in WORKLOAD_PAIRS if only is None or p in only]
+    pairs = [*WORKLOAD_PAIRS, *((p, None) for p in WORKLOAD_ALONE)]
+    pairs = [(p, cpp) for p, cpp in pairs if only is None or p in only]
     print(
         f"string workload: random playouts reading information_state_string(current_player()) "
         f"at every decision; best of {rounds} alternating rounds of {seconds}s; steps/s"
@@ -187,18 +193,24 @@ def run_workloads(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict
     print(f"{'preset':<22}{'C++ game':<40}{'ours':>9}{'C++':>9}{'ratio':>7}")
     results = []
     for preset, cpp in pairs:
-        games = {"ours": fogboard_games.load(preset), "cpp": pyspiel.load_game(cpp)}
+        games = {"ours": fogboard_games.load(preset)}
+        if cpp:
+            games["cpp"] = pyspiel.load_game(cpp)
         best = dict.fromkeys(games, 0.0)
         for r in range(rounds):
             for label, game in games.items():
                 best[label] = max(best[label], playout_rate(game, seconds, "string", seed=r))
-        ratio = best["ours"] / best["cpp"]
-        results.append({"preset": preset, "cpp": cpp, **best, "ratio": ratio})
+        ratio = best["ours"] / best["cpp"] if cpp else None
+        # "ours" and "cpp" are the rates (best's keys), "cpp_game" the C++ game.
+        results.append({"preset": preset, "cpp_game": cpp, **best, "ratio": ratio})
         print(
-            f"{preset:<22}{cpp:<40}{best['ours']:>9.0f}{best['cpp']:>9.0f}{ratio:>7.2f}", flush=True
+            f"{preset:<22}{cpp or '-':<40}{best['ours']:>9.0f}{_cell(best.get('cpp'), 9, 0)}"
+            f"{_cell(ratio, 7, 2)}",
+            flush=True,
         )
-    if results:
-        worst = min(results, key=lambda r: r["ratio"])
+    paired = [r for r in results if r["cpp_game"]]
+    if paired:
+        worst = min(paired, key=lambda r: r["ratio"])
         print(
             f"worst string-workload ratio {worst['ratio']:.2f} ({worst['preset']}); "
             f"target >= {WORKLOAD_TARGET}"

@@ -34,3 +34,6 @@ def test_bench_workloads_flag_measures_the_string_workload(capsys):
     for preset in ("dark-hex-5", "phantom-ttt-3", "liars-dice-classic-1"):
         assert preset in out
     assert "worst string-workload ratio" in out
+    # parley has no C++ counterpart: measured alone, - for C++ and the ratio.
+    [row] = [line.split() for line in out.splitlines() if line.startswith("parley ")]
+    assert row[1] == "-" and float(row[2]) > 0 and row[3:] == ["-", "-"], out

@@ -50,3 +50,17 @@ def test_ismcts_beats_uniform_random_at_liars_dice(monkeypatch, capsys):
     # Random against random scores 0; a search that reads its own die and
     # the bids does far better (seeded, so the run repeats exactly).
     assert mean > 0.4, out
+
+
+def test_parley_tiny_cfr_example_lowers_nash_conv(monkeypatch, capsys):
+    out = _run("parley_tiny_cfr.py", ["--iterations", "30"], monkeypatch, capsys)
+    lines = [line for line in out.splitlines() if line.startswith("iteration")]
+    assert [int(line.split()[1]) for line in lines] == [1, 2, 5, 10, 20, 30], out
+    nash_conv = [float(line.split("NashConv")[1].split()[0]) for line in lines]
+    # Three cogs, general-sum: nothing guarantees this, but on parley-tiny
+    # CFR's average policy gets closer to an equilibrium at every report.
+    assert all(later < earlier for earlier, later in zip(nash_conv, nash_conv[1:])), out
+    assert nash_conv[-1] < nash_conv[0] / 10, out
+    points = out.split("expected points under the average policy:")[1].split()
+    assert points[::2] == ["C0", "C1", "C2"], out
+    assert all(0 < float(p) < 6 for p in points[1::2]), out
