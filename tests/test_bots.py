@@ -57,10 +57,18 @@ def test_bad_bots_are_refused_before_pyspiel_sees_them():
 
 def test_make_bot_names_the_kinds_that_play_a_game():
     dice = fogboard_games.load("liars-dice")
-    with pytest.raises(ValueError, match="kinds for fogboard_liars_dice: random$"):
+    with pytest.raises(
+        ValueError, match="kinds for fogboard_liars_dice: heuristic, ismcts, mcts, random$"
+    ):
         bots.make_bot("probe-ish", dice, 0)
-    with pytest.raises(ValueError, match="kinds for fogboard_dark_hex: probe, random, sweep"):
+    with pytest.raises(
+        ValueError,
+        match="kinds for fogboard_dark_hex: heuristic, ismcts, mcts, probe, random, sweep$",
+    ):
         bots.make_bot("greedy", fogboard_games.load("dark-hex-4"), 0)
+    # cfr plays the small presets only: listed for liars-dice-1, not liars-dice.
+    with pytest.raises(ValueError, match="kinds for fogboard_liars_dice: cfr, heuristic"):
+        bots.make_bot("probe-ish", fogboard_games.load("liars-dice-1"), 0)
     with pytest.raises(ValueError, match="plays fogboard_phantom_ttt"):
         bots.make_bot("probe", dice, 0)
     for bad in (4, -1, True, 0.0):

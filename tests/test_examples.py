@@ -64,3 +64,17 @@ def test_parley_tiny_cfr_example_lowers_nash_conv(monkeypatch, capsys):
     points = out.split("expected points under the average policy:")[1].split()
     assert points[::2] == ["C0", "C1", "C2"], out
     assert all(0 < float(p) < 6 for p in points[1::2]), out
+
+
+@pytest.mark.parametrize("preset", ["parley", "mind-bluff"])
+def test_text_seat_example_shows_retries_and_fallbacks(preset, monkeypatch, capsys):
+    args = ["--preset", preset, "--games", "2", "--fallback", "random", "--show-prompt"]
+    out = _run("text_seat.py", args, monkeypatch, capsys)
+    games = [line for line in out.splitlines() if line.startswith("game ")]
+    assert len(games) == 2, out
+    assert all(" decisions, " in line and "fell back to random" in line for line in games)
+    assert "(retried)" in out or "(fell back)" in out, out
+    assert "problem: " in out
+    assert "WHAT YOU KNOW (your information state, verbatim)" in out
+    seat = "You are C0." if preset == "parley" else "You are P1 (seat 0)."
+    assert seat in out

@@ -28,6 +28,9 @@ the rules' view of that seat), so nothing else can leak into a decision.
   ahead in its lane, i.e. anchored at the cell it would attempt, clamped to
   the board. Sweep has no ties, so its seed changes nothing.
 
+`probe` is also the boards' `heuristic` kind (`fogboard_games.bots.make_bot(
+"heuristic", ...)`), registered here for the three board games.
+
 The walk and the paths are pure functions of the believed board, so a
 collision (or a sensed stone) is what moves them on; no bot keeps a memory
 that the seat's log does not already hold. Ties are broken by a
@@ -42,7 +45,7 @@ import random
 
 from fogboard_games.boards import rules
 from fogboard_games.boards.rules import BLOCKED, OWN, PLACED, PROVEN, UNKNOWN
-from fogboard_games.bots import SeatBot, register_kind
+from fogboard_games.bots import SeatBot, register_heuristic, register_kind
 
 BOT_NAMES = ("probe", "sweep")
 BOARD_GAMES = ("fogboard_phantom_ttt", "fogboard_dark_hex", "fogboard_recon_hex")
@@ -260,6 +263,8 @@ class SweepBot(_BoardBot):
 BOTS = {"probe": ProbeBot, "sweep": SweepBot}
 for _kind, _cls in BOTS.items():
     register_kind(_kind, _cls)
+for _short in BOARD_GAMES:
+    register_heuristic(_short, ProbeBot)  # the boards' `heuristic` kind is probe
 
 
 def make_bot(name: str, game, player: int, seed: int = 0) -> SeatBot:

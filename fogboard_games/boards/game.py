@@ -109,6 +109,55 @@ def geometry(short_name: str):
     return build
 
 
+# The rules in brief, for text seats (fogboard_games.bots.text); docs/boards.md has them whole.
+_ATTEMPT = """\
+On your move you name a cell that is neither your own stone nor an opponent stone you
+have proven. Empty: your stone is placed there ("placed"). Held by the opponent (a
+collision, "occupied"): nothing is placed, that stone is now proven to you, and the
+opponent is not told."""
+_VIEW = """\
+Your view shows your stones, the opponent stones you have proven and "." elsewhere;
+"log" lists your own plies and their results; "believed distToWin" counts the cells you
+still need if every unproven cell were empty. You never see where the opponent played.
+A ply cap (max_plies; by default 2 x cells, which never binds) ends a game early: the
+seat needing fewer cells on the true board wins, equal needs draw.
+A win scores +1, a loss -1, a draw 0."""
+_HEX = """\
+Cells are named a1, b1, ...: files a, b, c, ... left to right, ranks 1, 2, 3, ... bottom
+to top. A cell touches six: its neighbours on its rank and on its file, the cell one file
+right on the rank below and one file left on the rank above (b2: a2 c2 b1 b3 c1 a3).
+Seat 0 is X and moves first, and wins by joining file a to the last file with a chain of
+its stones; seat 1 is O, and wins by joining rank 1 to the last rank."""
+_TURNS = """\
+A placement passes the turn. After a collision you move again (the classical rule, the
+default); under the abrupt rule (abrupt=true) a collision ends your turn instead."""
+BRIEFS = {
+    "fogboard_phantom_ttt": f"""\
+Phantom tic-tac-toe: tic-tac-toe on a 3x3 board where you cannot see the opponent's stones.
+Cells are named a1..c3: files a, b, c left to right, ranks 1, 2, 3 bottom to top.
+Seat 0 is X and moves first; seat 1 is O. You win by owning the three cells of a rank, a
+file or a diagonal; nine stones and no line is a draw.
+{_ATTEMPT}
+{_TURNS}
+{_VIEW}""",
+    "fogboard_dark_hex": f"""\
+Dark hex: hex on an n x n rhombus (4x4 by default) where you cannot see the opponent's
+stones.
+{_HEX}
+{_ATTEMPT}
+{_TURNS}
+{_VIEW}""",
+    "fogboard_recon_hex": f"""\
+Recon hex: dark hex on an n x n rhombus (5x5 by default) with a sense before each attempt.
+{_HEX}
+A ply is two decisions: "sense <anchor>", then an attempt. The anchor is the bottom-left
+cell of a sense x sense block (2x2 by default); each block cell is shown to you alone as
+empty, own or opp, and the opponent stones seen are proven.
+{_ATTEMPT}
+Every attempt ends your turn, placed or not.
+{_VIEW}""",
+}
+
 RULESETS = {
     short_name: Ruleset(
         short_name=short_name,
@@ -118,8 +167,10 @@ RULESETS = {
         setup=geometry(short_name),
         encoder=observer.BoardEncoder,
         review=review.review,
+        truth_replay=review.truth_replay,
         resample=resample.resample,
         finish_as_reviewed=review.finish_as_reviewed,
+        brief=BRIEFS[short_name],
     )
     for short_name in SPECS
 }

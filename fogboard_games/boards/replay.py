@@ -56,6 +56,12 @@ equal it (an int may stand for an integral float: 1 for 1.0); `maxPlies`
 is the cap itself (our max_plies' -1 is not a replay's). What is read is
 kept: writing a read replay again (`to_replay(r.state, **r.writer_args())`)
 gives every field back, and reading a written one gives the same game.
+
+Text seats (fogboard_games.bots.text): `to_replay(state,
+transcripts={seat: bot.transcript})` fills each attempt of a text seat from
+its transcript (say, notes, `scripted` false, `fellBack` when the fallback
+decided) and marks every other seat's attempts `scripted` (a scripted bot);
+the format stays fogboards.replay.v1.
 """
 
 from __future__ import annotations
@@ -530,8 +536,15 @@ def stop_at_deadline(state) -> pyspiel.State:
     return state
 
 
-def _normalize_extras(extras: Any, plies: int, geo: rules.Geometry) -> list[dict]:
-    """Per-ply attempt extras, defaults filled in, checked."""
+def _normalize_extras(
+    extras: Any, plies: int, geo: rules.Geometry, given: list[tuple[dict, int | None]] | None = None
+) -> list[dict]:
+    """Per-ply attempt extras, defaults filled in, checked.
+
+    `given` (from `_transcript_extras`) holds, per ply, fields that come
+    before `extras`, and the text seat they come from (None: defaults that
+    `extras` may override; a seat: fields `extras` must leave out).
+    """
     rows: list[Any] = [None] * plies
     if extras is None:
         pass
@@ -560,6 +573,16 @@ def _normalize_extras(extras: Any, plies: int, geo: rules.Geometry) -> list[dict
                     f"extras for ply {p}: unknown key {key} (allowed: {', '.join(ATTEMPT_EXTRAS)})"
                 )
         e = {"say": "", "notes": "", "guess": [], "scripted": False, "fellBack": False}
+        if given is not None:
+            fields, seat = given[p]
+            if seat is not None:
+                for k in fields:
+                    if k in row:
+                        raise ReplayError(
+                            f"extras for ply {p}: {k!r} comes from seat {seat}'s transcript; "
+                            "leave it out of extras"
+                        )
+            e.update(fields)
         e.update(row)
         for k, kind in (
             ("say", "str"),
@@ -572,6 +595,78 @@ def _normalize_extras(extras: Any, plies: int, geo: rules.Geometry) -> list[dict
             _check_type(f"extras for ply {p}: notes", e["notes"], "str")
         e["guess"] = [geo.names[_cell(f"extras for ply {p}: guess", g, geo)] for g in e["guess"]]
         out.append(e)
+    return out
+
+
+TRANSCRIPT_KEYS = ("move", "fell_back", "say", "notes")
+
+
+def _transcript_extras(m: rules.Match, transcripts: Any) -> list[tuple[dict, int | None]]:
+    """Per ply, the attempt fields the text seats' transcripts give (see to_replay)."""
+    geo = m.setup
+    if not isinstance(transcripts, Mapping):
+        raise ReplayError(
+            f"transcripts must be a dict {{seat: bot.transcript}}, got {_show(transcripts)}"
+        )
+    entries: dict[int, list] = {}
+    for seat, transcript in transcripts.items():
+        if not _is_int(seat) or seat not in (0, 1):
+            raise ReplayError(f"transcripts: key {_show(seat)} is not a seat (0 or 1)")
+        transcript = _as_list(transcript)
+        _check_type(f"transcripts[{seat}]", transcript, "list")
+        entries[seat] = transcript
+    used = dict.fromkeys(entries, 0)
+    out: list[tuple[dict, int | None]] = []
+    for p, (seat, anchor, _, cell, _) in enumerate(m.plies):
+        if seat not in entries:
+            out.append(({"scripted": True}, None))
+            continue
+        decisions = ([geo.cells + anchor] if anchor >= 0 else []) + [cell]
+        says, notes, fell_back = [], [], False
+        for action in decisions:
+            i, transcript = used[seat], entries[seat]
+            where = f"transcripts[{seat}][{i}]"
+            if i >= len(transcript):
+                raise ReplayError(
+                    f"transcripts[{seat}]: {len(transcript)} entries, but seat {seat} made more "
+                    f"decisions in this game (ply {p})"
+                )
+            entry = transcript[i]
+            if not isinstance(entry, Mapping):
+                raise ReplayError(
+                    f"{where} must be a dict (a transcript entry), got {_show(entry)}"
+                )
+            for key in TRANSCRIPT_KEYS:
+                if key not in entry:
+                    raise ReplayError(f"{where}: missing key {key!r}")
+            _check_type(f"{where}: move", entry["move"], "str")
+            _check_type(f"{where}: fell_back", entry["fell_back"], "bool")
+            _check_type(f"{where}: say", entry["say"], "str")
+            if entry["notes"] is not None:
+                _check_type(f"{where}: notes", entry["notes"], "str")
+            played = geo.action_name(seat, action)
+            if entry["move"] != played:
+                raise ReplayError(
+                    f"{where} (ply {p}): the transcript's move is {_quoted(entry['move'])}, "
+                    f"but seat {seat} played {played!r}"
+                )
+            says += [entry["say"]] if entry["say"] else []
+            notes += [entry["notes"]] if entry["notes"] else []
+            fell_back = fell_back or entry["fell_back"]
+            used[seat] += 1
+        fields = {
+            "say": " | ".join(says),
+            "notes": " | ".join(notes),
+            "scripted": False,
+            "fellBack": fell_back,
+        }
+        out.append((fields, seat))
+    for seat, transcript in entries.items():
+        if used[seat] != len(transcript):
+            raise ReplayError(
+                f"transcripts[{seat}]: {len(transcript)} entries for seat {seat}'s "
+                f"{used[seat]} decisions in this game (pass the transcript of this game only)"
+            )
     return out
 
 
@@ -601,6 +696,7 @@ def to_replay(
     extras: Any = None,
     sampled: bool = True,
     win_path: Sequence[str] | None = None,
+    transcripts: Mapping[int, Sequence[Mapping]] | None = None,
 ) -> dict:
     """The `fogboards.replay.v1` object of a finished (or deadline-stopped) game.
 
@@ -612,6 +708,16 @@ def to_replay(
     published replays do), `guess` (cell names), `scripted`, `fellBack`.
     `win_path` (cell names) is the path the win event records; None writes
     the engine's own (see `win_path`), any other must be a winning path.
+    `transcripts` ({seat: bot.transcript}) gives the text seats
+    (fogboard_games.bots.text): each of the seat's attempts takes `say` and
+    `notes` from the transcript entries of its ply (in recon hex the sense's
+    and the attempt's, the non-empty ones joined by " | "), `scripted`
+    false, and `fellBack` true when the fallback decided either; every other
+    seat's attempts are `scripted` true (a scripted bot; `extras` may say
+    otherwise). A transcript must hold exactly the seat's decisions in this
+    game, in order, and each entry's `move` must be what the seat played;
+    `extras` may add a text seat's `guess` but not the fields its
+    transcript gives.
     The writer refuses (ReplayError) what its reader would refuse, so a
     written replay always reads back.
     """
@@ -630,7 +736,8 @@ def to_replay(
     _pair_of("policy_names", policy_names, "str")
     _check_type("seed", seed, "int")
     _check_type("sampled", sampled, "bool")
-    rows = _normalize_extras(extras, len(m.plies), geo)
+    given = None if transcripts is None else _transcript_extras(m, transcripts)
+    rows = _normalize_extras(extras, len(m.plies), geo, given)
     if m.ending in WIN_ENDINGS:
         path = _written_path(m, win_path)
     elif win_path is not None:

@@ -67,3 +67,20 @@ def stop_at_wall_clock(m: rules.Match) -> None:
             "a wall-clock stop falls between plies"
         )
     m.settle_by_distance("wall-clock")
+
+
+def truth_replay(review: dict) -> str:
+    """The Truth Replay of a board review: every ply with its sense, the cell,
+    the result and both seats' true distToWin, then the true board."""
+    lines = []
+    for p in review["plies"]:
+        words = f"ply {p['ply'] + 1}: seat {p['seat']}"
+        if p.get("sense") is not None:
+            seen = ", ".join(f"{cell} {mark}" for cell, mark in p["sensed"].items())
+            words += f" senses {p['sense']} ({seen}),"
+        d0, d1 = p["distToWin"]
+        lines.append(f"{words} tries {p['cell']}: {p['result']} | distToWin {d0} {d1}")
+    lines += review["board"]
+    winner = review["winner"]
+    lines.append(f"{review['ending']}: " + ("a draw" if winner is None else f"seat {winner} wins"))
+    return "\n".join(lines)

@@ -10,10 +10,17 @@ games started, a key of the decision), so its moves are a function of its
 seed and of what its seat knows.
 
 `make_bot(kind, game, player, seed=0, **options)` makes a bot by kind:
-`random` for every game, and the kinds each ruleset registers with
-`register_kind` (the boards: `probe`, `sweep`). `evaluate_bots(state, bots,
-seed)` is pyspiel.evaluate_bots with the bots checked first: pyspiel crashes
-the process when handed fewer bots than players.
+`random` for every game, `heuristic` for every game whose ruleset registered
+one with `register_heuristic` (the boards: `probe`; Mind Bluff, Parley and
+Liar's Dice: the bots in their `bots` modules), and the kinds each ruleset
+registers with `register_kind` (the boards: `probe`, `sweep`). `text` plays
+every game: a seat whose moves come from a callable that answers a prompt
+with text (`make_bot("text", game, player, seed, ask=ask)`, see
+`bots.text`); `kinds_for(game)` lists the kinds made from (game, player,
+seed) alone, so not `text`, which needs its `ask`.
+`evaluate_bots(state, bots, seed)` is pyspiel.evaluate_bots with the bots
+checked first: pyspiel crashes the process when handed fewer bots than
+players.
 """
 
 from __future__ import annotations
@@ -28,11 +35,13 @@ class SeatBot(pyspiel.Bot):
     """A pyspiel.Bot for one seat that reads only that seat's information.
 
     Subclasses set `kind` (and `games`, the short names they play, or None
-    for every game) and implement `decide(state)`.
+    for every game; `requires`, the options `make_bot` must be given) and
+    implement `decide(state)`.
     """
 
     kind = ""
     games: tuple[str, ...] | None = None
+    requires: tuple[str, ...] = ()
 
     def __init__(self, game, player: int, seed: int = 0):
         pyspiel.Bot.__init__(self)
@@ -105,13 +114,45 @@ def register_kind(kind: str, factory: Callable[..., SeatBot]) -> None:
     BOT_KINDS[kind] = factory
 
 
+HEURISTICS: dict[str, type[SeatBot]] = {}
+
+
+def register_heuristic(short_name: str, cls: type[SeatBot]) -> None:
+    """Make `cls` the `heuristic` bot of the game `short_name`."""
+    HEURISTICS[short_name] = cls
+
+
+class HeuristicKind:
+    """The `heuristic` kind: the bot registered for the game's short name."""
+
+    kind = "heuristic"
+
+    @property
+    def games(self) -> tuple[str, ...]:
+        # Read when asked, so games registered after this kind count.
+        return tuple(sorted(HEURISTICS))
+
+    def __call__(self, game, player: int, seed: int = 0, **options) -> SeatBot:
+        short = game.get_type().short_name
+        cls = HEURISTICS.get(short)
+        if cls is None:
+            raise ValueError(
+                f"no heuristic bot for {short!r}; games with one: {', '.join(self.games)}"
+            )
+        return cls(game, player, seed, **options)
+
+
 def kinds_for(game) -> list[str]:
-    """The bot kinds that play `game`."""
+    """The bot kinds that play `game` made from (game, player, seed) alone
+    (a kind that `requires` options, such as `text`, is not listed)."""
     short = game.get_type().short_name
     out = []
     for kind, factory in BOT_KINDS.items():
         games = getattr(factory, "games", None)
-        if games is None or short in games:
+        if getattr(factory, "requires", ()):
+            continue
+        plays = getattr(factory, "plays", None)  # a kind for some configurations only
+        if (games is None or short in games) and (plays is None or plays(game)):
             out.append(kind)
     return sorted(out)
 
@@ -125,6 +166,9 @@ def make_bot(kind: str, game, player: int, seed: int = 0, **options) -> SeatBot:
             f"{', '.join(kinds_for(game))}"
         )
     return factory(game, player, seed, **options)
+
+
+register_kind("heuristic", HeuristicKind())
 
 
 def evaluate_bots(state, bots, seed: int = 0) -> list[float]:
@@ -142,4 +186,24 @@ def evaluate_bots(state, bots, seed: int = 0) -> list[float]:
     return pyspiel.evaluate_bots(state, bots, seed)
 
 
-__all__ = ["BOT_KINDS", "RandomBot", "SeatBot", "evaluate_bots", "make_bot", "register_kind"]
+__all__ = [
+    "BOT_KINDS",
+    "HEURISTICS",
+    "RandomBot",
+    "SeatBot",
+    "evaluate_bots",
+    "kinds_for",
+    "make_bot",
+    "register_heuristic",
+    "register_kind",
+]
+
+# Last, so that these modules find SeatBot, kinds_for and make_bot defined.
+from fogboard_games.bots import cfr as _cfr  # noqa: E402
+from fogboard_games.bots import search as _search  # noqa: E402
+from fogboard_games.bots import text as _text  # noqa: E402
+
+register_kind("text", _text.TextBot)
+register_kind("mcts", _search.MCTSBot)
+register_kind("ismcts", _search.ISMCTSBot)
+register_kind("cfr", _cfr.CFRBot)

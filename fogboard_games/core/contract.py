@@ -221,7 +221,16 @@ class Ruleset:
       (core adds format, game, params, actions and returns);
     * `finish_as_reviewed(match, review)`, optional, ends a running match as
       a review records when the game stopped by something that is not an
-      action (a wall clock), or raises ValueError.
+      action (a wall clock), or raises ValueError;
+    * `brief`, optional, the rules a player needs in 10 to 20 lines of plain
+      text, consistent with the `docs` page: what a text seat's prompt
+      shows as the rules (fogboard_games.bots.text). It must hold only what
+      every seat knows (rules, names, the parameters' defaults), never a
+      fact of a particular game; "" when the ruleset has none (a text seat
+      is then told to choose from its legal moves);
+    * `truth_replay(review)`, optional, renders a review (as `review()`
+      gives it) turn by turn with every hidden fact shown: what
+      `python -m fogboard_games review FILE` prints.
     """
 
     short_name: str
@@ -238,6 +247,9 @@ class Ruleset:
     chance: bool = False  # explicit chance nodes with exact probabilities
     min_players: int = 2
     max_players: int = 2
+    brief: str = ""  # the rules in brief, for text seats
+    # A review rendered turn by turn with every hidden fact (`review FILE`).
+    truth_replay: Callable[[dict], str] | None = None
 
     UTILITIES: ClassVar[tuple[str, ...]] = ("zero-sum", "constant-sum", "general-sum")
     REWARD_MODELS: ClassVar[tuple[str, ...]] = ("terminal", "rewards")
@@ -249,3 +261,5 @@ class Ruleset:
             raise ValueError(f"{self.short_name}: reward_model must be one of {self.REWARD_MODELS}")
         if not 1 <= self.min_players <= self.max_players:
             raise ValueError(f"{self.short_name}: need 1 <= min_players <= max_players")
+        if not isinstance(self.brief, str):
+            raise ValueError(f"{self.short_name}: brief must be a str (the rules in brief)")

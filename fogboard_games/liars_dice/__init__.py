@@ -2,7 +2,8 @@
 
 Importing this package registers the game and its presets: `liars-dice`,
 `liars-dice-1`, `liars-dice-classic`, `liars-dice-classic-1` and
-`liars-dice-table` (docs/liars_dice.md).
+`liars-dice-table` (docs/liars_dice.md), and `bots` registers its
+`heuristic` bot.
 """
 
-from fogboard_games.liars_dice import game  # noqa: F401  (registers the game)
+from fogboard_games.liars_dice import bots, game  # noqa: F401  (registers the game and bot)

@@ -40,6 +40,29 @@ SPEC = ParamSpec(
 )
 
 
+# The rules in brief, for text seats (fogboard_games.bots.text); docs/liars_dice.md has them whole.
+BRIEF = """\
+Liar's Dice (by default 2 seats, 5 six-sided dice each, 1s wild, one round for a chip).
+Every seat's dice are rolled in secret; you see only your own hand. Seats are numbered
+0, 1, ...; the record writes seat p as Pp. Seat 0 opens round 1; the turn goes round.
+"bid QxF" claims at least Q of all dice in play count as face F. The first bid may be
+any bid; every later bid must raise: a higher quantity, or the same quantity and a
+higher face. A die counts for F if it shows F or the wild face (1 by default), but a bid
+on the wild face counts only the dice showing it.
+"liar" (anyone but the holder of the standing bid) ends the round: all dice are shown;
+count >= Q and the holder wins, otherwise the caller wins.
+"prophecy QxF" (if allowed; not by the holder, and QxF must raise the standing bid) ends
+the round: exactly Q and the prophet wins (its payout), any other count and it loses.
+"pass" (if allowed) keeps the standing bid and hands the turn on; the holder may not
+pass, and when all others have passed the holder must raise.
+"keep" / "reroll" (if allowed) come before the bidding: a reroll rolls your whole hand
+again in secret; that you rerolled is public.
+Chips mode (the default): one round, the loser pays the winner 1 chip (an exact prophecy
+pays its payout). Dice mode: each round's loser loses a die and opens the next round;
+the last seat with dice scores +1, every other seat -1/(seats - 1).
+"""
+
+
 def setup(p: dict) -> rules.Setup:
     return rules.Setup(
         p["players"],
@@ -62,9 +85,11 @@ RULESET = Ruleset(
     setup=setup,
     encoder=observer.LiarsDiceEncoder,
     review=review.review,
+    truth_replay=review.truth_replay,
     resample=resample.resample,
     chance=True,
     max_players=6,
+    brief=BRIEF,
 )
 LiarsDiceGame = registry.register(RULESET)
 

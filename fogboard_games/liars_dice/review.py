@@ -75,3 +75,24 @@ def _showdown(setup: rules.Setup, sd: rules.Showdown) -> dict:
     else:
         out["dice_lost"] = {"seat": loser, "dice": amount}  # at most the dice it had
     return out
+
+
+def truth_replay(review: dict) -> str:
+    """The Truth Replay of a Liar's Dice review: every round's hands (each
+    roll, rerolls included), every turn, and the showdown with the count."""
+    lines = []
+    for rnd in review["rounds"]:
+        lines.append(f"Round {rnd['round']}: dice {' '.join(map(str, rnd['dice']))}")
+        for seat, rolls in enumerate(rnd["hands"]):
+            shown = " then ".join("".join(map(str, roll)) for roll in rolls) or "no dice"
+            lines.append(f"  seat {seat}: {shown}")
+        lines.append("  " + ", ".join(f"seat {t['seat']} {t['action']}" for t in rnd["turns"]))
+        sd = rnd["showdown"]
+        called = sd["prophecy"] if sd["call"] == "prophecy" else sd["standing_bid"]
+        lines.append(
+            f"  {sd['call']} by seat {sd['caller']} on {called}: {sd['count']} showing "
+            f"{sd['face']}; seat {sd['winner']} wins, seat {sd['loser']} loses"
+        )
+    if "winner" in review:
+        lines.append(f"seat {review['winner']} wins the match")
+    return "\n".join(lines)

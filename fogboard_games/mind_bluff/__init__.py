@@ -3,7 +3,7 @@
 
 Importing this package registers both games and their presets
 `mind-bluff`, `mind-bluff-tiny` and `mind-bluff-series`
-(docs/mind_bluff.md#presets).
+(docs/mind_bluff.md#presets), and `bots` registers their `heuristic` bot.
 """
 
-from fogboard_games.mind_bluff import game, series  # noqa: F401  (registers the games)
+from fogboard_games.mind_bluff import bots, game, series  # noqa: F401  (registers games, bot)

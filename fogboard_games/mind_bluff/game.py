@@ -52,6 +52,26 @@ SPEC = ParamSpec(
 )
 
 
+# The rules in brief, for text seats (fogboard_games.bots.text); docs/mind_bluff.md has them whole.
+BRIEF = """\
+Mind Bluff: two seats, P1 (seat 0) and P2 (seat 1), eat from a pile of dango whose
+count nobody is shown (30 at the start by default; P1 moves first by default).
+On your turn you say "all done" or "eat k" (k from 1 to max_eat, 3 by default).
+"all done" ends the game: you win if exactly one dango is left, else you lose.
+"eat k" with k at least the count left means you ate the last dango: you lose at once.
+After any other eat you "claim k", which may be a lie, unless you owe honesty debt: then
+only the true claim is legal (forced honest) and it pays one debt back.
+The other seat answers "believe" (nothing is shown) or "doubt": the verdict TRUE (the
+claim was the eat) adds one debt to the doubter; BLUFF (it was not) adds one debt to the
+claimant, and the real eat stays hidden. Then the other seat eats.
+Your record shows every claim, answer, verdict and both debts, your own eats as "ate k"
+and the other seat's as "eats". The start may be a secret draw around its centre
+(start_spread) and the first mover a public coin (first_player -1).
+Work out the dango left from the start, your eats and the claims you can trust.
+A win scores +1, a loss -1.
+"""
+
+
 def setup(p: dict) -> rules.Setup:
     return rules.Setup(p["start"], p["start_spread"], p["first_player"], p["max_eat"])
 
@@ -64,8 +84,10 @@ RULESET = Ruleset(
     setup=setup,
     encoder=observer.MindBluffEncoder,
     review=review.review,
+    truth_replay=review.truth_replay,
     resample=resample.resample,
     chance=True,
+    brief=BRIEF,
 )
 MindBluffGame = registry.register(RULESET)
 

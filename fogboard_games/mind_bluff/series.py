@@ -216,6 +216,24 @@ def truth_replay(series: dict) -> str:
     return "\n".join(out)
 
 
+# The rules in brief, for text seats (fogboard_games.bots.text); docs/mind_bluff.md has them whole.
+BRIEF = """\
+A best-of-3 series of Mind Bluff: the first seat to win 2 games wins the series (+1, the
+other -1). The seats are P1 (seat 0) and P2 (seat 1).
+Each game: two seats eat from a pile of dango whose count nobody is shown. On your turn
+you say "all done" (you win if exactly one dango is left, else you lose) or "eat k" (k
+from 1 to max_eat, 3 by default); eating the last dango loses at once. After any other
+eat you "claim k", true or not, unless you owe honesty debt, which forces the true claim
+and pays one debt back. The other seat answers "believe" or "doubt": the verdict TRUE
+adds one debt to the doubter, BLUFF one to the claimant (the real eat stays hidden).
+Game 1: P1 first, 30 dango. Game 2: P2 first, 30 dango. Game 3 (only at 1-1): a public
+coin picks the first seat, then the start is a secret draw of 29, 30 or 31.
+Debts start afresh each game. When a game ends its whole record (every eat, the start)
+is shown to both seats and stays in your record ("review").
+Your record shows the score, every claim, answer, verdict and both debts, your own eats
+as "ate k" and the other seat's as "eats".
+"""
+
 RULESET = Ruleset(
     short_name=SHORT_NAME,
     long_name="Fogboard Mind Bluff series (best of 3)",
@@ -227,8 +245,10 @@ RULESET = Ruleset(
     setup=lambda p: SeriesSetup(p["max_eat"]),
     encoder=SeriesEncoder,
     review=series_review,
+    truth_replay=truth_replay,
     resample=series_resample,
     chance=True,
+    brief=BRIEF,
 )
 MindBluffSeriesGame = registry.register(RULESET)
 

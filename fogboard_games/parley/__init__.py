@@ -1,6 +1,7 @@
 """Parley: five cogs, secret friend/enemy cards, a paintgun, hidden aims (docs/parley.md).
 
-Importing this package registers `fogboard_parley` and its presets.
+Importing this package registers `fogboard_parley` and its presets, and
+`bots` registers its `heuristic` bot.
 """
 
-from fogboard_games.parley import game  # noqa: F401  (registers the game)
+from fogboard_games.parley import bots, game  # noqa: F401  (registers the game and bot)

@@ -44,6 +44,27 @@ SPEC = ParamSpec(
 )
 
 
+# The rules in brief, for text seats (fogboard_games.bots.text); docs/parley.md has them whole.
+# Cogs have anonymous names only (C0, C1, ...), so the brief names no one else.
+BRIEF = """\
+Parley: cogs C0, C1, ... (5 by default) sit around a table with one paintgun; a match is
+several rounds (3 by default). Each round every cog starts with 2 hp and 3 passes (by
+default) and is dealt a secret FRIEND and a secret ENEMY, two different other cogs; you
+see only your own cards. Then chance wakes one cog up as IT, holding the gun.
+IT first says one public line (if talk is on): "silent", "accuse Cj" or "vouch Cj".
+Lines change nothing in the rules.
+Then IT acts: "shoot Cj head" (always hits), "shoot Cj hip" (hits one time in three) or
+"pass" (a few per round). The aim is secret: the table sees the target and the result.
+A hit costs the target 1 hp; at 0 hp it is OUT for the round and IT keeps the gun.
+Otherwise, hit or miss, the target becomes IT. After a pass IT keeps the gun.
+After a shot or pass, a few other living cogs (2 by default) react with one line each.
+After enough missed shots in a round (40 by default) hip-shots are over for the round.
+The round ends when one cog is left standing (by default). Points for the round: 3 to
+each cog still standing, 1 to each cog whose FRIEND stands, and 1 to a cog whose shot
+put its ENEMY OUT. Your score is your points over all rounds; no card is ever shown.
+"""
+
+
 def setup(p: dict) -> rules.Setup:
     return rules.Setup(
         p["players"],
@@ -65,12 +86,14 @@ RULESET = Ruleset(
     setup=setup,
     encoder=observer.ParleyEncoder,
     review=review.review,
+    truth_replay=review.truth_replay,
     resample=resample.resample,
     utility="general-sum",
     reward_model="rewards",
     chance=True,
     min_players=3,
     max_players=8,
+    brief=BRIEF,
 )
 ParleyGame = registry.register(RULESET)
 

@@ -1,0 +1,178 @@
+"""The `cfr` bot: a CFR+ policy of a small preset, solved once, kept on disk (docs/bots.md#cfr).
+
+The first bot of a game runs OpenSpiel's C++ CFR+ on `cached_tree(game=...)`
+for `iterations` iterations, walks the game once to read the average
+policy at every information state, and writes it as JSON to the cache
+directory (`$FOGBOARD_GAMES_CACHE`, else `~/.cache/fogboard_games`); later
+bots, in this process or another, read the file. The file is plain JSON
+and is checked before use (format, game, solver settings, and every entry
+a distribution over that state's legal actions), never unpickled: a file
+that fails a check is refused with the reason, naming the file.
+
+The bot samples its move from the policy at its seat's information state
+(an RNG seeded by its seed, the games it has started and that string), so
+it decides from what its seat knows alone. Games: the small presets in
+CFR_PRESETS, each with the iterations its first solve runs by default.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import pathlib
+import tempfile
+
+import pyspiel
+
+import fogboard_games
+from fogboard_games.bots import SeatBot
+
+FORMAT = "fogboard_games.cfr_policy.v1"
+SOLVER = "cfr+"
+# Presets small enough to solve, and the CFR+ iterations of a first solve
+# (measured here on two cores: mind-bluff-tiny ~10 s, parley-tiny ~25 s, the
+# one-die Liar's Dice a minute or two).
+CFR_PRESETS = {
+    "mind-bluff-tiny": 200,
+    "parley-tiny": 100,
+    "liars-dice-classic-1": 50,
+    "liars-dice-1": 50,
+}
+
+_SOLVED: dict[str, dict] = {}  # path -> policy, per process
+
+
+def cache_dir() -> pathlib.Path:
+    return pathlib.Path(
+        os.environ.get("FOGBOARD_GAMES_CACHE") or pathlib.Path.home() / ".cache" / "fogboard_games"
+    )
+
+
+_PRESET_TEXTS: dict[str, str] = {}  # str(game) of each CFR preset -> its name
+
+
+def _preset_of(game) -> str | None:
+    """The CFR_PRESETS name of `game`'s configuration (every parameter), or None."""
+    if not _PRESET_TEXTS:
+        _PRESET_TEXTS.update({str(fogboard_games.load(n)): n for n in CFR_PRESETS})
+    return _PRESET_TEXTS.get(str(game))
+
+
+def policy_path(game, iterations: int) -> pathlib.Path:
+    key = f"{game}|{SOLVER}|{iterations}".encode()
+    return cache_dir() / f"cfr-{hashlib.sha256(key).hexdigest()[:20]}.json"
+
+
+def solve(game, iterations: int) -> dict[str, list[tuple[int, float]]]:
+    """CFR+'s average policy after `iterations`, per information-state string."""
+    solver = pyspiel.CFRPlusSolver(pyspiel.load_game(f"cached_tree(game={game})"))
+    for _ in range(iterations):
+        solver.evaluate_and_update_policy()
+    average = solver.average_policy()
+    table: dict[str, list[tuple[int, float]]] = {}
+    stack = [game.new_initial_state()]
+    while stack:
+        state = stack.pop()
+        if state.is_terminal():
+            continue
+        if state.is_chance_node():
+            stack += [state.child(a) for a, _ in state.chance_outcomes()]
+            continue
+        key = state.information_state_string()
+        if key not in table:
+            table[key] = [(int(a), float(p)) for a, p in average.get_state_policy(state)]
+        stack += [state.child(a) for a in state.legal_actions()]
+    return table
+
+
+def load_policy(path: pathlib.Path, game, iterations: int) -> dict:
+    """The policy a cache file holds, after checking it (ValueError otherwise)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"{path}: not a readable JSON policy ({e}); delete it to re-solve") from e
+    want = {"format": FORMAT, "game": str(game), "solver": SOLVER, "iterations": iterations}
+    if not isinstance(data, dict) or any(data.get(k) != v for k, v in want.items()):
+        raise ValueError(f"{path}: not the {SOLVER} policy of {game} after {iterations} iterations")
+    table = data.get("policy")
+    if not isinstance(table, dict):
+        raise ValueError(f"{path}: 'policy' must map information states to distributions")
+    out = {}
+    for key, entry in table.items():
+        ok = (
+            isinstance(entry, list)
+            and entry
+            and all(
+                isinstance(x, list)
+                and len(x) == 2
+                and type(x[0]) is int
+                and isinstance(x[1], (int, float))
+                and not isinstance(x[1], bool)
+                and 0 <= x[1] <= 1
+                for x in entry
+            )
+        )
+        if not ok or not math.isclose(sum(p for _, p in entry), 1.0, abs_tol=1e-6):
+            raise ValueError(f"{path}: the entry of {key[:60]!r} is not a distribution")
+        out[key] = [(a, float(p)) for a, p in entry]
+    return out
+
+
+def policy_for(game, iterations: int) -> dict:
+    """The policy of `game`: from this process, the cache file, or a new solve."""
+    path = policy_path(game, iterations)
+    policy = _SOLVED.get(str(path))
+    if policy is None:
+        if path.exists():
+            policy = load_policy(path, game, iterations)
+        else:
+            policy = solve(game, iterations)
+            body = {
+                "format": FORMAT,
+                "game": str(game),
+                "solver": SOLVER,
+                "iterations": iterations,
+                "policy": {k: [list(x) for x in v] for k, v in policy.items()},
+            }
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # Written whole, then renamed: league workers may solve at once.
+            with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False) as f:
+                json.dump(body, f)
+            os.replace(f.name, path)
+        _SOLVED[str(path)] = policy
+    return policy
+
+
+class CFRBot(SeatBot):
+    """Plays CFR+'s average policy of a small preset (see the module)."""
+
+    kind = "cfr"
+
+    @staticmethod
+    def plays(game) -> bool:
+        return _preset_of(game) is not None
+
+    def __init__(self, game, player, seed=0, iterations=None):
+        super().__init__(game, player, seed)
+        preset = _preset_of(game)
+        if preset is None:
+            raise ValueError(
+                f"the cfr bot plays the small presets {', '.join(CFR_PRESETS)}, not {game}"
+            )
+        if iterations is None:
+            iterations = CFR_PRESETS[preset]
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+            raise ValueError(f"iterations must be a positive int, got {iterations!r}")
+        self.iterations = iterations
+        self.policy = policy_for(game, iterations)
+
+    def decide(self, state) -> int:
+        key = state.information_state_string(self.player)
+        entry = self.policy.get(key)
+        legal = state.legal_actions()
+        if entry is None or sorted(a for a, _ in entry) != legal:
+            raise RuntimeError(f"the cfr policy has no entry for {key[:60]!r}")
+        actions, probs = zip(*entry)
+        return self.rng(key).choices(actions, probs)[0]

@@ -1,0 +1,382 @@
+"""Text seats: a seat played by anything that answers a prompt with text.
+
+`make_bot("text", game, player, seed=0, ask=ask, fallback="heuristic",
+timeout_s=None)` makes a `TextBot`. `ask(prompt: str) -> str` is any
+callable: a user wraps a language-model client in it (this module needs no
+network and no model library). Each decision the bot builds one prompt,
+asks, reads the move out of the reply, and returns that action.
+
+What the prompt holds, and nothing else:
+
+* the game's rules in brief (`game.ruleset.brief`; a game without a brief
+  gets a line saying to choose from the legal list);
+* which seat it is, by the name the game's own strings use (Parley: only
+  the anonymous cog name, `C2`; the boards: `X (seat 0)`; Mind Bluff:
+  `P1 (seat 0)`; Liar's Dice: `seat 0`);
+* the seat's `information_state_string`, verbatim;
+* its legal moves, one `state.action_to_string` per line, in id order;
+* the reply format.
+
+`build_prompt(brief, seat, info, legal)` is a pure function of those four,
+so two states with the same information state give the same prompt: the
+seat is told nothing it does not already know.
+
+The reply names its move in one of three ways (`parse_reply`):
+
+* its last non-blank line is `move: <action string>`; `say: ...` and
+  `notes: ...` lines anywhere in the reply are kept;
+* the whole reply is a JSON object with a "move" key (and optional "say"
+  and "notes");
+* a ```json fence in the reply holds such an object (the last one counts).
+
+The move is matched as `state.string_to_action` matches it: case and
+surrounding or repeated spaces do not matter. `say` is cut to 100
+characters (the rulebooks cap table talk at that), whitespace collapsed;
+`notes` are kept whole. Neither changes the game.
+
+A reply that names no move, names an illegal one, is not text, an exception
+raised by `ask`, or no answer within `timeout_s` seconds (the call runs on a
+`concurrent.futures` worker thread; a call that times out is abandoned, and
+runs on until it returns, since Python cannot stop a thread) gets exactly
+one retry: the first prompt again, followed by what was wrong and the legal
+moves. A second failure hands the decision to the fallback bot,
+`make_bot(fallback, game, player, seed)`, made when the text bot is made (a
+fallback kind that does not play the game is refused then, with a
+ValueError). The fallback sees every restart the text bot sees, so the two
+stay in step game by game.
+
+`bot.transcript` holds one dict per decision of the game under way:
+`prompt` (the first prompt), `replies` (the texts received), `problems`
+(what was wrong with each failed try), `move` (the action string played),
+`fell_back` (True when the fallback decided), `say` and `notes` ("" when
+absent or when the fallback decided). Every `restart` / `restart_at` (which
+`evaluate_bots` calls before each game) starts a fresh list; `bot.transcripts`
+keeps the list of every game, the current one last. For the boards,
+`fogboard_games.boards.replay.to_replay(state, transcripts={seat:
+bot.transcript})` writes the transcript into a `fogboards.replay.v1` replay.
+
+The bot has no randomness of its own: its moves are a function of its seed
+(through the fallback) and of what `ask` answers.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import re
+from collections.abc import Callable, Sequence
+
+from fogboard_games.bots import SeatBot, kinds_for, make_bot
+
+SAY_LIMIT = 100  # characters of `say` kept, as the rulebooks cap table talk
+NO_BRIEF = (
+    "No rules brief is given for this game: choose one of the legal moves listed "
+    "below, spelled exactly as listed."
+)
+RETRY_HEADER = "YOUR PREVIOUS REPLY COULD NOT BE USED"
+_BOARD_SEATS = ("X (seat 0)", "O (seat 1)")
+# mind_bluff.rules.SEAT_NAMES, written out: importing a game package from
+# here (the bots package imports this module) would be circular.
+_MIND_BLUFF_SEATS = ("P1 (seat 0)", "P2 (seat 1)")
+
+# How each game names a seat in its own strings. Parley's cogs carry their
+# anonymous names and no other, so its prompt says only `C2`.
+SEAT_LABELS: dict[str, Callable[[int], str]] = {
+    "fogboard_phantom_ttt": lambda p: _BOARD_SEATS[p],
+    "fogboard_dark_hex": lambda p: _BOARD_SEATS[p],
+    "fogboard_recon_hex": lambda p: _BOARD_SEATS[p],
+    "fogboard_liars_dice": lambda p: f"seat {p} (P{p} in the record of bids)",
+    "fogboard_mind_bluff": lambda p: _MIND_BLUFF_SEATS[p],
+    "fogboard_mind_bluff_series": lambda p: _MIND_BLUFF_SEATS[p],
+    "fogboard_parley": lambda p: f"C{p}",
+}
+
+
+def seat_label(game, player: int) -> str:
+    """The name the prompt gives `player`: the game's own (`seat p` for other games)."""
+    label = SEAT_LABELS.get(game.get_type().short_name)
+    return label(player) if label else f"seat {player}"
+
+
+def brief_of(game) -> str:
+    """The game's rules in brief (`game.ruleset.brief`), "" for a game without one."""
+    ruleset = getattr(game, "ruleset", None)
+    brief = getattr(ruleset, "brief", "")
+    return brief if isinstance(brief, str) else ""
+
+
+# ---- the prompt ------------------------------------------------------------------
+
+FORMAT = """REPLY FORMAT
+Think as much as you like, then end your reply with this line:
+move: <one legal move, spelled as listed above>
+Before that line you may add a line "say: <a remark, at most 100 characters>" and a
+line "notes: <your private notes>". Both are recorded; neither changes the game.
+Instead you may reply with only a JSON object:
+{"move": "<one legal move>", "say": "<optional remark>", "notes": "<optional notes>"}"""
+
+
+def _legal_block(legal: Sequence[str]) -> str:
+    return "\n".join(legal)
+
+
+def build_prompt(brief: str, seat: str, info: str, legal: Sequence[str], params=None) -> str:
+    """The first prompt of a decision: made from these and nothing else. `params`,
+    the game's parameters (public, and the same in every state of the game), say
+    which variant the brief's defaults give way to."""
+    rules = brief.strip() or NO_BRIEF
+    variant = ""
+    if params:
+        variant = (
+            "THIS GAME'S PARAMETERS\n"
+            + ", ".join(
+                f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                for k, v in sorted(params.items())
+            )
+            + "\n\n"
+        )
+    return (
+        "You are playing a game of imperfect information: you see only what is shown "
+        "below.\n\n"
+        f"RULES IN BRIEF\n{rules}\n\n"
+        f"{variant}"
+        f"WHO YOU ARE\nYou are {seat}.\n\n"
+        f"WHAT YOU KNOW (your information state, verbatim)\n{info}\n\n"
+        f"YOUR LEGAL MOVES (one per line)\n{_legal_block(legal)}\n\n"
+        f"{FORMAT}\n"
+    )
+
+
+def retry_prompt(prompt: str, problem: str, legal: Sequence[str]) -> str:
+    """The prompt of the one retry: the first prompt, what was wrong, the legal moves."""
+    return (
+        f"{prompt}\n{RETRY_HEADER}\n{problem}\n"
+        "Reply again, ending with the line `move: <move>`, where <move> is exactly one of:\n"
+        f"{_legal_block(legal)}\n"
+    )
+
+
+# ---- reading a reply ----------------------------------------------------------------
+
+NO_MOVE = (
+    "your reply named no move: end it with a line `move: <one legal move>`, or reply "
+    'with a JSON object that has a "move" key'
+)
+_DECOR = " \t`'\"*_"
+_FIELD = re.compile(r"^[\s>*_`#-]*(move|say|notes)[\s*_`]*:(.*)$", re.IGNORECASE)
+_FENCE = re.compile(r"```json[ \t]*\n?(.*?)```", re.IGNORECASE | re.DOTALL)
+
+
+def _spelling(text: str) -> str:
+    """An action string with case and spacing normalised (as string_to_action reads it)."""
+    return " ".join(text.split()).lower()
+
+
+def _text(value) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _say(text: str) -> str:
+    return " ".join(text.split())[:SAY_LIMIT]
+
+
+def _json_object(text: str) -> dict | None:
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) and "move" in value else None
+
+
+def _field_lines(reply: str) -> tuple[str | None, str, str]:
+    """(move of the last non-blank line or None, first say line, first notes line)."""
+    found: dict[str, str] = {}
+    lines = [line for line in reply.splitlines() if line.strip()]
+    move = None
+    for i, line in enumerate(lines):
+        m = _FIELD.match(line)
+        if not m:
+            continue
+        key, value = m.group(1).lower(), m.group(2).strip(_DECOR)
+        if key == "move":
+            if i == len(lines) - 1:
+                move = value
+        else:
+            found.setdefault(key, value)
+    return move, found.get("say", ""), found.get("notes", "")
+
+
+def parse_reply(reply: str, legal: Sequence[str]) -> tuple[dict | None, str]:
+    """Read a reply: ({"move", "say", "notes"}, "") or (None, what was wrong).
+
+    `move` is the legal action string as listed (whatever case and spacing
+    the reply used); `say` is at most SAY_LIMIT characters.
+    """
+    if not isinstance(reply, str):
+        return None, f"the reply was {type(reply).__name__}, not text"
+    move, say, notes = _field_lines(reply)
+    if move is None:
+        obj = _json_object(reply.strip())
+        if obj is None:
+            for body in reversed(_FENCE.findall(reply)):
+                obj = _json_object(body.strip())
+                if obj is not None:
+                    break
+        if obj is not None:
+            move, say, notes = _text(obj["move"]), _text(obj.get("say")), _text(obj.get("notes"))
+    if move is None:
+        return None, NO_MOVE
+    by_spelling = {_spelling(name): name for name in legal}
+    name = by_spelling.get(_spelling(move))
+    if name is None:
+        shown = move if len(move) <= 60 else move[:57] + "..."
+        return None, f"{shown!r} is not one of your legal moves"
+    return {"move": name, "say": _say(say), "notes": notes}, ""
+
+
+# ---- the bot ------------------------------------------------------------------------
+
+
+class TextBot(SeatBot):
+    """A seat whose moves come from `ask(prompt) -> str` (see the module docstring)."""
+
+    kind = "text"
+    games = None  # every game
+    requires = ("ask",)  # kinds_for lists only kinds made from (game, player, seed)
+
+    def __init__(
+        self,
+        game,
+        player: int,
+        seed: int = 0,
+        *,
+        ask: Callable[[str], str] | None = None,
+        fallback: str = "heuristic",
+        timeout_s: float | None = None,
+    ):
+        super().__init__(game, player, seed)
+        if ask is None or not callable(ask):
+            raise ValueError(
+                f"the text bot needs ask=a callable taking the prompt (str) and returning "
+                f"the reply (str), got {ask!r}"
+            )
+        if timeout_s is not None and (
+            isinstance(timeout_s, bool)
+            or not isinstance(timeout_s, (int, float))
+            or not timeout_s > 0
+        ):
+            raise ValueError(
+                f"timeout_s must be None or a number of seconds > 0, got {timeout_s!r}"
+            )
+        playable = kinds_for(game)
+        if not isinstance(fallback, str) or fallback not in playable:
+            raise ValueError(
+                f"fallback {fallback!r} is not a bot kind that plays "
+                f"{game.get_type().short_name}; pass fallback= one of: {', '.join(playable)}"
+            )
+        self.ask = ask
+        self.fallback = fallback
+        self.timeout_s = timeout_s
+        self.fallback_bot = make_bot(fallback, game, player, seed)
+        self.brief = brief_of(game)
+        self.seat = seat_label(game, player)
+        self.transcript: list[dict] = []
+        self.transcripts: list[list[dict]] = [self.transcript]
+
+    def _new_game(self) -> None:
+        if self.transcript:
+            self.transcript = []
+            self.transcripts.append(self.transcript)
+
+    def restart(self) -> None:
+        super().restart()
+        self.fallback_bot.restart()
+        self._new_game()
+
+    def restart_at(self, state) -> None:
+        super().restart_at(state)
+        self.fallback_bot.restart_at(state)
+        self._new_game()
+
+    def prompt(self, state) -> tuple[str, list[str], list[int]]:
+        """The first prompt of this seat's decision at `state`, the legal strings and ids."""
+        p = self.player
+        actions = state.legal_actions(p)
+        legal = [state.action_to_string(p, a) for a in actions]
+        return (
+            build_prompt(
+                self.brief,
+                self.seat,
+                state.information_state_string(p),
+                legal,
+                self.game.get_parameters(),
+            ),
+            legal,
+            actions,
+        )
+
+    def _call(self, prompt: str):
+        if self.timeout_s is None:
+            return self.ask(prompt)
+        pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="fogboard-text-ask")
+        try:
+            future = pool.submit(self.ask, prompt)
+            try:
+                return future.result(timeout=self.timeout_s)
+            except concurrent.futures.TimeoutError:
+                if future.done():  # ask itself raised a TimeoutError
+                    raise
+                future.cancel()
+                raise _NoAnswer(f"no reply came within {self.timeout_s} seconds") from None
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)  # abandon a call still running
+
+    def _try(self, prompt: str, legal: Sequence[str], record: dict) -> dict | None:
+        try:
+            reply = self._call(prompt)
+        except _NoAnswer as e:
+            problem = str(e)
+        except Exception as e:  # the user's client failed: retry, then fall back
+            text = str(e)
+            text = text if len(text) <= 200 else text[:197] + "..."
+            problem = f"asking failed with {type(e).__name__}: {text}"
+        else:
+            if isinstance(reply, str):
+                record["replies"].append(reply)
+            parsed, problem = parse_reply(reply, legal)
+            if parsed is not None:
+                return parsed
+        record["problems"].append(problem)
+        return None
+
+    def decide(self, state) -> int:
+        first, legal, actions = self.prompt(state)
+        record = {
+            "prompt": first,
+            "replies": [],
+            "problems": [],
+            "move": "",
+            "fell_back": False,
+            "say": "",
+            "notes": "",
+        }
+        parsed = self._try(first, legal, record)
+        if parsed is None:
+            parsed = self._try(retry_prompt(first, record["problems"][-1], legal), legal, record)
+        if parsed is None:
+            action = self.fallback_bot.step(state)
+            record.update(move=legal[actions.index(action)], fell_back=True)
+        else:
+            action = actions[legal.index(parsed["move"])]
+            record.update(parsed)
+        self.transcript.append(record)
+        return action
+
+
+class _NoAnswer(Exception):
+    """`ask` gave no answer within timeout_s."""
+
+
+__all__ = ["SAY_LIMIT", "TextBot", "build_prompt", "parse_reply", "retry_prompt", "seat_label"]

@@ -1,0 +1,496 @@
+"""Text seats (fogboard_games.bots.text): prompts, replies, retries, fallbacks, replays."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+import threading
+import zlib
+
+import pyspiel
+import pytest
+
+import fogboard_games
+from fogboard_games import bots
+from fogboard_games.boards import replay as R
+from fogboard_games.bots import text
+from fogboard_games.core.registry import GAMES
+from fogboard_games.core.testing import play
+
+LEGAL_HEADER = "YOUR LEGAL MOVES (one per line)\n"
+
+
+def legal_of(prompt: str) -> list[str]:
+    """The legal moves a first prompt lists (what a stand-in model reads)."""
+    return prompt.split(LEGAL_HEADER, 1)[1].split("\n\n", 1)[0].splitlines()
+
+
+class Script:
+    """A stand-in for a model: answers with `replies` in turn (a callable
+    reply is called with the prompt; an exception instance is raised), then
+    with the first legal move; records every prompt."""
+
+    def __init__(self, *replies):
+        self.replies = list(replies)
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if not self.replies:
+            return f"move: {legal_of(prompt)[0]}"
+        reply = self.replies.pop(0)
+        if isinstance(reply, BaseException):
+            raise reply
+        return reply(prompt) if callable(reply) else reply
+
+
+def first_legal(prompt: str) -> str:
+    return f"move: {legal_of(prompt)[0]}"
+
+
+def text_bot(game, player=0, seed=0, ask=first_legal, **options):
+    options.setdefault("fallback", "random")
+    return bots.make_bot("text", game, player, seed, ask=ask, **options)
+
+
+def mind_bluff_state():
+    game = fogboard_games.load("mind-bluff-tiny")
+    return game, play(game, ["eat 2", "claim 3", "doubt", "eat 1", "claim 1", "believe"])
+
+
+# ---- the prompt ---------------------------------------------------------------------
+
+
+def test_prompt_holds_the_brief_the_seat_the_info_string_the_legal_moves_and_the_format():
+    game, state = mind_bluff_state()
+    assert state.current_player() == 0
+    ask = Script()
+    bot = text_bot(game, 0, ask=ask)
+    action = bot.step(state)
+    prompt = ask.prompts[0]
+    legal = [state.action_to_string(0, a) for a in state.legal_actions()]
+    info = state.information_state_string(0)
+    assert game.ruleset.brief and game.ruleset.brief.strip() in prompt
+    assert "\nWHO YOU ARE\nYou are P1 (seat 0).\n" in prompt
+    assert f"(your information state, verbatim)\n{info}\n" in prompt
+    assert legal_of(prompt) == legal == ["eat 1", "eat 2", "eat 3", "all done"]
+    assert "move: <one legal move, spelled as listed above>" in prompt
+    assert '{"move": "<one legal move>"' in prompt
+    # Made from the four parts and nothing else.
+    assert prompt == text.build_prompt(
+        game.ruleset.brief, "P1 (seat 0)", info, legal, game.get_parameters()
+    )
+    assert "THIS GAME'S PARAMETERS\nfirst_player=0, max_eat=3, start=6, start_spread=0" in prompt
+    assert action == state.legal_actions()[0]
+
+
+SHIPPED = (
+    "fogboard_phantom_ttt",
+    "fogboard_dark_hex",
+    "fogboard_recon_hex",
+    "fogboard_liars_dice",
+    "fogboard_mind_bluff",
+    "fogboard_mind_bluff_series",
+    "fogboard_parley",
+)
+
+
+def test_every_game_has_a_brief_of_10_to_20_lines():
+    for short_name in SHIPPED:
+        brief = GAMES[short_name].ruleset.brief
+        lines = brief.strip().splitlines()
+        assert 10 <= len(lines) <= 20, (short_name, len(lines))
+        assert all(len(line) <= 100 for line in lines), short_name
+
+
+def test_a_game_without_a_brief_says_to_follow_the_legal_list():
+    game = pyspiel.load_game("kuhn_poker")  # no ruleset, so no brief
+    state = game.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(1)
+    ask = Script("move: Bet")
+    bot = text_bot(game, 0, ask=ask)
+    assert bot.step(state) == 1
+    assert text.NO_BRIEF in ask.prompts[0]
+    assert legal_of(ask.prompts[0]) == ["Pass", "Bet"]
+    assert "\nYou are seat 0.\n" in ask.prompts[0]
+
+
+def test_twin_liars_dice_states_give_the_same_prompt():
+    """The opponent's dice differ, seat 0's information state does not."""
+    game = fogboard_games.load("liars-dice")
+    a = play(game, [f"roll {f}" for f in (1, 2, 3, 4, 5, 6, 6, 6, 6, 6)])
+    b = play(game, [f"roll {f}" for f in (1, 2, 3, 4, 5, 1, 1, 2, 2, 3)])
+    assert a.information_state_string(0) == b.information_state_string(0)
+    assert str(a) != str(b)
+    bot = text_bot(game, 0)
+    assert bot.prompt(a)[0] == bot.prompt(b)[0]
+    asks = Script(), Script()
+    text_bot(game, 0, ask=asks[0]).step(a)
+    text_bot(game, 0, ask=asks[1]).step(b)
+    assert asks[0].prompts == asks[1].prompts
+    assert "66666" not in asks[0].prompts[0] and "11223" not in asks[1].prompts[0]
+    # And the seat's own dice do show.
+    c = play(game, [f"roll {f}" for f in (6, 2, 3, 4, 5, 6, 6, 6, 6, 6)])
+    assert bot.prompt(c)[0] != bot.prompt(a)[0]
+
+
+def parley_dealt(cards, it=0):
+    game = fogboard_games.load("parley")
+    state = game.new_initial_state()
+    for c, (f, e) in enumerate(cards):
+        state.apply_action(state.string_to_action(f"deal C{c}: friend C{f} enemy C{e}"))
+    state.apply_action(state.string_to_action(f"IT C{it}"))
+    return game, state
+
+
+def test_twin_parley_states_give_the_same_prompt():
+    """Another cog's cards differ (C1 and C3 swap theirs), C0's view does not."""
+    game, a = parley_dealt([(1, 2), (3, 4), (0, 4), (1, 0), (2, 3)])
+    _, b = parley_dealt([(1, 2), (2, 0), (0, 4), (4, 2), (2, 3)])
+    for s in (a, b):
+        s.apply_action(s.string_to_action("accuse C3"))
+    assert a.information_state_string(0) == b.information_state_string(0)
+    assert a.information_state_string(1) != b.information_state_string(1)
+    asks = Script(), Script()
+    text_bot(game, 0, ask=asks[0]).step(a)
+    text_bot(game, 0, ask=asks[1]).step(b)
+    assert asks[0].prompts == asks[1].prompts
+    assert "friend C1 enemy C2" in asks[0].prompts[0]  # C0's own cards
+    assert "friend C3" not in asks[0].prompts[0]  # C1's are never there
+
+
+def test_parley_prompts_name_only_the_cogs():
+    game = fogboard_games.load("parley")
+    asks = {}
+    players = []
+    for p in range(game.num_players()):
+        asks[p] = Script(*[_say_and_move] * 5)
+        players.append(text_bot(game, p, seed=3, ask=asks[p]))
+    bots.evaluate_bots(game.new_initial_state(), players, 3)
+    cogs = {f"C{i}" for i in range(game.num_players())}
+    for p, ask in asks.items():
+        assert ask.prompts
+        for prompt in ask.prompts:
+            assert f"\nWHO YOU ARE\nYou are C{p}.\n" in prompt
+            assert set(re.findall(r"\bC\d+\b", prompt)) <= cogs
+            assert "seat" not in prompt.lower()
+            assert not re.search(r"\bP\d\b|\bplayer \d", prompt)
+
+
+def _say_and_move(prompt):
+    return f"say: I trust nobody\nmove: {legal_of(prompt)[-1]}"
+
+
+# ---- replies ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply, say, notes",
+    [
+        ("I will eat two.\nmove: eat 2", "", ""),
+        ("say: mmm\nnotes: pile near 3\n\nMOVE:   Eat   2  \n\n", "mmm", "pile near 3"),
+        ("**move:** `eat 2`", "", ""),
+        ('{"move": "EAT 2", "say": "yum", "notes": "two gone"}', "yum", "two gone"),
+        ('  {"move": "eat 2"}  ', "", ""),
+        ('Thinking.\n```json\n{"move": "eat 2", "say": "hi"}\n```\nThat is all.', "hi", ""),
+        ('```json\n{"move": "eat 1"}\n```\n```JSON\n{"move": "eat 2"}\n```', "", ""),
+    ],
+)
+def test_move_lines_and_json_replies_are_read(reply, say, notes):
+    game, state = mind_bluff_state()
+    bot = text_bot(game, 0, ask=Script(reply))
+    assert state.action_to_string(0, bot.step(state)) == "eat 2"
+    entry = bot.transcript[-1]
+    assert (entry["move"], entry["say"], entry["notes"], entry["fell_back"]) == (
+        "eat 2",
+        say,
+        notes,
+        False,
+    )
+    assert entry["replies"] == [reply] and entry["problems"] == []
+
+
+@pytest.mark.parametrize(
+    "reply, problem",
+    [
+        ("move: eat 2\nthanks!", text.NO_MOVE),  # the move line is not the last
+        ("I eat two", text.NO_MOVE),
+        ('{"say": "no move"}', text.NO_MOVE),
+        ("```python\n{'move': 'eat 2'}\n```", text.NO_MOVE),
+        ("move: eat 9", "'eat 9' is not one of your legal moves"),
+        ("move: eat2", "'eat2' is not one of your legal moves"),
+        ('{"move": 2}', "'2' is not one of your legal moves"),
+    ],
+)
+def test_replies_without_a_legal_move_are_refused(reply, problem):
+    assert text.parse_reply(reply, ["eat 1", "eat 2", "eat 3", "all done"]) == (None, problem)
+
+
+def test_say_is_cut_to_100_characters():
+    game, state = mind_bluff_state()
+    long = "blah " * 60
+    bot = text_bot(game, 0, ask=Script(f"say: {long}\nmove: eat 1"))
+    bot.step(state)
+    say = bot.transcript[-1]["say"]
+    assert len(say) == text.SAY_LIMIT == 100 and say == long.strip()[:100]
+    bot = text_bot(game, 0, ask=Script(json.dumps({"move": "eat 1", "say": "x\n" * 80})))
+    bot.step(state)
+    assert bot.transcript[-1]["say"] == ("x " * 50)[:100]
+
+
+# ---- retries and the fallback ---------------------------------------------------------
+
+
+def test_an_illegal_reply_gets_one_retry_naming_the_problem_and_the_legal_moves():
+    game, state = mind_bluff_state()
+    ask = Script("move: eat 9", "say: sorry\nmove: eat 3")
+    bot = text_bot(game, 0, ask=ask)
+    assert state.action_to_string(0, bot.step(state)) == "eat 3"
+    first, retry = ask.prompts
+    assert retry.startswith(first)
+    tail = retry[len(first) :]
+    assert text.RETRY_HEADER in tail
+    assert "'eat 9' is not one of your legal moves" in tail
+    assert tail.rstrip().endswith("eat 1\neat 2\neat 3\nall done")
+    entry = bot.transcript[-1]
+    assert entry["prompt"] == first
+    assert entry["replies"] == ["move: eat 9", "say: sorry\nmove: eat 3"]
+    assert entry["problems"] == ["'eat 9' is not one of your legal moves"]
+    assert (entry["move"], entry["say"], entry["fell_back"]) == ("eat 3", "sorry", False)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 5])
+def test_two_failures_hand_the_decision_to_the_fallback(seed):
+    game, state = mind_bluff_state()
+    ask = Script("no idea", "move: dance")
+    bot = text_bot(game, 0, seed, ask=ask)
+    action = bot.step(state)
+    assert len(ask.prompts) == 2  # exactly one retry
+    assert action == bots.make_bot("random", game, 0, seed).step(state)
+    entry = bot.transcript[-1]
+    assert entry["fell_back"] is True
+    assert entry["move"] == state.action_to_string(0, action)
+    assert (entry["say"], entry["notes"]) == ("", "")
+    assert entry["problems"] == [text.NO_MOVE, "'dance' is not one of your legal moves"]
+
+
+def test_an_exception_from_ask_is_retried_then_falls_back():
+    game, state = mind_bluff_state()
+    ask = Script(RuntimeError("quota exceeded"), "move: eat 1")
+    bot = text_bot(game, 0, ask=ask)
+    assert state.action_to_string(0, bot.step(state)) == "eat 1"
+    assert "asking failed with RuntimeError: quota exceeded" in ask.prompts[1]
+    entry = bot.transcript[-1]
+    assert entry["replies"] == ["move: eat 1"] and not entry["fell_back"]
+    ask = Script(ConnectionError("down"), ValueError("still down"))
+    bot = text_bot(game, 0, ask=ask)
+    bot.step(state)
+    assert bot.transcript[-1]["fell_back"] and bot.transcript[-1]["replies"] == []
+    assert bot.transcript[-1]["problems"] == [
+        "asking failed with ConnectionError: down",
+        "asking failed with ValueError: still down",
+    ]
+    # A reply that is not text is a failure too.
+    bot = text_bot(game, 0, ask=Script(None, "move: eat 2"))
+    bot.step(state)
+    assert bot.transcript[-1]["problems"] == ["the reply was NoneType, not text"]
+
+
+def test_a_timed_out_ask_is_abandoned_and_retried():
+    game, state = mind_bluff_state()
+    release = threading.Event()
+
+    def slow(prompt):
+        release.wait(10)
+        return "move: eat 1"
+
+    try:
+        ask = Script(slow, "move: eat 2")
+        bot = text_bot(game, 0, ask=ask, timeout_s=0.05)
+        assert state.action_to_string(0, bot.step(state)) == "eat 2"
+        assert "no reply came within 0.05 seconds" in ask.prompts[1]
+        assert bot.transcript[-1]["replies"] == ["move: eat 2"]
+        # Two timeouts: the fallback decides.
+        bot = text_bot(game, 0, ask=Script(slow, slow), timeout_s=0.05)
+        action = bot.step(state)
+        assert bot.transcript[-1]["fell_back"]
+        assert action == bots.make_bot("random", game, 0, 0).step(state)
+    finally:
+        release.set()
+    # A quick answer within the timeout is used as is.
+    bot = text_bot(game, 0, ask=Script("move: eat 3"), timeout_s=5)
+    assert state.action_to_string(0, bot.step(state)) == "eat 3"
+
+
+# ---- construction, transcript, determinism ------------------------------------------------
+
+
+def test_bad_options_are_refused_when_the_bot_is_made():
+    game = fogboard_games.load("parley")
+    with pytest.raises(ValueError, match="needs ask=a callable"):
+        bots.make_bot("text", game, 0, fallback="random")
+    with pytest.raises(ValueError, match="needs ask=a callable"):
+        bots.make_bot("text", game, 0, ask="gpt", fallback="random")
+    for fallback in ("probe", "text", "nope"):
+        with pytest.raises(ValueError, match=f"fallback '{fallback}' is not a bot kind that plays"):
+            text_bot(game, 0, fallback=fallback)
+    for bad in (0, -1, True, "5"):
+        with pytest.raises(ValueError, match="timeout_s must be None or a number"):
+            text_bot(game, 0, timeout_s=bad)
+    with pytest.raises(TypeError):
+        text_bot(game, 0, temperature=0.2)
+
+
+def test_the_default_fallback_is_heuristic():
+    assert inspect.signature(text.TextBot).parameters["fallback"].default == "heuristic"
+    bot = bots.make_bot(
+        "text", fogboard_games.load("parley"), 1, 4, ask=first_legal, fallback="random"
+    )
+    assert bot.fallback == "random" and bot.fallback_bot.kind == "random"
+    assert bot.kind == "text" and "text" in bots.BOT_KINDS
+    assert "text" not in bots.kinds_for(fogboard_games.load("parley"))  # needs its ask
+
+
+def test_the_transcript_has_one_entry_per_decision_and_a_fresh_list_per_game():
+    game = fogboard_games.load("mind-bluff-tiny")
+    bot = text_bot(game, 0, ask=_say_and_move)
+    other = bots.make_bot("random", game, 1, 0)
+    bots.evaluate_bots(game.new_initial_state(), [bot, other], 0)
+    first = bot.transcript
+    assert first and all(
+        set(e) == {"prompt", "replies", "problems", "move", "fell_back", "say", "notes"}
+        for e in first
+    )
+    for e in first:
+        assert isinstance(e["prompt"], str) and e["replies"] == [_say_and_move(e["prompt"])]
+        assert e["move"] == legal_of(e["prompt"])[-1]
+        assert (e["say"], e["notes"], e["fell_back"]) == ("I trust nobody", "", False)
+    bots.evaluate_bots(game.new_initial_state(), [bot, other], 1)
+    assert bot.transcript is not first and bot.transcripts == [first, bot.transcript]
+
+
+def play_game(preset, ask, seed):
+    game = fogboard_games.load(preset)
+    players = [text_bot(game, 0, seed, ask=ask)]
+    players += [bots.make_bot("random", game, p, seed) for p in range(1, game.num_players())]
+    returns = bots.evaluate_bots(game.new_initial_state(), players, seed)
+    return returns, players[0].transcript
+
+
+def flaky(prompt):
+    """A function of the first prompt: a fifth of the decisions fall back, a
+    fifth need the retry, a fifth answer in JSON (with a say)."""
+    first = prompt.split("\n" + text.RETRY_HEADER)[0]  # the retry adds to the first prompt
+    legal = legal_of(first)
+    k = zlib.crc32(first.encode()) % 5
+    move = legal[zlib.crc32(first.encode()) // 5 % len(legal)]
+    if k == 0 or (k == 1 and text.RETRY_HEADER not in prompt):
+        return "pass the salt"
+    if k == 2:
+        return json.dumps({"move": move, "say": "json"})
+    return f"move: {move}"
+
+
+@pytest.mark.parametrize("preset", ["parley", "liars-dice", "mind-bluff", "recon-hex-5"])
+def test_games_repeat_exactly_given_the_seed_and_the_ask(preset):
+    a = play_game(preset, flaky, 7)
+    b = play_game(preset, flaky, 7)
+    assert a == b and a[1]
+    if preset == "parley":  # long enough to see every path
+        assert any(e["fell_back"] for e in a[1]) and not all(e["fell_back"] for e in a[1])
+        assert any(len(e["replies"]) == 2 and not e["fell_back"] for e in a[1])
+
+
+# ---- board replays with the text seats' transcripts ------------------------------------
+
+
+def board_game(preset, seed, text_seats=(0,)):
+    game = fogboard_games.load(preset)
+    players = [
+        text_bot(game, p, seed, ask=flaky)
+        if p in text_seats
+        else bots.make_bot("probe", game, p, seed)
+        for p in range(2)
+    ]
+    state = game.new_initial_state()
+    bots.evaluate_bots(state, players, seed)  # plays the game on `state`
+    return state, players
+
+
+@pytest.mark.parametrize("preset", ["phantom-ttt-3", "dark-hex-4", "recon-hex-5"])
+@pytest.mark.parametrize("seed", [0, 3])
+def test_board_replay_with_transcripts_round_trips(preset, seed):
+    state, players = board_game(preset, seed)
+    transcript = players[0].transcript
+    written = R.to_replay(
+        state, policy_names=["text", "probe"], seed=seed, transcripts={0: transcript}
+    )
+    r = R.read_replay(R.parse(json.dumps(written)))
+    assert r.state.history() == state.history()
+    assert R.to_replay(r.state, **r.writer_args()) == written
+    attempts = [e for e in written["events"] if e["kind"] == "attempt"]
+    per_ply = 2 if preset == "recon-hex-5" else 1
+    mine = [e for e in attempts if e["seat"] == 0]
+    assert len(mine) * per_ply == len(transcript)
+    for k, event in enumerate(mine):
+        entries = transcript[k * per_ply : (k + 1) * per_ply]
+        assert event["cell"] == entries[-1]["move"]
+        assert event["scripted"] is False
+        assert event["fellBack"] == any(e["fell_back"] for e in entries)
+        assert event["say"] == " | ".join(e["say"] for e in entries if e["say"])
+    assert all(e["scripted"] is True and not e["fellBack"] for e in attempts if e["seat"] == 1)
+    fallbacks = sum(e["fellBack"] for e in mine)
+    assert written["results"]["fallbacks"] == [fallbacks, 0]
+
+
+def test_recon_replay_records_both_decisions_of_a_ply():
+    game = fogboard_games.load("recon-hex-5")
+    ask = Script("say: look\nnotes: sense first\nmove: sense b2", "not a move", "nor this")
+    seat0 = text_bot(game, 0, ask=ask)
+    seat1 = bots.make_bot("probe", game, 1, 0)
+    state = game.new_initial_state()
+    state.apply_action(seat0.step(state))
+    state.apply_action(seat0.step(state))
+    while not state.is_terminal():
+        state.apply_action((seat0, seat1)[state.current_player()].step(state))
+    written = R.to_replay(state, transcripts={0: seat0.transcript})
+    first = next(e for e in written["events"] if e["kind"] == "attempt")
+    assert (first["say"], first["notes"], first["fellBack"]) == ("look", "sense first", True)
+    assert first["scripted"] is False
+    assert seat0.transcript[1]["fell_back"] and seat0.transcript[1]["move"] == first["cell"]
+    again = R.to_replay(R.from_replay(written), transcripts={0: seat0.transcript})
+    assert again == written
+
+
+def test_transcripts_that_do_not_match_the_game_are_refused():
+    state, players = board_game("dark-hex-4", 1, text_seats=(0, 1))
+    t0, t1 = players[0].transcript, players[1].transcript
+    both = {0: t0, 1: t1}
+    written = R.to_replay(state, transcripts=both)
+    assert all(e["scripted"] is False for e in written["events"] if e["kind"] == "attempt")
+    with pytest.raises(R.ReplayError, match=r"entries for seat 0's \d+ decisions"):
+        R.to_replay(state, transcripts={0: t0 + t0[:1], 1: t1})
+    with pytest.raises(R.ReplayError, match="made more decisions in this game"):
+        R.to_replay(state, transcripts={0: t0[:-1]})
+    tampered = [dict(e) for e in t0]
+    tampered[0]["move"] = "a1" if tampered[0]["move"] != "a1" else "b1"
+    with pytest.raises(
+        R.ReplayError, match=r"transcripts\[0\]\[0\] \(ply 0\): the transcript's move"
+    ):
+        R.to_replay(state, transcripts={0: tampered})
+    with pytest.raises(R.ReplayError, match="not a seat"):
+        R.to_replay(state, transcripts={2: t0})
+    with pytest.raises(R.ReplayError, match="must be a dict"):
+        R.to_replay(state, transcripts=[t0, t1])
+    with pytest.raises(R.ReplayError, match="'say' comes from seat 0's transcript"):
+        R.to_replay(state, transcripts={0: t0}, extras={0: {"say": "hello"}})
+    # Guesses may still ride along, and the other seat's extras stay its own.
+    assert state.match.plies[1][0] == 1  # the first ply always places
+    extras = {0: {"guess": ["a1"]}, 1: {"scripted": False}}
+    written = R.to_replay(state, transcripts={0: t0}, extras=extras)
+    assert written["events"][1]["guess"] == ["a1"] and written["events"][1]["scripted"] is False
+    assert written["events"][2]["scripted"] is False  # said so by extras
+    later = [e for e in written["events"][3:] if e["kind"] == "attempt" and e["seat"] == 1]
+    assert later and all(e["scripted"] for e in later)
