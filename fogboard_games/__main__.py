@@ -1,9 +1,45 @@
-"""Command line: `python -m fogboard_games bench | tour`."""
+"""Command line: `python -m fogboard_games league | play | review | bench | tour`."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+
+# The league the README runs: the baselines on the main preset of every
+# ruleset (about 15 s on two cores, well under the two minutes allowed).
+LEAGUE_GAMES = "phantom-ttt-3,dark-hex-5,recon-hex-5,liars-dice,mind-bluff,parley"
+LEAGUE_BOTS = "random,heuristic"
+
+
+def run_league(args) -> int:
+    from fogboard_games import league
+
+    try:
+        games = league.parse_list(args.games, "games")
+        kinds = league.parse_list(args.bots, "bots")
+        report = league.run(
+            games,
+            kinds,
+            args.episodes,
+            workers=args.workers,
+            backend=args.backend,
+            seed=args.seed,
+            address=args.address,
+        )
+    except league.LeagueError as e:
+        print(f"league: {e}", file=sys.stderr)
+        return 2
+    print(
+        f"league: {len(games)} games, bots {', '.join(kinds)}, {args.episodes} episodes per "
+        f"seat assignment, seed {args.seed}"
+    )
+    print(league.format_table(report["table"]))
+    for skip in report["skipped"]:
+        print(f"({skip['bot']} does not play {skip['game']})")
+    if args.out:
+        league.write_json(report, args.out)
+        print(f"wrote {args.out}")
+    return 0
 
 
 def main(argv=None) -> int:
@@ -19,7 +55,40 @@ def main(argv=None) -> int:
         help="instead, random playouts reading the mover's information-state string",
     )
     sub.add_parser("tour", help="play every preset once at random and print a table")
+    league = sub.add_parser("league", help="every pairing of bot kinds on every preset")
+    league.add_argument("--games", default=LEAGUE_GAMES, help="comma-separated presets")
+    league.add_argument("--bots", default=LEAGUE_BOTS, help="comma-separated bot kinds")
+    league.add_argument("--episodes", type=int, default=50, help="games per seat assignment")
+    league.add_argument("--workers", type=int, default=1, help="processes (or Ray CPUs)")
+    league.add_argument("--backend", default="local", help="local (processes) or ray")
+    league.add_argument("--address", default=None, help="a Ray cluster's address (--backend ray)")
+    league.add_argument("--seed", type=int, default=0)
+    league.add_argument("--out", default=None, help="also write the table as JSON here")
+    play = sub.add_parser("play", help="play a preset in the terminal against bots")
+    play.add_argument("preset")
+    play.add_argument("--opponent", default="heuristic", help="the bot kind of the other seats")
+    play.add_argument("--seat", type=int, default=0, help="your seat")
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--save", default=None, help="write the review here at the end")
+    review = sub.add_parser("review", help="the Truth Replay of a saved review")
+    review.add_argument("file")
     args = parser.parse_args(argv)
+    if args.command == "league":
+        return run_league(args)
+    if args.command in ("play", "review"):
+        from fogboard_games import play as terminal
+
+        try:
+            if args.command == "review":
+                print(terminal.truth_replay(args.file))
+                return 0
+            return terminal.play(args.preset, args.opponent, args.seat, args.seed, args.save)
+        except terminal.PlayError as e:
+            print(f"{args.command}: {e}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("\ninterrupted: nothing saved", file=sys.stderr)
+            return 130
     if args.command == "bench":
         from fogboard_games.bench import run, run_workloads
 

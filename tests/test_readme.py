@@ -15,7 +15,7 @@ def test_readme_fences_are_closed_and_quickstart_is_the_ci_command():
     first = fenced_blocks(quickstart, "README.md Quickstart")[0][1]
     # .ci/run runs the second line verbatim.
     assert first.splitlines() == [
-        "pip install . && python -m fogboard_games bench",
+        "pip install . && python -m fogboard_games league",
         'pip install ".[test]" && python -m pytest',
     ]
     assert sum(info == "python" for info, *_ in blocks) >= 5

@@ -1,0 +1,139 @@
+"""The league (docs/league.md): the plan of seat assignments, the table, the
+same results whatever the backend, and one-line refusals."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+
+from fogboard_games import league
+
+
+def test_plan_puts_each_kind_in_each_seat_against_each_other_kind():
+    jobs, skipped = league.plan(["parley-tiny", "dark-hex-4"], ["random", "probe"], 25, seed=1)
+    assert skipped == [("parley-tiny", "probe")]  # probe plays the boards only
+    parley = {(j.kinds, j.focal) for j in jobs if j.preset == "parley-tiny"}
+    # One kind plays parley-tiny: itself in every seat, every seat reported.
+    assert parley == {(("random",) * 3, (0, 1, 2))}
+    hex4 = {(j.kinds, j.focal) for j in jobs if j.preset == "dark-hex-4"}
+    # Two seats: one set of games per seat order reports both kinds.
+    assert hex4 == {(("random", "probe"), (0, 1)), (("probe", "random"), (0, 1))}
+    # 25 episodes per assignment, in chunks that cover them exactly once.
+    for key in hex4:
+        chunks = [j for j in jobs if (j.kinds, j.focal) == key and j.preset == "dark-hex-4"]
+        covered = [e for j in chunks for e in range(j.first, j.first + j.count)]
+        assert covered == list(range(25))
+
+
+def test_more_than_two_players_each_kind_in_each_seat_against_the_others():
+    jobs, _ = league.plan(["parley-tiny"], ["random", "heuristic"], 3, seed=0)
+    seen = {(j.kinds, j.focal) for j in jobs}
+    assert (("heuristic", "random", "random"), (0,)) in seen
+    assert (("random", "heuristic", "random"), (1,)) in seen
+    assert (("heuristic", "random", "heuristic"), (1,)) in seen  # random in seat 1
+    assert len(seen) == 6
+
+
+@pytest.mark.parametrize(
+    "games,bots,episodes,named",
+    [
+        (["dark-hex-9"], ["random"], 5, "unknown preset 'dark-hex-9'; presets: dark-hex-4"),
+        (["dark-hex-4"], ["genius"], 5, "unknown bot kind 'genius'; kinds: "),
+        (["dark-hex-4"], ["random"], 0, "--episodes must be a positive int, got 0"),
+        (["liars-dice-1"], ["probe"], 5, "no bot kind of probe plays liars-dice-1"),
+    ],
+)
+def test_bad_requests_are_refused_naming_the_value(games, bots, episodes, named):
+    with pytest.raises(league.LeagueError, match=named):
+        league.plan(games, bots, episodes, seed=0)
+
+
+def test_table_rows_add_up():
+    report = league.run(["dark-hex-4", "parley-tiny"], ["random", "probe"], 6, progress=False)
+    rows = {(r["kind"], r["against"]): r for r in report["table"]["dark-hex-4"]}
+    assert set(rows) == {("random", "probe"), ("probe", "random")}
+    for r in rows.values():
+        assert r["games"] == 12 == r["wins"] + r["draws"] + r["losses"]
+        assert -1 <= r["mean_score"] <= 1 and r["ci95"] >= 0
+        assert "mean_probes" in r and "mean_distToWin" in r
+    # Zero-sum, every game counted once from each side.
+    assert rows[("probe", "random")]["wins"] == rows[("random", "probe")]["losses"]
+    assert rows[("probe", "random")]["mean_score"] == pytest.approx(
+        -rows[("random", "probe")]["mean_score"]
+    )
+    (parley,) = report["table"]["parley-tiny"]
+    assert parley["games"] == 18 and "mean_probes" not in parley
+
+
+def test_summary_statistics():
+    job = league.Job("parley-tiny", ("random",) * 3, (1,), 0, 4, 0)
+    outcomes = [
+        league.Outcome([4.0, 1.0, 0.0], 6, [{}] * 3),
+        league.Outcome([1.0, 4.0, 1.0], 5, [{}] * 3),
+        league.Outcome([2.0, 2.0, 0.0], 4, [{}] * 3),
+        league.Outcome([0.0, 3.0, 3.0], 6, [{}] * 3),
+    ]
+    (row,) = league.summarize([job], [outcomes])["parley-tiny"]
+    scores = [1.0, 4.0, 2.0, 3.0]
+    mean = sum(scores) / 4
+    sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / 3)
+    assert row["mean_score"] == mean and row["ci95"] == pytest.approx(1.96 * sd / 2)
+    assert (row["wins"], row["draws"], row["losses"]) == (1, 2, 1)
+    assert row["mean_length"] == 5.25
+
+
+def test_same_seed_same_table_with_workers_and_other_seed_differs():
+    args = (["phantom-ttt-3", "liars-dice-1"], ["random", "heuristic"], 8)
+    one = league.run(*args, workers=1, seed=3, progress=False)
+    two = league.run(*args, workers=2, seed=3, progress=False)
+    assert one == two
+    other = league.run(*args, workers=1, seed=4, progress=False)
+    assert other["table"] != one["table"]
+
+
+def test_ray_backend_gives_the_local_table():
+    pytest.importorskip("ray")  # the test extra installs it; this guards a bare install
+    args = (["dark-hex-4", "parley-tiny"], ["random", "heuristic"], 4)
+    local = league.run(*args, seed=5, progress=False)
+    ray_report = league.run(*args, backend="ray", workers=2, seed=5, progress=False)
+    assert ray_report == local
+
+
+def run_cli(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "fogboard_games", "league", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_cli_prints_the_table_and_writes_json(tmp_path):
+    out = tmp_path / "league.json"
+    done = run_cli("--games", "dark-hex-4", "--bots", "random,probe", "--episodes", "3")
+    assert done.returncode == 0, done.stderr
+    assert "dark-hex-4" in done.stdout and "mean score" in done.stdout
+    done = run_cli("--games", "dark-hex-4", "--bots", "probe", "--episodes", "2", "--out", str(out))
+    report = json.loads(out.read_text())
+    assert report["table"]["dark-hex-4"][0]["games"] == 4 and report["bots"] == ["probe"]
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--games", "nope"], "league: unknown preset 'nope'"),
+        (["--bots", "random,random"], "league: --bots names 'random' twice"),
+        (["--episodes", "-3"], "league: --episodes must be a positive int, got -3"),
+        (["--workers", "0"], "league: --workers must be a positive int, got 0"),
+        (["--backend", "spark"], "league: --backend must be one of local, ray, got 'spark'"),
+    ],
+)
+def test_cli_refusals_are_one_line_not_a_traceback(args, message):
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()]  # one line
+    assert message in done.stderr and "Traceback" not in done.stderr
