@@ -10,9 +10,8 @@ import pyspiel
 import pytest
 
 import fogboard_games
-from fogboard_games.core.observer import all_obs_types
 from fogboard_games.core.review import ReviewError
-from fogboard_games.core.testing import play
+from fogboard_games.core.testing import every_view, play
 from fogboard_games.mind_bluff import rules
 from fogboard_games.mind_bluff.review import truth_replay
 
@@ -170,20 +169,6 @@ def test_chance_coin_and_secret_start():
 
 
 # ---- what each seat knows -----------------------------------------------------------
-
-
-def every_view(state, player, include_all=False):
-    """Every observer's string and tensor; all-players observers only when
-    asked (they show every seat's eats by design, never a secret start)."""
-    out = []
-    game = state.get_game()
-    for obs_type in all_obs_types():
-        if obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS and not include_all:
-            continue
-        observer = game.make_py_observer(obs_type)
-        observer.set_from(state, player)
-        out.append((observer.string_from(state, player), observer.tensor.tobytes()))
-    return out
 
 
 def test_no_leak_of_the_other_seats_eat():

@@ -14,8 +14,8 @@ import pyspiel
 import pytest
 
 import fogboard_games
-from fogboard_games.core.observer import all_obs_types
 from fogboard_games.core.review import ReviewError
+from fogboard_games.core.testing import every_view
 from fogboard_games.parley import rules
 from fogboard_games.parley.review import truth_replay
 
@@ -50,20 +50,6 @@ def piece(state, player, name, obs_type=None):
     observer = game.make_py_observer(obs_type or pyspiel.IIGObservationType(perfect_recall=True))
     observer.set_from(state, player)
     return observer.dict[name].tolist()
-
-
-def every_view(state, player, include_all=False):
-    """Every observer's string and tensor (all-players observers only when
-    asked: they show every cog's cards and aims by design)."""
-    out = []
-    game = state.get_game()
-    for obs_type in all_obs_types():
-        if obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS and not include_all:
-            continue
-        observer = game.make_py_observer(obs_type)
-        observer.set_from(state, player)
-        out.append((observer.string_from(state, player), observer.tensor.tobytes()))
-    return out
 
 
 # ---- scoring --------------------------------------------------------------------------

@@ -38,6 +38,21 @@ def play(game, moves=()):
     return state
 
 
+def every_view(state, player: int, include_all: bool = False) -> list[tuple[str, bytes]]:
+    """Every observer's (string, tensor bytes) for `player`: what a twin test
+    compares. All-players observers are left out unless asked for, since
+    they show every seat's private facts by design."""
+    out = []
+    game = state.get_game()
+    for obs_type in all_obs_types():
+        if obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS and not include_all:
+            continue
+        observer = game.make_py_observer(obs_type)
+        observer.set_from(state, player)
+        out.append((observer.string_from(state, player), observer.tensor.tobytes()))
+    return out
+
+
 def _legal(state) -> list[int]:
     if state.is_chance_node():
         return [a for a, _ in state.chance_outcomes()]
