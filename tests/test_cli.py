@@ -37,3 +37,8 @@ def test_bench_workloads_flag_measures_the_string_workload(capsys):
     # parley has no C++ counterpart: measured alone, - for C++ and the ratio.
     [row] = [line.split() for line in out.splitlines() if line.startswith("parley ")]
     assert row[1] == "-" and float(row[2]) > 0 and row[3:] == ["-", "-"], out
+    # Then MCCFR and IS-MCTS, ours beside C++.
+    for workload in ("mccfr liars-dice-classic-1", "ismcts dark-hex-5", "ismcts phantom-ttt-3"):
+        [line] = [line for line in out.splitlines() if line.startswith(workload)]
+        assert float(line.split()[-1]) > 0, line
+    assert "worst search ratio" in out
