@@ -3,11 +3,16 @@
 Uses OpenSpiel's Python ISMCTSBot (the C++ one crashes on Python games),
 seeded through `set_resampler` so that runs repeat, and our
 `resample_from_infostate` to draw worlds the searching seat cannot rule
-out. The opponent is a board baseline (`probe`, `sweep`: boards only) or a
-uniform random seat; by default `probe` on the boards and `random` on any
-other game. Chance moves (Liar's Dice rolls) are drawn here.
+out. The opponent is a uniform random seat (`random`, pyspiel's uniform
+random bot) or any bot kind of `fogboard_games.bots.make_bot` that plays
+the preset (docs/bots.md): `heuristic` on every game, the board baselines
+`probe` and `sweep` on the boards only, `cfr` on the small presets; by
+default `probe` on the boards and `random` on any other game. Chance moves
+(Liar's Dice rolls) are drawn here.
 
     python examples/ismcts.py --preset dark-hex-4 --games 10
+    python examples/ismcts.py --preset dark-hex-5 --opponent sweep --games 10
+    python examples/ismcts.py --preset mind-bluff --opponent heuristic --games 10
     python examples/ismcts.py --preset liars-dice-1 --games 40
 """
 
@@ -19,8 +24,13 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import fogboard_games
-from fogboard_games.boards.bots import make_bot
 from fogboard_games.boards.game import SPECS as BOARD_GAMES
+from fogboard_games.bots import kinds_for, make_bot
+
+# The opponents: pyspiel's uniform random bot, or a fogboard bot kind. Not
+# `ismcts` (the searcher itself), `mcts` (it cheats: it searches the true
+# state) or `text` (it needs a callable).
+OPPONENTS = ["random", "heuristic", "probe", "sweep", "cfr"]
 
 
 def main() -> None:
@@ -29,7 +39,7 @@ def main() -> None:
     parser.add_argument(
         "--opponent",
         default=None,
-        choices=["probe", "sweep", "random"],
+        choices=OPPONENTS,
         help="default: probe on the boards, random on other games",
     )
     parser.add_argument("--games", type=int, default=6)
@@ -41,10 +51,13 @@ def main() -> None:
     board = game.get_type().short_name in BOARD_GAMES
     if args.opponent is None:
         args.opponent = "probe" if board else "random"
-    elif args.opponent != "random" and not board:
+    elif args.opponent in ("probe", "sweep") and not board:
         raise SystemExit(
-            f"{args.preset}: --opponent {args.opponent} plays the boards only; use random"
+            f"{args.preset}: --opponent {args.opponent} plays the boards only; "
+            "use heuristic or random"
         )
+    elif args.opponent != "random" and args.opponent not in kinds_for(game):
+        raise SystemExit(f"{args.preset}: no {args.opponent} bot plays it; use heuristic or random")
     rng = random.Random(0)
     score = 0.0
     for g in range(args.games):

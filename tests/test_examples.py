@@ -78,3 +78,79 @@ def test_text_seat_example_shows_retries_and_fallbacks(preset, monkeypatch, caps
     assert "WHAT YOU KNOW (your information state, verbatim)" in out
     seat = "You are C0." if preset == "parley" else "You are P1 (seat 0)."
     assert seat in out
+
+
+def _curves(out):
+    """{game: [(iteration, value), ...]} from cfr_tiny_presets.py's output."""
+    curves, game = {}, None
+    for line in out.splitlines():
+        if ": CFR+ on cached_tree(" in line:
+            game = line.split(":")[0]
+            curves[game] = []
+        elif line.startswith("  iteration"):
+            words = line.split()
+            curves[game].append((int(words[1]), float(words[3])))
+    return curves
+
+
+def test_cfr_tiny_presets_curves_fall_and_are_plotted(tmp_path, monkeypatch, capsys):
+    png = tmp_path / "c.png"
+    args = ["--games", "mind-bluff-tiny,parley-tiny", "--iterations", "10", "--plot", str(png)]
+    out = _run("cfr_tiny_presets.py", args, monkeypatch, capsys)
+    curves = _curves(out)
+    assert list(curves) == ["mind-bluff-tiny", "parley-tiny"], out
+    for game, rows in curves.items():
+        assert [i for i, _ in rows] == [1, 2, 5, 10], out
+        assert rows[-1][1] < rows[0][1], (game, out)
+    assert "mind-bluff-tiny: exploitability" in out and "parley-tiny: NashConv" in out
+    assert png.read_bytes().startswith(b"\x89PNG"), out
+
+
+def test_cfr_tiny_presets_measure_is_pyspiels_and_needs_no_matplotlib(
+    tmp_path, monkeypatch, capsys
+):
+    import pyspiel
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+    png = tmp_path / "c.png"
+    args = ["--games", "dark-hex-2", "--iterations", "5", "--plot", str(png)]
+    out = _run("cfr_tiny_presets.py", args, monkeypatch, capsys)
+    assert "no plot: matplotlib is not installed" in out and not png.exists(), out
+    # The best responses built once give what pyspiel computes from scratch.
+    game = pyspiel.load_game("cached_tree(game=fogboard_dark_hex(board_size=2,abrupt=true))")
+    solver = pyspiel.CFRPlusSolver(game)
+    for _ in range(5):
+        solver.evaluate_and_update_policy()
+    expected = pyspiel.exploitability(game, solver.average_policy())
+    assert _curves(out)["dark-hex-2"][-1] == (5, pytest.approx(expected, abs=1e-6)), out
+
+
+@pytest.mark.parametrize("preset, opponent", [("mind-bluff", "heuristic"), ("dark-hex-5", "sweep")])
+def test_ismcts_example_plays_the_baselines(preset, opponent, monkeypatch, capsys):
+    args = ["--preset", preset, "--opponent", opponent, "--games", "2", "--simulations", "10"]
+    out = _run("ismcts.py", args, monkeypatch, capsys)
+    assert out.count("IS-MCTS as seat") == 2, out
+    mean = float(out.rsplit(f"mean score against {opponent}:", 1)[1])
+    assert -1 <= mean <= 1, out
+
+
+def test_small_league_example_prints_the_table_and_writes_json(tmp_path, monkeypatch, capsys):
+    import json
+
+    from fogboard_games import bots
+
+    # The example registers its IS-MCTS kind; keep it out of the other tests.
+    monkeypatch.setattr(bots, "BOT_KINDS", dict(bots.BOT_KINDS))
+    path = tmp_path / "league.json"
+    args = ["--episodes", "1", "--simulations", "5", "--out", str(path)]
+    out = _run("small_league.py", args, monkeypatch, capsys)
+    assert "bot         against      games  mean score" in out, out
+    report = json.loads(path.read_text())
+    assert report["games"] == ["phantom-ttt-3", "mind-bluff-tiny"]
+    assert report["bots"] == ["random", "heuristic", "ismcts-5"]
+    for preset in report["games"]:
+        assert preset in out
+        rows = report["table"][preset]
+        # Each kind against each other kind, over both seats: 6 rows of 2 games.
+        assert len(rows) == 6 and all(r["games"] == 2 for r in rows), rows
+        assert {r["kind"] for r in rows} == {"random", "heuristic", "ismcts-5"}
