@@ -10,6 +10,7 @@ import pyspiel
 import pytest
 
 import fogboard_games
+from fogboard_games.core.observer import all_obs_types
 from fogboard_games.core.review import ReviewError
 from fogboard_games.core.testing import every_view, play
 from fogboard_games.mind_bluff import rules
@@ -510,3 +511,40 @@ def test_series_parameters():
             pyspiel.load_game(SERIES, {"max_eat": bad})
     with pytest.raises((ValueError, pyspiel.SpielError), match="start"):
         pyspiel.load_game(SERIES, {"start": 30})
+
+
+def test_series_finished_games_cached_encodings_equal_fresh_ones():
+    """A finished game's tensor entries are kept on it; reading them again,
+    at every step of whole series, gives what encoding afresh gives."""
+    game = pyspiel.load_game(SERIES)
+    observers = [
+        game.make_py_observer(t)
+        for t in all_obs_types()
+        if t.perfect_recall and t.private_info != pyspiel.PrivateInfoType.NONE
+    ]
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(10):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, odds = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, odds)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            if not state.match.past or rng.random() < 0.7:
+                continue
+            p = rng.randrange(2)
+            cached = [state.information_state_tensor(p)]
+            for o in observers:
+                o.set_from(state, p)
+                cached.append(o.tensor.tolist())
+            for past in state.match.past:
+                past.cache = None  # forget: the next reads encode afresh
+            fresh = [state.information_state_tensor(p)]
+            for o in observers:
+                o.set_from(state, p)
+                fresh.append(o.tensor.tolist())
+            assert cached == fresh
+            checked += 1
+    assert checked > 20

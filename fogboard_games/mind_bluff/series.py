@@ -154,13 +154,29 @@ class SeriesEncoder(contract.Encoder):
                 shown = []  # a current view shows the game under way only
             for name, inner_key in shown:
                 if name in at:
-                    inner_layout = enc.layout(inner_key)
-                    tmp = [0.0] * inner_layout.size
-                    enc.encode(tmp, inner_layout, m, player, inner_key[2])
                     start = at[name]
-                    for i, x in enumerate(tmp):
-                        if x:
-                            buf[start + i] = x
+                    for i, x in self._nonzero(enc, m, player, inner_key):
+                        buf[start + i] = x
+
+    @staticmethod
+    def _nonzero(enc, m: rules.Match, player: int, key: ObsKey) -> list[tuple[int, float]]:
+        """(index, value) of every nonzero entry of game `m` as `enc` encodes it.
+
+        A finished game never changes and every copy of the series shares
+        it, so its entries are kept in its own `cache` slot (the Mind Bluff
+        encoder uses no cache); the game under way is encoded afresh."""
+        cache = m.cache if m.mover == TERMINAL else None
+        if cache is not None and (player, key) in cache:
+            return cache[player, key]
+        layout = enc.layout(key)
+        tmp = [0.0] * layout.size
+        enc.encode(tmp, layout, m, player, key[2])
+        entries = [(i, x) for i, x in enumerate(tmp) if x]
+        if m.mover == TERMINAL:
+            if m.cache is None:
+                m.cache = {}
+            m.cache[player, key] = entries
+        return entries
 
     def describe(self, match: SeriesMatch, player: int, key: ObsKey) -> str:
         recall, public, private = key
