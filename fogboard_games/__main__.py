@@ -1,4 +1,4 @@
-"""Command line: `python -m fogboard_games bench | tour`."""
+"""Command line: `python -m fogboard_games bench [--workloads | --batch] | tour`."""
 
 from __future__ import annotations
 
@@ -18,14 +18,25 @@ def main(argv=None) -> int:
         action="store_true",
         help="instead, random playouts reading the mover's information-state string",
     )
+    bench.add_argument(
+        "--batch",
+        action="store_true",
+        help="instead, fogboard_games.batch's batched plies/s beside the C++ loop",
+    )
+    bench.add_argument(
+        "--batch-size", type=int, default=4096, help="rows of the --batch environments"
+    )
     sub.add_parser("tour", help="play every preset once at random and print a table")
     args = parser.parse_args(argv)
     if args.command == "bench":
-        from fogboard_games.bench import run, run_workloads
+        from fogboard_games.bench import run, run_batch, run_workloads
 
         only = args.only.split(",") if args.only else None
-        measure = run_workloads if args.workloads else run
-        measure(rounds=args.rounds, seconds=args.seconds, only=only)
+        if args.batch:
+            run_batch(args.rounds, args.seconds, only, batch_size=args.batch_size)
+        else:
+            measure = run_workloads if args.workloads else run
+            measure(rounds=args.rounds, seconds=args.seconds, only=only)
     else:
         from fogboard_games.tour import tour
 

@@ -50,3 +50,19 @@ def test_ismcts_beats_uniform_random_at_liars_dice(monkeypatch, capsys):
     # Random against random scores 0; a search that reads its own die and
     # the bids does far better (seeded, so the run repeats exactly).
     assert mean > 0.4, out
+
+
+def test_batch_selfplay_beats_uniform_random(monkeypatch, capsys):
+    args = ["--iterations", "40", "--report", "20", "--eval", "2048", "--png", ""]
+    out = _run("batch_selfplay.py", args, monkeypatch, capsys)
+    scores = [
+        float(line.split("random")[1].split()[0])
+        for line in out.splitlines()
+        if line.startswith("iteration")
+    ]
+    assert len(scores) == 3, out
+    # The untrained policy is uniform random (about 0, within the noise of
+    # 2,048 games); 40 iterations of self-play already beat it clearly.
+    assert abs(scores[0]) < 0.08, out
+    assert scores[-1] > 0.15 and scores[-1] > scores[0] + 0.15, out
+    assert "final mean score against uniform random" in out
