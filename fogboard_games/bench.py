@@ -211,14 +211,16 @@ def run_workloads(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict
 
 BATCH_LEGEND = """\
 batch     fogboard_games.batch at the batch size shown: every row plays uniformly random
-          legal actions (drawn from the mask, vectorized), finished rows restarted at
-          once; plies (decisions) per second over all rows, chance drawn inside
+          legal actions (drawn from the mask, vectorized: random_actions), finished rows
+          restarted at once; plies (decisions) per second over all rows, chance drawn
+          inside
 C++ loop  OpenSpiel's C++ game stepped one state at a time from a Python loop, random
           legal actions; plies (decisions) per second, chance steps played, not counted
 plain     no tensor read; tensor: the mover's information-state tensor read at every
           ply (batch: state.observation, (B, D) float32; C++: information_state_tensor())
 ratio     batch / C++ loop, both measured in this run; -: no C++ counterpart
-bytes/row the batch environment's numpy arrays per row (history and tensors included)"""
+bytes/row the batch environment's numpy arrays per row (history, tensors and the kept
+          observation buffers included)"""
 
 BATCH_PRESETS = (
     "phantom-ttt-3",
@@ -235,20 +237,30 @@ BATCH_PRESETS = (
 def random_actions(rng, mask):
     """One uniformly random legal action per row of a (B, A) mask, vectorized.
 
-    Each legal action gets a random key with its index in the low bits; the
-    largest key wins (ties of the random bits, about one draw in a thousand
-    on the largest games, go to the higher action). Works along the mask's
-    transposed (A, B) layout, the one `fogboard_games.batch` hands out, so
-    the reduction runs across rows.
+    Row b with c legal actions draws k = floor(u * c), u uniform in [0, 1)
+    (one float64 per row: uniform over the c actions up to float64 rounding,
+    a bias below 1e-15, and k < c always), and plays its (k + 1)-th legal
+    action: the number of actions whose running count of legal actions is
+    still at most k. The running counts are A - 1 vectorized additions over
+    rows along the mask's transposed (A, B) layout, the one
+    `fogboard_games.batch` hands out; drawing one number per row instead of
+    one per action and row keeps the draw a small part of a step. Rows with
+    no legal action get A - 1.
     """
-    by_action = mask.T
+    by_action = mask.T.view(np.uint8)
     A, B = by_action.shape
-    bits = max(1, (A - 1).bit_length())
-    keys = rng.bit_generator.random_raw((A * B + 3) // 4).view(np.uint16)[: A * B]
-    keys = keys.reshape(A, B) & np.uint16((0xFFFF << bits) & 0xFFFF)
-    keys |= np.arange(A, dtype=np.uint16)[:, None]
-    keys *= by_action
-    return (keys.max(0) & np.uint16((1 << bits) - 1)).astype(np.int64)
+    counts = np.empty((A - 1, B), np.uint8 if A < 256 else np.uint16)
+    if A > 1:
+        counts[0] = by_action[0]
+        for i in range(1, A - 1):
+            np.add(counts[i - 1], by_action[i], out=counts[i])
+        total = counts[-1] + by_action[-1]
+    else:
+        total = by_action[0]
+    k = (rng.random(B) * total).astype(counts.dtype)
+    # The last action needs no count: it is chosen when all the others are passed.
+    passed = np.less_equal(counts, k, out=counts.view(bool) if A < 256 else None)
+    return np.add.reduce(passed.view(np.uint8), axis=0, dtype=counts.dtype).astype(np.int64)
 
 
 def batch_rate(env, seconds: float, tensor: bool, seed: int = 0) -> float:
@@ -263,7 +275,7 @@ def batch_rate(env, seconds: float, tensor: bool, seed: int = 0) -> float:
         for _ in range(8):
             if tensor:
                 state.observation  # noqa: B018  (reading it is the workload)
-            plies += env.batch_size - int(state.terminated.sum())
+            plies += env.batch_size - np.count_nonzero(state.terminated)
             state = env.step(random_actions(rng, state.legal_action_mask))
             if state.terminated.any():
                 state = env.reset(state.terminated)

@@ -304,3 +304,81 @@ def test_bench_batch_runs_on_a_tiny_budget(capsys):
     assert rows["phantom-ttt-3"][1] == "phantom_ttt" and float(rows["phantom-ttt-3"][2]) > 0
     assert rows["liars-dice-1"][1] == "-"
     assert "bytes/row" in out
+
+
+@pytest.mark.parametrize("size", range(2, 9))
+def test_hex_win_tables_agree_with_a_flood(size):
+    """The frontier tables that read hex wins (boards.frontier_table), on every
+    board size make takes: random stone sets of both seats, against a flood
+    from the first edge. (The crosschecks above play boards up to 6 x 6.)"""
+    env = batch.make(pyspiel.load_game(f"fogboard_dark_hex(board_size={size})"), batch_size=2)
+    geo, rng = env.geo, np.random.default_rng(size)
+    boards, want = [], []
+    for trial in range(2000):
+        seat = trial % 2
+        stones = {c for c in range(geo.cells) if rng.random() < rng.random()}
+        reached = {c for c in stones if geo.edges[seat][c] & 1}
+        todo = list(reached)
+        while todo:
+            for nb in geo.neighbors[todo.pop()]:
+                if nb in stones and nb not in reached:
+                    reached.add(nb)
+                    todo.append(nb)
+        want.append(any(geo.edges[seat][c] & 2 for c in reached))
+        boards.append(sum(int(env.goal_bits[2 * c + seat]) for c in stones))
+    got = env._joined(np.array(boards, np.uint64)) != 0
+    assert got.tolist() == want
+    assert 0 < sum(want) < len(want)
+
+
+def test_random_actions_are_legal_and_uniform():
+    rng = np.random.default_rng(0)
+    for actions in (1, 2, 9, 25, 300):  # (over 255 actions the counts are uint16)
+        mask = rng.random((actions, 500)) < 0.3
+        mask[:, :5] = False  # rows with no legal action get A - 1
+        picked = random_actions(rng, mask.T)
+        legal = mask.any(0)
+        assert picked.dtype == np.int64
+        assert mask.T[np.flatnonzero(legal), picked[legal]].all()
+        assert (picked[~legal] == actions - 1).all()
+    # one legal set in every row: each action about a third of the draws
+    mask = np.zeros((9, 90_000), bool)
+    mask[[0, 4, 8]] = True
+    counts = np.bincount(random_actions(rng, mask.T), minlength=9)
+    assert counts[[1, 2, 3, 5, 6, 7]].sum() == 0
+    assert np.abs(counts[[0, 4, 8]] / 90_000 - 1 / 3).max() < 0.01
+    # a row-major mask works too (slower)
+    row_major = np.zeros((100, 5), bool)
+    row_major[:, 3] = True
+    assert (random_actions(rng, row_major) == 3).all()
+
+
+@pytest.mark.parametrize("preset", ["phantom-ttt-3", "dark-hex-5"])
+def test_observations_stay_their_own(preset):
+    """Observation buffers are reused only once nothing references them: an
+    observation (or a view of one) kept across steps never changes."""
+    env = batch.make(preset, batch_size=16, seed=0)
+    rng = np.random.default_rng(0)
+    s = env.reset()
+    kept = s.observation
+    copy = kept.copy()
+    view = s.observation[3:5]
+    view_copy = view.copy()
+    del s  # the view and `kept` still hold the buffer
+    for _ in range(6):
+        s = env.step(random_actions(rng, env._state.legal_action_mask))
+        s.observation  # noqa: B018
+        if s.terminated.any():
+            s = env.reset(s.terminated)
+        assert not np.shares_memory(s.observation, kept)
+    assert np.array_equal(kept, copy) and np.array_equal(view, view_copy)
+    # The pool itself: a held buffer is never handed out again, a dropped one is.
+    a = env._fresh("test", (3,), np.float32)
+    b = env._fresh("test", (3,), np.float32)
+    assert a is not b
+    view = b[1:]
+    del a
+    assert env._fresh("test", (3,), np.float32) is env._pools["test"][0]
+    c = env._fresh("test", (3,), np.float32)  # pool[0] is free again: c is it
+    del b, c
+    assert not np.shares_memory(env._fresh("test", (3,), np.float32), view)

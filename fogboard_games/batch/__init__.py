@@ -22,9 +22,13 @@ actions, and `make`, which says which games are covered.
 
 from __future__ import annotations
 
+import functools
+import sys
+
 import numpy as np
 import pyspiel
 
+POOL_SIZE = 2  # arrays kept per kind for reuse (see Env._fresh)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)  # -4: the current player of a finished row
 
 # The presets `make` accepts by name (each a registered preset of the package).
@@ -98,11 +102,22 @@ class Env:
 
     A subclass sets `num_players`, `num_actions`, `tensor_size`, `max_history`
     and `mover` (B,) int64 (a seat in every row: finished rows are told by
-    `terminated`), and implements `_restart(rows)` (rows: an int
-    index array; chance is drawn there and logged with `_log`), `_legal_mask()`, `_start_mask()` (the legal actions at a game's start),
-    `_check(rows, actions)` (a bool per row: legal), `_apply(rows, actions)`
-    (returns (rows, returns) of the rows that finished) and `_tensors()`
-    (every seat's tensor, (B, P, D) uint8, brought up to date).
+    `terminated`), and implements `_restart(rows)` (rows: an int index array;
+    chance is drawn there and logged with `_log`), `_legal_mask()`,
+    `_start_mask()` (the legal actions at a game's start), `_play(actions,
+    active)` and the tensor reads `_mover_tensor()` and `_seat_tensor(p)`.
+
+    `_play` gets every row's action, (B,) int64, and `active`: None when every
+    row is running, else the (B,) bool mask of the running rows (finished
+    rows' actions are garbage to ignore). It first checks the running rows'
+    actions and calls `_refuse` on any illegal one, changing nothing; then it
+    applies them and returns (ended, rewards): None, None when no row ended,
+    else the (B,) bool mask of the rows that ended at this step and the (B, P)
+    float32 rewards of the step (zeros but in those rows).
+    The step works on whole rows throughout, with masks for the rows that
+    sit out, because at a few thousand rows a numpy call costs about as much
+    as its work: compacting the running rows first would cost more calls
+    than it saves.
     """
 
     num_players: int
@@ -116,12 +131,24 @@ class Env:
         self.game = game
         self.batch_size = B = int(batch_size)
         self.rng = np.random.default_rng(seed)
-        self.history = np.zeros((B, self.max_history), np.int16)
-        self.history_len = np.zeros(B, np.int64)
-        self.terminated = np.zeros(B, bool)
+        # One spare column per row: a step writes every row's action at its
+        # row's next position, finished rows too (their position does not
+        # advance, so what lands there is past the end of their history).
+        self.hstride = H = self.max_history + 1
+        self.history = np.zeros((B, H), np.int16)
         self.rows = np.arange(B)
+        self.hstart = self.rows * H  # flat index of each row's first entry
+        self.hpos = self.hstart.copy()  # flat index of each row's next entry
+        self.terminated = np.zeros(B, bool)
+        self._finished = 0  # count of terminated rows (0: every row plays)
+        self._pools: dict[str, list] = {}  # see _fresh
         self._stamp = 0  # bumped at every step and reset (stale lazy observations)
         self._state: State | None = None
+
+    @property
+    def history_len(self) -> np.ndarray:
+        """(B,) int64: entries in each row's history."""
+        return self.hpos - self.hstart
 
     # ---- the interface -------------------------------------------------------
 
@@ -136,10 +163,11 @@ class Env:
                     f"reset(rows) takes a boolean mask of shape ({self.batch_size},), "
                     f"got dtype {mask.dtype} and shape {mask.shape}"
                 )
-            index = np.flatnonzero(mask)
+            index = mask.nonzero()[0]
         if len(index):
-            self.history_len[index] = 0
+            self.hpos[index] = self.hstart[index]
             self.terminated[index] = False
+            self._finished = int(np.count_nonzero(self.terminated))
             self._restart(index)
         self._stamp += 1
         rewards = np.zeros((self.batch_size, self.num_players), np.float32)
@@ -147,14 +175,17 @@ class Env:
         if rows is None or last is None or last._stamp != self._stamp - 1:
             self._state = self._snapshot(rewards)
         else:
-            # Only the restarted rows changed: patch them into the last snapshot's
-            # arrays (copies) rather than rebuild every row.
-            player = last.current_player.copy()
-            player[index] = 0
-            legal = last.legal_action_mask.copy(order="K")
-            legal[index] = self._start_mask()
-            terminated = last.terminated.copy()
-            terminated[index] = False
+            # Only the restarted rows changed: patch them into new copies of the last
+            # snapshot's arrays rather than rebuild every row.
+            if self._finished:
+                player = last.current_player.copy()
+                player[index] = 0
+                terminated = last.terminated.copy()
+                terminated[index] = False
+            else:  # every finished row restarted (the usual case)
+                player = self.mover.copy()
+                terminated = np.zeros(self.batch_size, bool)
+            legal = self._restarted_mask(last.legal_action_mask.T, mask)
             self._state = State(self, player, legal, rewards, terminated)
         return self._state
 
@@ -165,29 +196,22 @@ class Env:
         row, the action and the legal ones, and changes no row.
         """
         a = np.asarray(actions)
-        if a.shape != (self.batch_size,) or not (
-            np.issubdtype(a.dtype, np.integer) or a.dtype == bool
-        ):
+        if a.shape != (self.batch_size,) or a.dtype.kind not in "iub":
             raise ValueError(
                 f"step takes one integer action per row, shape ({self.batch_size},); "
                 f"got dtype {a.dtype} and shape {a.shape}"
             )
-        a = a.astype(np.int64)
-        running = ~self.terminated
-        rows = self.rows if running.all() else np.flatnonzero(running)
-        acts = a if len(rows) == self.batch_size else a[rows]
-        ok = self._check(rows, acts)
-        if not ok.all():
-            self._refuse(rows, acts, ok)
-        sel = slice(None) if len(rows) == self.batch_size else rows
-        h = self.history_len[sel]
-        self.history.reshape(-1)[rows * self.max_history + h] = acts
-        self.history_len[sel] = h + 1
-        done, returns = self._apply(rows, acts)
-        rewards = np.zeros((self.batch_size, self.num_players), np.float32)
-        if len(done):
-            rewards[done] = returns
-            self.terminated[done] = True
+        if a.dtype != np.int64:
+            a = a.astype(np.int64)
+        active = ~self.terminated if self._finished else None
+        ended, rewards = self._play(a, active)
+        self.history.reshape(-1)[self.hpos] = a.astype(np.int16)  # (finished rows: garbage)
+        self.hpos += 1 if active is None else active
+        if ended is None:
+            rewards = np.zeros((self.batch_size, self.num_players), np.float32)
+        else:
+            self.terminated |= ended
+            self._finished = int(np.count_nonzero(self.terminated))
         self._stamp += 1
         self._state = self._snapshot(rewards)
         return self._state
@@ -196,54 +220,89 @@ class Env:
         """(B, D) float32: seat `player`'s information-state tensor in every row."""
         if not isinstance(player, (int, np.integer)) or not 0 <= player < self.num_players:
             raise ValueError(f"player must be a seat 0..{self.num_players - 1}, got {player!r}")
-        return self._tensors()[:, int(player)].astype(np.float32)
+        return self._seat_tensor(int(player))
 
     def to_pyspiel(self, row: int) -> pyspiel.State:
         """The registered pyspiel game's state with row `row`'s history (chance included)."""
         if not isinstance(row, (int, np.integer)) or not 0 <= row < self.batch_size:
             raise ValueError(f"row must be an int in 0..{self.batch_size - 1}, got {row!r}")
         state = self.game.new_initial_state()
-        for action in self.history[row, : self.history_len[row]]:
-            state.apply_action(int(action))
+        for action in self.history_of(row):
+            state.apply_action(action)
         return state
 
     def history_of(self, row: int) -> list[int]:
         """Row `row`'s pyspiel action ids so far, chance outcomes included."""
-        return self.history[row, : self.history_len[row]].tolist()
+        return self.history[row, : self.hpos[row] - self.hstart[row]].tolist()
 
     def memory_per_row(self) -> int:
-        """Bytes of numpy arrays per row (every array of the environment)."""
+        """Bytes of numpy arrays per row (every array of the environment, the
+        observation buffers kept for reuse included)."""
         total = sum(v.nbytes for v in vars(self).values() if isinstance(v, np.ndarray))
+        total += sum(a.nbytes for pool in self._pools.values() for a in pool)
         return total // self.batch_size
 
     # ---- shared machinery -----------------------------------------------------
 
     def _log(self, rows: np.ndarray, outcomes: np.ndarray) -> None:
         """Append chance outcomes (rows, k) to the rows' histories."""
-        h = self.history_len[rows]
+        at = self.hpos[rows]
         k = outcomes.shape[1]
-        cols = h[:, None] + np.arange(k)
-        self.history[rows[:, None], cols] = outcomes
-        self.history_len[rows] = h + k
+        self.history.reshape(-1)[at[:, None] + np.arange(k)] = outcomes
+        self.hpos[rows] = at + k
 
     def _snapshot(self, rewards: np.ndarray) -> State:
-        player = np.where(self.terminated, TERMINAL, self.mover)
+        if self._finished:
+            player = np.where(self.terminated, TERMINAL, self.mover)
+        else:
+            player = self.mover.copy()
         return State(self, player, self._legal_mask(), rewards, self.terminated.copy())
 
-    def _mover_tensor(self) -> np.ndarray:
-        tensors = self._tensors()
-        seat = np.where(self.terminated, 0, self.mover)
-        rows = tensors.reshape(-1, self.tensor_size).take(self.rows * self.num_players + seat, 0)
-        if self.terminated.any():
-            rows[self.terminated] = 0
-        return rows.astype(np.float32)
+    def _fresh(self, key: str, shape: tuple, dtype) -> np.ndarray:
+        """An array to fill and hand out in a snapshot: one handed out before
+        that nothing else references any more (its snapshot is gone, and no
+        view of it is left), else a new one. Refilling the same memory is
+        faster than a new large array every step (no page faults, no zeroing
+        by the kernel), and no one can see it happen."""
+        pool = self._pools.setdefault(key, [])
+        for arr in pool:
+            # References of an unreferenced one: the pool's, `arr`, getrefcount's.
+            if sys.getrefcount(arr) == 3:
+                return arr
+        arr = np.empty(shape, dtype)
+        if len(pool) < POOL_SIZE:
+            pool.append(arr)
+        return arr
 
-    def _refuse(self, rows: np.ndarray, acts: np.ndarray, ok: np.ndarray) -> None:
-        i = int(np.flatnonzero(~ok)[0])
-        row, action = int(rows[i]), int(acts[i])
-        legal = np.flatnonzero(self._legal_mask()[row]).tolist()
+    def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """The legal mask of the last snapshot (its (A, B) layout) with the rows of
+        the bool mask `rows` at the start: a game starts with a block of actions
+        [lo, hi) legal (the attempts, the senses, the opening bids)."""
+        lo, hi = self._start_block
+        if lo == 0 and hi == self.num_actions:
+            return (last | rows).T
+        new = np.empty_like(last)
+        np.bitwise_or(last[lo:hi], rows, out=new[lo:hi])
+        keep = ~rows
+        np.bitwise_and(last[:lo], keep, out=new[:lo])
+        np.bitwise_and(last[hi:], keep, out=new[hi:])
+        return new.T
+
+    @functools.cached_property
+    def _start_block(self) -> tuple[int, int]:
+        legal = np.flatnonzero(self._start_mask())
+        lo, hi = int(legal[0]), int(legal[-1]) + 1
+        assert len(legal) == hi - lo, "the start's legal actions are one block"
+        return lo, hi
+
+    def _refuse(self, active, acts: np.ndarray, ok: np.ndarray) -> None:
+        """Raise for the first running row whose action is not legal (`ok` False)."""
+        bad = ~ok if active is None else ~ok & active
+        row = int(np.flatnonzero(bad)[0])
+        action = int(acts[row])
+        legal = np.flatnonzero(self._state.legal_action_mask[row]).tolist()
         seat = int(self.mover[row])
-        count = int((~ok).sum())
+        count = int(np.count_nonzero(bad))
         more = f" ({count - 1} other rows are illegal too)" if count > 1 else ""
         raise ValueError(
             f"illegal action {action} in row {row} (seat {seat} to move); legal actions "
@@ -260,13 +319,13 @@ class Env:
     def _start_mask(self) -> np.ndarray:
         raise NotImplementedError
 
-    def _check(self, rows: np.ndarray, acts: np.ndarray) -> np.ndarray:
+    def _play(self, acts: np.ndarray, active):
         raise NotImplementedError
 
-    def _apply(self, rows: np.ndarray, acts: np.ndarray):
+    def _mover_tensor(self) -> np.ndarray:
         raise NotImplementedError
 
-    def _tensors(self) -> np.ndarray:
+    def _seat_tensor(self, player: int) -> np.ndarray:
         raise NotImplementedError
 
 

@@ -11,24 +11,36 @@ board-full check (tic-tac-toe), then the ply cap, where true distToWin
 decides. A seat's own stones and the opponent stones it has proven (by a
 collision or a sense) are not legal attempts; at a sense every anchor is.
 
-Each row keeps per seat two bitboards (one uint64 each, so boards up to
-8 x 8): its stones, and the cells it knows (its stones and the opponent
-stones it proved). The true board is the two seats' stones; the legal
-attempts are the cells a seat does not know.
+Each row keeps per seat bitboards (one uint64 each, so boards up to 8 x 8):
+its stones, and the cells it knows (its stones and the opponent stones it
+proved). They are kept mover-relative, `my_*` for the seat to move and
+`their_*` for the other: a step reads and writes the mover's boards without
+picking them out of a per-seat array, and passing the turn exchanges the two
+(under the abrupt rule without a sense every row passes at every ply, so the
+exchange is of two names, not of data). The legal attempts are the cells the
+mover does not know.
 
-Hex connections are kept without a flood fill per move: per row and seat,
-bitboards of the seat's stones joined to its first edge and to its far
-edge. A new stone wins when it touches (or lies on) both; when it touches
-just one, the group it now belongs to joins that set (a flood through the
-seat's stones outside the set, usually zero or one dilation).
+Hex wins are read from lookup tables, not found by a flood fill: each seat
+also keeps its stones as a bitboard in "goal order" (rank by rank from its
+first edge to its far one: seat 1's ranks as they are, seat 0's files as
+ranks; hex adjacency survives the transposition), and after a placement the
+mover's goal board is read a few ranks at a time through tables whose
+state is the last rank read: which of its cells hold stones joined to the
+first edge, and which other stones are joined to each other through the
+ranks already read (`frontier_table`). After the last rank the state says
+whether a stone there is joined to the first edge: a win. On 5 x 5 that is
+two lookups per ply for every row, whatever the groups look like.
 
-Information-state tensors are not made until first read: until then each
-ply goes to a compact per-row log, from which the first read builds them;
-from then on every ply writes its few 1.0s straight into them. Play that
-never reads a tensor never pays for one.
+Information-state tensors are not made until first read: plain play writes
+nothing for them. The first read replays every row's history (the pyspiel
+action ids every row keeps anyway) with tensor writes on, and from then on
+every ply writes its few entries straight into them, with one indexed store
+for all rows.
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -37,9 +49,98 @@ from fogboard_games.boards import rules
 
 MAX_SIZE = 8  # cells fit one uint64 bitboard
 UNKNOWN, OWN, PROVEN = rules.UNKNOWN, rules.OWN, rules.PROVEN
-ONE, ZERO = np.uint64(1), np.uint64(0)
-# A logged ply packs into an int16: cell | occupied << 6 | seat << 7 | own ply index << 8.
-SEAT_BIT, OWN_SHIFT = 7, 8
+ZERO = np.uint64(0)
+# A row's outcome at a ply, as `ending | seat`: 0 playing on, DRAWN, or WON by
+# seat; RETURNS and OUTCOME_AT (the tensors' outcome entry) by that index.
+DRAWN, WON = 2, 4
+RETURNS = np.array([[0, 0], [0, 0], [0, 0], [0, 0], [1, -1], [-1, 1]], np.float32)
+OUTCOME_AT = np.array([0, 0, 1, 1, 0, 2])  # seat 0 won / draw / seat 1 won
+BYTE_BITS = (1 << np.arange(8, dtype=np.uint8))[:, None]  # bit i of a byte, per row
+TABLE_LIMIT = 1 << 18  # entries per hex lookup table (int32: 1 MB; most are far smaller)
+
+
+def _root(parent: dict, x: int) -> int:
+    while parent.get(x, x) != x:
+        x = parent[x]
+    return x
+
+
+@functools.cache
+def frontier_table(n: int) -> np.ndarray:
+    """Hex connection states of an n-wide board read rank by rank: (S, 2^n) int64,
+    next state = table[state, stones of the next rank as n bits].
+
+    A state is the last rank read: per cell 0 (no stone), 1 (a stone joined to
+    the first edge, through the ranks read) or 2, 3, ... (stones joined to one
+    another but not to the first edge: the label says which, numbered in order
+    of first appearance). State 0 is the start (a virtual rank of first-edge
+    stones above rank 0); state 1 is every state with no 1 left, which can no
+    longer join the edges. Cell f of the next rank touches cells f - 1 and f + 1
+    of its own rank and cells f and f + 1 of the rank above (hex). After the
+    last rank, a state other than 1 is a win. Built by search from the start
+    (70 states on 5 x 5; about 1.5 s for the 1423 of 8 x 8, once per size).
+    """
+    runs = []  # per stones pattern: its runs (first, last) of adjacent stones
+    for bits in range(1 << n):
+        pattern, f = [], 0
+        while f < n:
+            if bits >> f & 1:
+                a = f
+                while f + 1 < n and bits >> (f + 1) & 1:
+                    f += 1
+                pattern.append((a, f, range(a, min(f + 1, n - 1) + 1)))  # + cells above
+            f += 1
+        runs.append(pattern)
+    start = (1,) * n
+    ids = {start: 0, None: 1}
+    order = [start, None]
+    table = []
+    i = 0
+    while i < len(order):
+        state = order[i]
+        i += 1
+        if state is None:
+            table.append([1] * (1 << n))
+            continue
+        row = []
+        for pattern in runs:
+            parent = {}  # union-find over the labels above (1 stays a root)
+            find = functools.partial(_root, parent)
+            heads = []  # per run: the label it joins (None: a new group)
+            for _, _, above in pattern:
+                head = None
+                for u in above:
+                    label = state[u]
+                    if label:
+                        root = find(label)
+                        if head is None:
+                            head = root
+                        elif root != head:
+                            if root == 1:
+                                parent[head], head = 1, 1
+                            else:
+                                parent[root] = head
+                heads.append(head)
+            out, names, alive = [0] * n, {}, False
+            for (a, b, _), head in zip(pattern, heads):
+                key = ("new", a) if head is None else find(head)
+                label = 1 if key == 1 else names.setdefault(key, len(names) + 2)
+                alive |= label == 1
+                out[a : b + 1] = [label] * (b + 1 - a)
+            nxt = tuple(out) if alive else None
+            if nxt not in ids:
+                ids[nxt] = len(order)
+                order.append(nxt)
+            row.append(ids[nxt])
+        table.append(row)
+    return np.array(table, np.int64)
+
+
+def lanes(flags: np.ndarray) -> np.ndarray:
+    """uint64 all ones where `flags`, else 0: to mask bitboards with an AND (numpy
+    multiplies uint64 by bool many times slower)."""
+    out = flags.astype(np.uint64)
+    return np.negative(out, out=out)
 
 
 class Boards(Env):
@@ -50,104 +151,175 @@ class Boards(Env):
         assert geo.size <= MAX_SIZE
         self.cells = n2 = geo.cells
         self.num_players = 2
-        self.num_actions = geo.num_actions
+        self.num_actions = A = geo.num_actions
         layout = game.info_layout
-        self.tensor_size = layout.size
+        self.tensor_size = D = layout.size
         self.max_history = geo.max_game_length
-        self.log_len = M = geo.max_game_plies
         self.sense = geo.sense
-        self.abrupt = geo.abrupt
+        self.abrupt = abrupt = geo.abrupt
+        self.is_hex = geo.kind == "hex"
+        # Abrupt without a sense: every ply passes the turn in every row.
+        self.always_passes = abrupt and not self.sense
         # The cap binds only below 2 x cells - 1 plies (docs/boards.md#length).
         self.cap = geo.max_plies if geo.max_plies < 2 * n2 - 1 else None
         super().__init__(game, batch_size, seed)
         B = self.batch_size
-        off = layout.offset
-        self.o_board = off["board"]
-        self.o_attempts = off["attempts"]
-        self.o_results = off["results"]
-        self.o_movers = off.get("ply_movers")
-        self.o_outcome = off["outcome"]
         self.full = np.uint64((1 << n2) - 1)
-        self._checked = (None, None, None)
+        # bits[a + 1]: the bit of attempt a; 0 for the sense actions and, at both
+        # ends, for any action out of range (a take with mode="clip" lands there).
+        self.bits = np.zeros(A + 2, np.uint64)
+        self.bits[1 : n2 + 1] = [1 << c for c in range(n2)]
 
-        # The game, per row; per-seat arrays are seat-major: [seat, row].
-        self.own = np.zeros((2, B), np.uint64)  # each seat's stones
-        self.known = np.zeros((2, B), np.uint64)  # its stones and the stones it proved
+        # The game, per row. Per-seat bitboards, stacked as [mine/theirs, field, row]
+        # so a swap of seats is a few operations: see _seat_views.
+        self.fields = ["stones", "known"]
+        if self.is_hex:
+            self.fields.append("goal")  # the stones in goal order (see the module doc)
+        K = len(self.fields)
+        self.seats = np.zeros((2, K, B), np.uint64)
+        self.ply_keys = np.zeros((2, B), np.int64)  # tensors: 2 * cells * own plies made
+        self._views = [None, None]
+        self._seat_views(0)
+        self._swap = np.empty((K, B), np.uint64)  # scratch of the seat swap
+        self.seat_at = (np.arange(2 * K) * B)[:, None]  # flat offset of each seat field
         self.mover = np.zeros(B, np.int64)  # 0 or 1 (the last mover in finished rows)
-        self.plies = np.zeros(B, np.int64)
-        self.own_plies = np.zeros((2, B), np.int64)
-        self.winner = np.zeros(B, np.int64)  # 0, 1, or -1 for a draw
-        self.log = np.zeros((B, M), np.int16)  # packed plies, until tensors are tracked
-        # Tensors: both seats', made at the first read, then kept current.
-        self.tracking = False
-        self.tensors = np.zeros((B, 2, layout.size), np.uint8)  # 0/1: float32 when read
-        self.blank = np.zeros((2, layout.size), np.uint8)
-        self.blank[:, self.o_board : self.o_board + 3 * n2 : 3] = 1  # every cell unknown
+        self._free = np.zeros(B, np.uint64)  # the mover's legal attempts, as of the snapshot
+        self._replaying = None  # the replay's history column (see _build_tensors)
 
         if geo.kind == "ttt":
-            self.lines = np.zeros(512, bool)  # bitboard -> holds a line
-            for bits in range(512):
-                self.lines[bits] = any(all(bits >> c & 1 for c in ln) for ln in geo.lines)
+            # ending[their stones << 9 | my stones], after my placement: WON if I
+            # hold a line, DRAWN if the board is full, else 0.
+            lines = [sum(1 << c for c in ln) for ln in geo.lines]
+            holds = np.array([any(b & m == m for m in lines) for b in range(512)])
+            boards = np.arange(1 << 18)
+            full = (boards >> 9 | boards) & 511 == 511
+            ending = np.where(holds[boards & 511], WON, np.where(full, DRAWN, 0))
+            self.ending = ending.astype(np.int8)  # (small: a table that stays in cache)
         else:
             self._hex_tables(geo)
         if self.sense:
             self.blocks = np.array(geo.blocks, np.int64)  # (anchors, K) cells
-            self.anchors = len(geo.anchors)
-            K = self.blocks.shape[1]
+            self.anchors = np.uint64(len(geo.anchors))
             self.block_bits = np.array([[1 << c for c in block] for block in geo.blocks], np.uint64)
+            self.sensing = np.ones(B, bool)  # the mover's next decision is its sense
+
+        # Tensors: both seats', made at the first read, then kept current, in two
+        # slots of B rows: slot s, row b at s * B + b. Slot s holds seat s's, but
+        # when every ply passes the turn (always_passes) slot _mine holds the
+        # mover's, like the bitboards, so the movers' tensors are one block. Row 2B
+        # stays zeros (a finished row's observation), row 2B + 1 takes the writes of
+        # rows sitting a ply out.
+        self.tracking = False
+        self.tensors = np.zeros((2 * B + 2, D), np.uint8)  # 0/1: float32 when read
+        self.blank = np.zeros(D, np.uint8)  # either seat's tensor at the start
+        off = layout.offset
+        self.o_board = off["board"]
+        self.blank[self.o_board : self.o_board + 3 * n2 : 3] = 1  # every cell unknown
+        self.o_movers = off.get("ply_movers")
+        self.o_outcome = off["outcome"]
+        if self.sense:
             self.o_senses = off["senses"]
             self.o_sensed = off["sensed"]
-            self.sensing = np.ones(B, bool)  # the mover's next decision is its sense
-            self.sensed_anchor = np.full(B, -1, np.int64)  # sense of the ply under way
-            self.sensed_seen = np.zeros((B, K), np.int8)
-            self.log_anchor = np.zeros((B, M), np.int8)
-            self.log_seen = np.zeros((B, M, K), np.int8)
+        self.row_at = self.rows * D  # flat index of row b's tensor of seat 0
+        self.scratch = (2 * B + 1) * D
+        # An attempt's four entries, by key 2 * (cells * j + cell) + placed (the
+        # seat's j-th attempt): the cell leaves "unknown" and becomes own stone
+        # (placed) or proven (occupied); the attempt; its result.
+        L = geo.max_own_plies
+        j, cell, placed = np.meshgrid(np.arange(L), np.arange(n2), (0, 1), indexing="ij")
+        square = self.o_board + 3 * cell
+        self.ply_entries = np.stack(
+            [
+                square,
+                square + 2 - placed,
+                off["attempts"] + j * n2 + cell,
+                off["results"] + 2 * j + 1 - placed,
+            ],
+            axis=-1,
+        ).reshape(-1, 4)
+        # (a full array, not a broadcast (4,): numpy's scatter is much faster so)
+        self.ply_values = np.tile(np.array([0, 1, 1, 1], np.uint8), (B, 1))
+        self.start_mask = np.zeros(A, bool)  # the legal actions at a game's start
+        self.start_mask[n2:] = self.sense
+        self.start_mask[:n2] = not self.sense
         self.reset()
 
-    def _hex_tables(self, geo) -> None:
-        n, n2 = geo.size, geo.cells
-        self.neighbours = np.array(
-            [sum(1 << nb for nb in geo.neighbors[c]) for c in range(n2)], np.uint64
-        )
-        # on_edge[edge][seat * cells + cell]: the cell lies on the seat's first / far edge.
-        self.on_edge = [
-            np.array([bool(geo.edges[s][c] & (1 << e)) for s in (0, 1) for c in range(n2)])
-            for e in (0, 1)
-        ]
-        self.conn = np.zeros((2, 2, self.batch_size), np.uint64)  # [seat, edge, row]
-        file0 = sum(1 << (r * n) for r in range(n))
-        last = file0 << (n - 1)
-        self.shifts = (np.uint64(1), np.uint64(n), np.uint64(n - 1))
-        self.not_file0 = np.uint64(((1 << n2) - 1) & ~file0)
-        self.not_last = np.uint64(((1 << n2) - 1) & ~last)
+    def _seat_views(self, mine: int) -> None:
+        """Name the fields of seats[mine] my_*, of the other their_* (views)."""
+        views = self._views[mine]
+        if views is None:
+            views = self._views[mine] = {"_mine": mine}
+            for i, field in enumerate(self.fields):
+                views["my_" + field] = self.seats[mine, i]
+                views["their_" + field] = self.seats[1 - mine, i]
+            views["my_ply_key"], views["their_ply_key"] = (
+                self.ply_keys[mine],
+                self.ply_keys[1 - mine],
+            )
+        self.__dict__.update(views)
 
-    def _dilate(self, g: np.ndarray) -> np.ndarray:
-        """Bitboards with their hex neighbours added: (r, f +- 1), (r +- 1, f),
-        (r - 1, f + 1) and (r + 1, f - 1); the masks stop wraps across files."""
-        one, n, d = self.shifts
-        out = (
-            g
-            | (((g << one) | (g >> d)) & self.not_file0)
-            | (((g >> one) | (g << d)) & self.not_last)
-        )
-        out |= (g << n) | (g >> n)
-        return out & self.full
+    def _hex_tables(self, geo) -> None:
+        n, n2, A = geo.size, geo.cells, geo.num_actions
+        # goal_bits[2 * cell + seat]: the cell's bit in the seat's goal order.
+        self.goal_bits = np.zeros(2 * A, np.uint64)
+        for c in range(n2):
+            r, f = divmod(c, n)
+            self.goal_bits[2 * c] = 1 << (f * n + r)  # seat 0 joins files: they become ranks
+            self.goal_bits[2 * c + 1] = 1 << c  # seat 1 joins ranks
+        # The ranks in lookups of a few ranks each (as many as fit TABLE_LIMIT; the
+        # first lookup starts from the one start state, so it can read more).
+        step = frontier_table(n)
+        S = len(step)
+        widths = [max(r for r in range(1, n + 1) if 1 << (n * r) <= TABLE_LIMIT)]
+        wide = max(r for r in range(1, n + 1) if S << (n * r) <= TABLE_LIMIT or r == 1)
+        while sum(widths) < n:
+            widths.append(min(wide, n - sum(widths)))
+        widths[0] = min(widths[0], n)
+        # lookups: (table, shift, mask) in order. Table of lookup i, at index
+        # state << (n * width) | the ranks' stones, holds the next state shifted
+        # to take the next lookup's stones below it; the last table holds the win.
+        self.lookups = []
+        at = 0
+        for i, w in enumerate(widths):
+            bits = np.arange(1 << (n * w))
+            states = np.zeros(1, np.int64) if i == 0 else np.arange(S)
+            t = np.repeat(states, len(bits))
+            pattern = np.tile(bits, len(states))
+            for k in range(w):
+                t = step[t, (pattern >> (n * k)) & ((1 << n) - 1)]
+            if i + 1 < len(widths):
+                table = (t << (n * widths[i + 1])).astype(np.int32)  # (half the cache)
+            else:
+                table = np.where(t != 1, WON, 0).astype(np.int8)  # joined: not state 1
+            mask = None if at + n * w == n2 else np.uint64((1 << (n * w)) - 1)
+            self.lookups.append((table, np.uint64(at), mask))
+            at += n * w
+
+    def _joined(self, goal: np.ndarray) -> np.ndarray:
+        """(B,) int8: WON where the goal-order boards join their two edges, else 0."""
+        state = None
+        for table, shift, mask in self.lookups:
+            bits = goal >> shift if shift else goal
+            if mask is not None:
+                bits = bits & mask
+            bits = bits.view(np.int64)
+            if state is not None:
+                bits |= state  # (int32 into int64, in place)
+            state = table.take(bits)
+        return state
 
     # ---- restart ------------------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
-        self.own[:, rows] = 0
-        self.known[:, rows] = 0
-        self.own_plies[:, rows] = 0
+        self.seats.reshape(-1)[self.seat_at + rows] = 0
         self.mover[rows] = 0
-        self.plies[rows] = 0
-        if self.geo.kind == "hex":
-            self.conn[:, :, rows] = 0
+        self._free[rows] = 0 if self.sense else self.full
         if self.sense:
             self.sensing[rows] = True
-            self.sensed_anchor[rows] = -1
         if self.tracking:
+            self.ply_keys[:, rows] = 0
             self.tensors[rows] = self.blank
+            self.tensors[rows + self.batch_size] = self.blank
 
     # ---- what the mover may do ------------------------------------------------
 
@@ -155,226 +327,239 @@ class Boards(Env):
         """(B, A) bool, a transposed view of an (A, B) array: per action, every row
         (so a reduction over the actions runs across rows, the fast way)."""
         B, n2 = self.batch_size, self.cells
-        known = np.where(self.mover == 1, self.known[1], self.known[0])
-        free = ~known & np.where(self.terminated, ZERO, self.full)
-        bits = free.view(np.uint8).reshape(B, 8).T  # byte i of every row
-        attempts = np.unpackbits(bits, axis=0, count=n2, bitorder="little").view(bool)
-        if not self.sense:
-            return attempts.T
-        mask = np.empty((self.num_actions, B), bool)
-        np.logical_and(attempts, ~self.sensing, out=mask[:n2])
-        mask[n2:] = self.sensing & ~self.terminated
-        return mask.T
+        free = self.full ^ self.my_known  # the cells the mover does not know
+        if self.sense:
+            free[self.sensing] = 0
+        if self._finished:
+            free[self.terminated] = 0
+        self._free = free  # the next step's legal attempts
+        # Byte i of every row, then its 8 bits against 8 masks: action-major rows
+        # in two vectorized calls (unpackbits along that axis is much slower),
+        # both in the mask's own memory.
+        nbytes = -(-n2 // 8)
+        by = np.ascontiguousarray(free.view(np.uint8).reshape(B, 8)[:, :nbytes].T)
+        mask = np.empty((max(self.num_actions, 8 * nbytes), B), bool)
+        bit_rows = mask[: 8 * nbytes].reshape(nbytes, 8, B)
+        np.bitwise_and(by[:, None, :], BYTE_BITS, out=bit_rows.view(np.uint8))
+        np.not_equal(bit_rows.view(np.uint8), 0, out=bit_rows)  # (to 0 / 1)
+        if self.sense:
+            mask[n2 : self.num_actions] = self.sensing & ~self.terminated
+        return mask[: self.num_actions].T
 
     def _start_mask(self) -> np.ndarray:
         """The legal actions at the start of a game."""
-        mask = np.zeros(self.num_actions, bool)
-        if self.sense:
-            mask[self.cells :] = True
-        else:
-            mask[: self.cells] = True
-        return mask
-
-    def _check(self, rows, acts: np.ndarray) -> np.ndarray:
-        n2 = self.cells
-        seat = self.mover[rows]
-        known = self.known.reshape(-1)[seat * self.batch_size + rows]
-        bit = ONE << (acts & 63).astype(np.uint64)
-        ok = (acts >= 0) & (acts < n2) & ((known & bit) == 0)
-        self._checked = (acts, seat, bit)  # _attempt reuses them when handed the same acts
-        if self.sense:
-            ok = np.where(self.sensing[rows], (acts >= n2) & (acts < self.num_actions), ok)
-        return ok
+        return self.start_mask
 
     # ---- the moves --------------------------------------------------------------
 
-    def _apply(self, rows: np.ndarray, acts: np.ndarray):
+    def _play(self, acts: np.ndarray, active, trusted: bool = False):
+        """Every running row's action: checked, then played (see Env). `trusted`
+        (the replay of histories) skips the check."""
+        n2 = self.cells
+        bit = self.bits.take(acts + 1, mode="clip")  # 0: a sense or out of range
+        if trusted:
+            placed = bit if active is None else bit & lanes(active)
+        else:
+            placed = self._free & bit  # the attempt, if legal: 0 in finished rows
+            if self.sense or active is not None:
+                ok = placed != 0
+                if self.sense:
+                    ok |= self.sensing & ((acts - n2).view(np.uint64) < self.anchors)
+                if active is not None:
+                    ok |= ~active
+                if not ok.all():
+                    self._refuse(active, acts, ok)
+            elif not placed.all():
+                self._refuse(active, acts, placed != 0)
+        # Rows attempting: all (None), else a mask (senses and finished rows sit out,
+        # with placed = 0: the bitboard updates below leave them unchanged).
+        attempting = active
         if self.sense:
-            sensing = self.sensing[rows]
-            if sensing.any():
-                self._sense(rows[sensing], acts[sensing] - self.cells)
-                rows, acts = rows[~sensing], acts[~sensing]
-        return self._attempt(rows, acts)
+            sensing = self.sensing if active is None else self.sensing & active
+            rows = np.flatnonzero(sensing)
+            if len(rows):
+                self._sense(rows, acts[rows] - n2)
+            attempting = ~self.sensing if active is None else active & ~self.sensing
+        occupied = self.their_stones & placed
+        stone = placed ^ occupied  # the new stone's bit, or 0
+        self.my_stones |= stone
+        self.my_known |= placed
+        placed_one = stone != 0
+        if self.tracking:
+            self._write_attempts(acts, placed_one, attempting)
+        # The ending, after a placement (a collision, or a finished row, finds what
+        # was found before: so rows not attempting are masked out).
+        if self.is_hex:
+            at = (acts << 1) | self.mover  # (cell, seat) in goal_bits
+            self.my_goal |= np.where(placed_one, self.goal_bits.take(at, mode="clip"), ZERO)
+            ending = self._joined(self.my_goal)
+        else:
+            ending = self.ending.take((self.their_stones << 9 | self.my_stones).view(np.int64))
+        if attempting is not None:
+            ending *= attempting
+        capped = None
+        if self.cap is not None:
+            capped = (self._plies_made() >= self.cap - 1) & (ending == 0)
+            if attempting is not None:
+                capped &= attempting
+        ended = rewards = None
+        if ending.any() or capped is not None and capped.any():
+            outcome = ending | self.mover
+            if capped is not None and capped.any():
+                rows = np.flatnonzero(capped)
+                outcome[rows] = self._settle_by_distance(rows)
+            ended = outcome >= DRAWN
+            rewards = RETURNS.take(outcome, axis=0)
+            if self.tracking:
+                self._write_outcome(np.flatnonzero(ended), outcome)
+        # The turn: a placement passes it, a collision only under the abrupt rule.
+        if self.always_passes:
+            # Every row: exchange the names. Finished rows pass too, harmlessly (a
+            # restart zeroes both seats; a replay mends rows it had no ply for).
+            self._seat_views(1 - self._mine)
+            self.mover ^= 1
+        else:
+            passing = placed_one if not self.abrupt else placed != 0
+            swap = np.bitwise_xor(self.seats[0], self.seats[1], out=self._swap)
+            swap &= lanes(passing)  # the rows that pass: exchange their seats' boards
+            self.seats[0] ^= swap
+            self.seats[1] ^= swap
+            if self.tracking:
+                keys = (self.ply_keys[0] ^ self.ply_keys[1]) * passing
+                self.ply_keys ^= keys
+            self.mover ^= passing
+        if self.sense:  # a sense is followed by the attempt, an attempt by a sense
+            if active is None:
+                np.logical_not(self.sensing, out=self.sensing)
+            else:
+                self.sensing ^= active
+        return ended, rewards
+
+    def _plies_made(self) -> np.ndarray:
+        """(B,) the plies made before this step's attempt (read from the history
+        length: in recon hex a ply is a sense and an attempt)."""
+        made = self.hpos - self.hstart if self._replaying is None else self._replaying
+        return (made - 1) >> 1 if self.sense else made
 
     def _sense(self, rows: np.ndarray, anchor: np.ndarray) -> None:
         """The referee shows each mover its block: empty / own / opponent stone."""
-        B = self.batch_size
-        seat = self.mover[rows]
-        mine = self.own.reshape(-1)[seat * B + rows]
-        theirs = self.own.reshape(-1)[(1 - seat) * B + rows]
+        mine, theirs = self.my_stones[rows], self.their_stones[rows]
         cells = self.block_bits[anchor]  # (rows, K) one bit per block cell
         seen = np.where((cells & mine[:, None]) != 0, OWN, UNKNOWN).astype(np.int8)
         opponent = (cells & theirs[:, None]) != 0
         seen[opponent] = PROVEN
-        self.sensed_anchor[rows] = anchor
-        self.sensed_seen[rows] = seen
-        self.sensing[rows] = False
         # Opponent stones seen are proven: they leave the legal attempts.
-        self.known.reshape(-1)[seat * B + rows] |= theirs & np.bitwise_or.reduce(cells, axis=1)
+        self.my_known[rows] |= theirs & np.bitwise_or.reduce(cells, axis=1)
         if self.tracking:
-            j = self.own_plies.reshape(-1)[seat * B + rows]
-            self._write_sense((rows * 2 + seat) * self.tensor_size, j, anchor, seen)
-
-    def _attempt(self, rows: np.ndarray, cell: np.ndarray):
-        """Each row's mover attempts `cell`; (rows that ended, their returns)."""
-        B = self.batch_size
-        full_batch = len(rows) == B
-        sel = slice(None) if full_batch else rows
-        checked = self._checked
-        if checked[0] is cell:  # seat (a copy: mover is written below) and bit from _check
-            _, seat, bit = checked
-        else:
             seat = self.mover[rows]
-            bit = ONE << cell.astype(np.uint64)
-        self._checked = (None, None, None)
-        at = seat * B + rows  # [seat, row], flat
-        other = at + B - 2 * B * seat  # the opponent's [seat, row]
-        own, known = self.own.reshape(-1), self.known.reshape(-1)
-        theirs = own[other]
-        occupied = (theirs & bit) != 0
-        mine = own[at] | np.where(occupied, ZERO, bit)
-        own[at] = mine
-        known[at] |= bit
-        k = self.plies.copy() if full_batch else self.plies[rows]
-        self.plies[sel] = k + 1
-        j = self.own_plies.reshape(-1)[at]
-        self.own_plies.reshape(-1)[at] = j + 1
-        if self.tracking:
-            self._write_plies(rows, seat, cell, occupied, j, k)
-        else:
-            packed = cell | (occupied.astype(np.int64) << 6) | (seat << SEAT_BIT) | (j << OWN_SHIFT)
-            self.log.reshape(-1)[rows * self.log_len + k] = packed
-        if self.sense:
-            if not self.tracking:
-                self.log_anchor[rows, k] = self.sensed_anchor[sel]
-                self.log_seen[rows, k] = self.sensed_seen[sel]
-            self.sensed_anchor[sel] = -1
-            self.sensing[sel] = True
-        # The win check, after a placement only.
-        if self.geo.is_ttt:
-            won = self.lines[mine]  # no line before: a collision finds none
-        else:
-            won = self._connects(rows, seat, cell, bit, mine, ~occupied)
-        # The turn: a placement passes it, a collision only under the abrupt rule.
-        self.mover[sel] = seat ^ 1 if self.abrupt else seat ^ ~occupied
-        ended = won
-        if self.geo.is_ttt:  # board full without a line: a draw
-            ended = won | ((mine | theirs) == self.full)
-        capped = None
-        if self.cap is not None:
-            capped = ~ended & (k + 1 >= self.cap)
-            ended = ended | capped
-        if not ended.any():
-            return rows[:0], np.zeros((0, 2), np.float32)
-        done = rows[ended]
-        winner = np.where(won[ended], seat[ended], -1)
-        self.winner[done] = winner
-        if capped is not None and capped.any():
-            self._settle_by_distance(rows[capped])
-            winner = self.winner[done]
-        if self.tracking:
-            self._write_outcome(done)
-        returns = np.zeros((len(done), 2), np.float32)
-        returns[winner == 0] = (1.0, -1.0)
-        returns[winner == 1] = (-1.0, 1.0)
-        return done, returns
+            j = self.my_ply_key[rows].view(np.int64) // (2 * self.cells)
+            self._write_sense((seat * self.batch_size + rows) * self.tensor_size, j, anchor, seen)
 
-    def _connects(self, rows, seat, cell, bit, mine, placed) -> np.ndarray:
-        """Hex win check of stones just placed; keeps the edge-joined sets exact."""
-        B, n2 = self.batch_size, self.cells
-        nb = self.neighbours[cell]
-        at = seat * 2 * B + rows  # [seat, edge 0, row]; edge 1 is B further
-        conn = self.conn.reshape(-1)
-        first, far = conn[at], conn[at + B]
-        on = seat * n2 + cell
-        t1 = placed & (self.on_edge[0][on] | ((nb & first) != 0))
-        t2 = placed & (self.on_edge[1][on] | ((nb & far) != 0))
-        # A stone joined to one edge brings its whole new group into that set:
-        # flood from it through the seat's stones not yet in the set (rows whose
-        # stone touches none of those need no flood: most of them).
-        one = t1 ^ t2
-        side = np.where(t1, first, far)
-        region = mine & ~side
-        group = bit | (nb & region)
-        todo = np.flatnonzero(one & (group != bit))
-        while len(todo):  # (long chains are rare: drop the rows that stopped growing)
-            g = group[todo]
-            grown = (self._dilate(g) & region[todo]) | g
-            group[todo] = grown
-            todo = todo[grown != g]
-        # Every row writes back: the joined set grown, else its first set unchanged.
-        conn[at + B * (t2 & ~t1)] = np.where(one, side | group, first)
-        return t1 & t2
-
-    def _settle_by_distance(self, rows: np.ndarray) -> None:
-        """The ply cap: the smaller true distToWin wins (rare: row by row)."""
+    def _settle_by_distance(self, rows: np.ndarray) -> list[int]:
+        """The ply cap: the smaller true distToWin wins (rare: row by row). The
+        rows' outcomes (see RETURNS)."""
         geo = self.geo
+        outcomes = []
         for r in rows.tolist():
-            x, o = int(self.own[0, r]), int(self.own[1, r])
+            mine, theirs = int(self.my_stones[r]), int(self.their_stones[r])
+            x, o = (mine, theirs) if self.mover[r] == 0 else (theirs, mine)
             board = [
                 rules.X_STONE if x >> c & 1 else rules.O_STONE if o >> c & 1 else rules.EMPTY
                 for c in range(geo.cells)
             ]
             d0 = rules.dist_to_win(geo, board, 0, rules.X_STONE, rules.O_STONE)
             d1 = rules.dist_to_win(geo, board, 1, rules.O_STONE, rules.X_STONE)
-            self.winner[r] = 0 if d0 < d1 else 1 if d1 < d0 else -1
+            outcomes.append(WON if d0 < d1 else WON | 1 if d1 < d0 else DRAWN)
+        return outcomes
 
     # ---- tensors ----------------------------------------------------------------
 
     def _tensors(self) -> np.ndarray:
-        """Both seats' information-state tensors, made from the logs at the first read."""
+        """Both seats' information-state tensors (see __init__), made at the first read."""
         if not self.tracking:
             self._build_tensors()
-            self.tracking = True
         return self.tensors
 
-    def _build_tensors(self) -> None:
-        """Write every logged ply, the senses under way and the outcomes."""
-        B, D, M = self.batch_size, self.tensor_size, self.log_len
-        self.tensors[:] = self.blank
-        q = np.flatnonzero(self.plies > 0)
-        k = 0
-        while len(q):
-            packed = self.log[q, k].astype(np.int64)
-            seat = (packed >> SEAT_BIT) & 1
-            if self.sense:
-                j = packed >> OWN_SHIFT
-                self._write_sense((q * 2 + seat) * D, j, self.log_anchor[q, k], self.log_seen[q, k])
-            occupied = ((packed >> 6) & 1).astype(bool)
-            self._write_plies(q, seat, packed & 63, occupied, packed >> OWN_SHIFT, k)
-            k += 1
-            q = q[self.plies[q] > k]
-        assert k <= M
-        if self.sense:
-            q = np.flatnonzero((self.sensed_anchor >= 0) & ~self.terminated)
-            seat = self.mover[q]
-            j = self.own_plies.reshape(-1)[seat * B + q]
-            self._write_sense((q * 2 + seat) * D, j, self.sensed_anchor[q], self.sensed_seen[q])
-        self._write_outcome(np.flatnonzero(self.terminated))
+    def _mover_tensor(self) -> np.ndarray:
+        """The movers' tensors as float32 (zeros in finished rows), written into a
+        pooled buffer nothing references any more (Env._fresh)."""
+        tensors, B = self._tensors(), self.batch_size
+        out = self._fresh("observation", (B, self.tensor_size), np.float32)
+        if self.always_passes:  # the movers' tensors are one block: one pass
+            np.copyto(out, tensors[self._mine * B : (self._mine + 1) * B])
+        else:
+            np.copyto(out, tensors.take(self.mover * B + self.rows, axis=0))
+        if self._finished:
+            out[self.terminated] = 0
+        return out
 
-    def _write_plies(self, rows, seat, cell, occupied, j, k) -> None:
-        """One attempt per row: the mover's seat `seat`, its j-th, ply k of the game."""
+    def _seat_tensor(self, player: int) -> np.ndarray:
+        tensors, B = self._tensors(), self.batch_size
+        if self.always_passes:
+            slot = (self.mover != player) ^ self._mine
+            return tensors.take(slot * B + self.rows, axis=0).astype(np.float32)
+        return tensors[player * B : (player + 1) * B].astype(np.float32)
+
+    def _build_tensors(self) -> None:
+        """Replay every row's history from the start with tensor writes on: it
+        ends where the rows are, with their tensors written."""
+        B = self.batch_size
+        self.tracking = True
+        self.tensors[: 2 * B] = self.blank
+        self.tensors[2 * B :] = 0
+        length = self.history_len
+        self.seats[:] = 0
+        self.ply_keys[:] = 0
+        self._seat_views(0)
+        self.mover[:] = 0
+        if self.sense:
+            self.sensing[:] = True
+        for k in range(int(length.max())):
+            active = length > k
+            acts = self.history[:, k].astype(np.int64)
+            self._replaying = k  # the history length before this step
+            self._play(acts, None if active.all() else active, trusted=True)
+        self._replaying = None
+        if self.always_passes:  # every row passed at every replayed ply: undo the
+            self._swap_rows(np.flatnonzero((length.max() - length) & 1))  # extra ones
+
+    def _swap_rows(self, rows: np.ndarray) -> None:
+        """Exchange the two seats' data (mine / theirs) of the rows."""
+        B = self.batch_size
+        self.seats[:, :, rows] = self.seats[::-1][:, :, rows]
+        self.ply_keys[:, rows] = self.ply_keys[::-1][:, rows]
+        self.tensors[rows], self.tensors[rows + B] = self.tensors[rows + B], self.tensors[rows]
+        self.mover[rows] ^= 1
+
+    def _write_attempts(self, acts, placed_one, attempting) -> None:
+        """Each attempting row's ply into its mover's tensor: the seat's j-th
+        attempt (j from my_ply_key), ply k of the game (k = _plies_made)."""
         T = self.tensors.reshape(-1)
-        D, n2 = self.tensor_size, self.cells
-        result = occupied.astype(np.int64)
-        base = (rows * 2 + seat) * D
-        square = base + self.o_board + 3 * cell
-        T[square] = 0
-        T[square + 1 + result] = 1  # placed: own stone; occupied: proven
-        T[base + self.o_attempts + j * n2 + cell] = 1
-        T[base + self.o_results + 2 * j + result] = 1
+        B, D, n2 = self.batch_size, self.tensor_size, self.cells
+        if self.always_passes:  # the mover's tensors are slot _mine (see _seat_views)
+            base = self.row_at + self._mine * (B * D)
+        else:
+            base = self.mover * (B * D) + self.row_at
+        if attempting is not None:  # rows sitting out write to the scratch row
+            base = np.where(attempting, base, self.scratch)
+        key = self.my_ply_key.view(np.int64) + (acts << 1) + placed_one
+        at = self.ply_entries.take(key, axis=0, mode="clip")
+        at += base[:, None]
+        T[at] = self.ply_values
         if self.o_movers is not None:  # public: both seats see who made ply k
-            movers = rows * 2 * D + self.o_movers + 2 * k + seat
+            movers = self.row_at + (self.o_movers + 2 * self._plies_made() + self.mover)
+            if attempting is not None:
+                movers = np.where(attempting, movers, self.scratch)
             T[movers] = 1
-            T[movers + D] = 1
+            T[movers + (B * D if attempting is None else B * D * attempting)] = 1
+        step = np.int64(2 * n2)
+        self.my_ply_key.view(np.int64)[:] += step if attempting is None else step * attempting
 
     def _write_sense(self, base, j, anchor, seen) -> None:
         """A sense as the seat's ply j: its rows, and the opponent stones it proved."""
         T = self.tensors.reshape(-1)
-        anchor = anchor.astype(np.int64)
-        seen = seen.astype(np.int64)
         K = seen.shape[1]
-        T[base + self.o_senses + j * self.anchors + anchor] = 1
+        T[base + self.o_senses + j * len(self.blocks) + anchor] = 1
         row = (base + self.o_sensed + j * K * 3)[:, None] + 3 * np.arange(K)
         T[row + seen] = 1
         square = (base + self.o_board)[:, None] + 3 * self.blocks[anchor]
@@ -382,11 +567,9 @@ class Boards(Env):
         T[proven] = 0
         T[proven + 2] = 1
 
-    def _write_outcome(self, rows: np.ndarray) -> None:
+    def _write_outcome(self, rows: np.ndarray, outcome: np.ndarray) -> None:
         """Public: seat 0 won / draw / seat 1 won, in both seats' tensors."""
-        D = self.tensor_size
-        w = self.winner[rows]
-        at = rows * 2 * D + self.o_outcome + np.where(w < 0, 1, 2 * w)
+        at = rows * self.tensor_size + self.o_outcome + OUTCOME_AT.take(outcome[rows])
         T = self.tensors.reshape(-1)
         T[at] = 1
-        T[at + D] = 1
+        T[at + self.batch_size * self.tensor_size] = 1

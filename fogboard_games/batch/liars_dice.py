@@ -133,6 +133,24 @@ class LiarsDice(Env):
 
     # ---- the moves ------------------------------------------------------------------
 
+    def _play(self, acts: np.ndarray, active):
+        # The running rows, compacted: a round's few kinds of move touch few rows each.
+        rows = self.rows if active is None else np.flatnonzero(active)
+        mine = acts if active is None else acts[rows]
+        ok = self._check(rows, mine)
+        if not ok.all():
+            every = np.ones(self.batch_size, bool)
+            every[rows] = ok
+            self._refuse(active, acts, every)
+        done, returns = self._apply(rows, mine)
+        if not len(done):
+            return None, None
+        ended = np.zeros(self.batch_size, bool)
+        ended[done] = True
+        rewards = np.zeros((self.batch_size, self.num_players), np.float32)
+        rewards[done] = returns
+        return ended, rewards
+
     def _apply(self, rows: np.ndarray, acts: np.ndarray):
         P, NB = self.num_players, self.num_bids
         seat = self.mover[rows]
@@ -166,6 +184,18 @@ class LiarsDice(Env):
 
     # ---- tensors ----------------------------------------------------------------
 
+    def _mover_tensor(self) -> np.ndarray:
+        tensors, B, D = self._tensors(), self.batch_size, self.tensor_size
+        seat = np.where(self.terminated, 0, self.mover)
+        out = self._fresh("observation", (B, D), np.float32)  # (see Env._fresh)
+        np.copyto(out, tensors.reshape(-1, D).take(self.rows * self.num_players + seat, 0))
+        if self._finished:
+            out[self.terminated] = 0
+        return out
+
+    def _seat_tensor(self, player: int) -> np.ndarray:
+        return self._tensors()[:, player].astype(np.float32)
+
     def _tensors(self) -> np.ndarray:
         """Every seat's information-state tensor, the decisions since the last read written."""
         P, D, NB = self.num_players, self.tensor_size, self.num_bids
@@ -174,7 +204,7 @@ class LiarsDice(Env):
         q = np.flatnonzero(self.t_decisions < self.decisions)
         while len(q):
             i = self.t_decisions[q]
-            a = self.history.reshape(-1)[q * self.max_history + self.chance_len + i]
+            a = self.history.reshape(-1)[self.hstart[q] + self.chance_len + i]
             a = a.astype(np.int64)
             seat = i % P
             standing = self.t_standing[q]
