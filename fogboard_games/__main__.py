@@ -1,4 +1,4 @@
-"""Command line: `python -m fogboard_games league | play | review | bench | tour`."""
+"""Command line: `python -m fogboard_games league | play | review | bench [--workloads | --batch] | tour`."""
 
 from __future__ import annotations
 
@@ -54,6 +54,14 @@ def main(argv=None) -> int:
         action="store_true",
         help="instead, random playouts reading the mover's information-state string",
     )
+    bench.add_argument(
+        "--batch",
+        action="store_true",
+        help="instead, fogboard_games.batch's batched plies/s beside the C++ loop",
+    )
+    bench.add_argument(
+        "--batch-size", type=int, default=4096, help="rows of the --batch environments"
+    )
     sub.add_parser("tour", help="play every preset once at random and print a table")
     league = sub.add_parser("league", help="every pairing of bot kinds on every preset")
     league.add_argument("--games", default=LEAGUE_GAMES, help="comma-separated presets")
@@ -90,11 +98,14 @@ def main(argv=None) -> int:
             print("\ninterrupted: nothing saved", file=sys.stderr)
             return 130
     if args.command == "bench":
-        from fogboard_games.bench import run, run_workloads
+        from fogboard_games.bench import run, run_batch, run_workloads
 
         only = args.only.split(",") if args.only else None
-        measure = run_workloads if args.workloads else run
-        measure(rounds=args.rounds, seconds=args.seconds, only=only)
+        if args.batch:
+            run_batch(args.rounds, args.seconds, only, batch_size=args.batch_size)
+        else:
+            measure = run_workloads if args.workloads else run
+            measure(rounds=args.rounds, seconds=args.seconds, only=only)
     else:
         from fogboard_games.tour import tour
 

@@ -300,3 +300,153 @@ def run_search_workloads(rounds: int, seconds: float, only=None) -> list[dict]:
             f"worst search ratio {worst['ratio']:.2f} ({worst['workload']}); target >= {SEARCH_TARGET}"
         )
     return results
+
+
+# ---- bench --batch -----------------------------------------------------------
+
+BATCH_LEGEND = """\
+batch     fogboard_games.batch at the batch size shown: every row plays uniformly random
+          legal actions (drawn from the mask, vectorized: random_actions), finished rows
+          restarted at once; plies (decisions) per second over all rows, chance drawn
+          inside
+C++ loop  OpenSpiel's C++ game stepped one state at a time from a Python loop, random
+          legal actions; plies (decisions) per second, chance steps played, not counted
+plain     no tensor read; tensor: the mover's information-state tensor read at every
+          ply (batch: state.observation, (B, D) float32; C++: information_state_tensor())
+ratio     batch / C++ loop, both measured in this run; -: no C++ counterpart
+bytes/row the batch environment's numpy arrays per row (history, tensors and the kept
+          observation buffers included)"""
+
+BATCH_PRESETS = (
+    "phantom-ttt-3",
+    "dark-hex-4",
+    "dark-hex-5",
+    "recon-hex-5",
+    "liars-dice",
+    "liars-dice-1",
+    "liars-dice-classic",
+    "liars-dice-classic-1",
+)
+
+
+def random_actions(rng, mask):
+    """One uniformly random legal action per row of a (B, A) mask, vectorized.
+
+    Row b with c legal actions draws k = floor(u * c), u uniform in [0, 1)
+    (one float64 per row: uniform over the c actions up to float64 rounding,
+    a bias below 1e-15, and k < c always), and plays its (k + 1)-th legal
+    action: the number of actions whose running count of legal actions is
+    still at most k. The running counts are A - 1 vectorized additions over
+    rows along the mask's transposed (A, B) layout, the one
+    `fogboard_games.batch` hands out; drawing one number per row instead of
+    one per action and row keeps the draw a small part of a step. Rows with
+    no legal action get A - 1.
+    """
+    by_action = mask.T.view(np.uint8)
+    A, B = by_action.shape
+    counts = np.empty((A - 1, B), np.uint8 if A < 256 else np.uint16)
+    if A > 1:
+        counts[0] = by_action[0]
+        for i in range(1, A - 1):
+            np.add(counts[i - 1], by_action[i], out=counts[i])
+        total = counts[-1] + by_action[-1]
+    else:
+        total = by_action[0]
+    k = (rng.random(B) * total).astype(counts.dtype)
+    # The last action needs no count: it is chosen when all the others are passed.
+    passed = np.less_equal(counts, k, out=counts.view(bool) if A < 256 else None)
+    return np.add.reduce(passed.view(np.uint8), axis=0, dtype=counts.dtype).astype(np.int64)
+
+
+def batch_rate(env, seconds: float, tensor: bool, seed: int = 0) -> float:
+    """Plies per second of a batch environment playing random legal actions,
+    restarting rows as they finish; reads the observation at every ply if `tensor`."""
+    rng = np.random.default_rng(seed)
+    state = env.reset()
+    plies = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(8):
+            if tensor:
+                state.observation  # noqa: B018  (reading it is the workload)
+            plies += env.batch_size - np.count_nonzero(state.terminated)
+            state = env.step(random_actions(rng, state.legal_action_mask))
+            if state.terminated.any():
+                state = env.reset(state.terminated)
+    return plies / (time.perf_counter() - start)
+
+
+def decision_rate(game, seconds: float, tensor: bool, seed: int = 0) -> float:
+    """Decisions per second of random playouts of a pyspiel game, one state at
+    a time (chance steps are played, not counted)."""
+    rng = random.Random(seed)
+    plies = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            legal = state.legal_actions()
+            if tensor:
+                state.information_state_tensor()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            plies += 1
+    return plies / (time.perf_counter() - start)
+
+
+def run_batch(
+    rounds: int = 3, seconds: float = 0.4, only=None, batch_size: int = 4096
+) -> list[dict]:
+    """`bench --batch`: batched plies per second beside the C++ loop, and a table."""
+    from fogboard_games import batch
+
+    counterpart = dict(BENCH_PAIRS)
+    presets = [p for p in BATCH_PRESETS if only is None or p in only]
+    print(
+        f"batched random play at batch {batch_size} beside the C++ game's Python loop; "
+        f"best of {rounds} alternating rounds of {seconds}s; plies/s"
+    )
+    print(
+        f"{'preset':<22}{'C++ game':<40}{'batch':>11}{'C++ loop':>10}{'ratio':>7}"
+        f"{'batch tensor':>13}{'C++ loop':>10}{'ratio':>7}{'bytes/row':>10}"
+    )
+    results = []
+    for preset in presets:
+        cpp = counterpart.get(preset)
+        env = batch.make(preset, batch_size=batch_size, seed=0)
+        game = pyspiel.load_game(cpp) if cpp else None
+        best = {}
+        for r in range(rounds):
+            for tensor in (False, True):
+                rate = batch_rate(env, seconds, tensor, seed=r)
+                best["batch", tensor] = max(best.get(("batch", tensor), 0.0), rate)
+                if game is not None:
+                    rate = decision_rate(game, seconds, tensor, seed=r)
+                    best["cpp", tensor] = max(best.get(("cpp", tensor), 0.0), rate)
+        row = {
+            "preset": preset,
+            "cpp": cpp,
+            "plain_batch": best["batch", False],
+            "tensor_batch": best["batch", True],
+            "plain_cpp": best.get(("cpp", False)),
+            "tensor_cpp": best.get(("cpp", True)),
+            "bytes_per_row": env.memory_per_row(),
+        }
+        plain_ratio = row["plain_batch"] / row["plain_cpp"] if cpp else None
+        tensor_ratio = row["tensor_batch"] / row["tensor_cpp"] if cpp else None
+        row["plain_ratio"], row["tensor_ratio"] = plain_ratio, tensor_ratio
+        results.append(row)
+        print(
+            f"{preset:<22}{cpp or '-':<40}{row['plain_batch']:>11.0f}"
+            f"{_cell(row['plain_cpp'], 10, 0)}{_cell(plain_ratio, 7, 1)}"
+            f"{row['tensor_batch']:>13.0f}{_cell(row['tensor_cpp'], 10, 0)}"
+            f"{_cell(tensor_ratio, 7, 1)}{row['bytes_per_row']:>10}",
+            flush=True,
+        )
+    print(BATCH_LEGEND)
+    return results

@@ -154,3 +154,19 @@ def test_small_league_example_prints_the_table_and_writes_json(tmp_path, monkeyp
         # Each kind against each other kind, over both seats: 6 rows of 2 games.
         assert len(rows) == 6 and all(r["games"] == 2 for r in rows), rows
         assert {r["kind"] for r in rows} == {"random", "heuristic", "ismcts-5"}
+
+
+def test_batch_selfplay_beats_uniform_random(monkeypatch, capsys):
+    args = ["--iterations", "40", "--report", "20", "--eval", "2048", "--png", ""]
+    out = _run("batch_selfplay.py", args, monkeypatch, capsys)
+    scores = [
+        float(line.split("random")[1].split()[0])
+        for line in out.splitlines()
+        if line.startswith("iteration")
+    ]
+    assert len(scores) == 3, out
+    # The untrained policy is uniform random (about 0, within the noise of
+    # 2,048 games); 40 iterations of self-play already beat it clearly.
+    assert abs(scores[0]) < 0.08, out
+    assert scores[-1] > 0.15 and scores[-1] > scores[0] + 0.15, out
+    assert "final mean score against uniform random" in out

@@ -1,0 +1,575 @@
+"""Batched Fog-of-War boards: phantom tic-tac-toe, dark hex, recon hex.
+
+The rules are those of fogboard_games/boards/rules.py (docs/boards.md#rules),
+applied to every row at once. A ply is one attempt (in recon hex a sense,
+then an attempt, by the same seat): an empty cell takes the mover's stone
+(`placed`), an opponent stone is proven to the mover (`occupied`). A
+placement passes the turn; a collision passes it under the abrupt rule and
+lets the mover go again under the classical one. After a placement comes
+the win check (a line; hex: the mover's two edges joined), then the
+board-full check (tic-tac-toe), then the ply cap, where true distToWin
+decides. A seat's own stones and the opponent stones it has proven (by a
+collision or a sense) are not legal attempts; at a sense every anchor is.
+
+Each row keeps per seat bitboards (one uint64 each, so boards up to 8 x 8):
+its stones, and the cells it knows (its stones and the opponent stones it
+proved). They are kept mover-relative, `my_*` for the seat to move and
+`their_*` for the other: a step reads and writes the mover's boards without
+picking them out of a per-seat array, and passing the turn exchanges the two
+(under the abrupt rule without a sense every row passes at every ply, so the
+exchange is of two names, not of data). The legal attempts are the cells the
+mover does not know.
+
+Hex wins are read from lookup tables, not found by a flood fill: each seat
+also keeps its stones as a bitboard in "goal order" (rank by rank from its
+first edge to its far one: seat 1's ranks as they are, seat 0's files as
+ranks; hex adjacency survives the transposition), and after a placement the
+mover's goal board is read a few ranks at a time through tables whose
+state is the last rank read: which of its cells hold stones joined to the
+first edge, and which other stones are joined to each other through the
+ranks already read (`frontier_table`). After the last rank the state says
+whether a stone there is joined to the first edge: a win. On 5 x 5 that is
+two lookups per ply for every row, whatever the groups look like.
+
+Information-state tensors are not made until first read: plain play writes
+nothing for them. The first read replays every row's history (the pyspiel
+action ids every row keeps anyway) with tensor writes on, and from then on
+every ply writes its few entries straight into them, with one indexed store
+for all rows.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from fogboard_games.batch import Env
+from fogboard_games.boards import rules
+
+MAX_SIZE = 8  # cells fit one uint64 bitboard
+UNKNOWN, OWN, PROVEN = rules.UNKNOWN, rules.OWN, rules.PROVEN
+ZERO = np.uint64(0)
+# A row's outcome at a ply, as `ending | seat`: 0 playing on, DRAWN, or WON by
+# seat; RETURNS and OUTCOME_AT (the tensors' outcome entry) by that index.
+DRAWN, WON = 2, 4
+RETURNS = np.array([[0, 0], [0, 0], [0, 0], [0, 0], [1, -1], [-1, 1]], np.float32)
+OUTCOME_AT = np.array([0, 0, 1, 1, 0, 2])  # seat 0 won / draw / seat 1 won
+BYTE_BITS = (1 << np.arange(8, dtype=np.uint8))[:, None]  # bit i of a byte, per row
+TABLE_LIMIT = 1 << 18  # entries per hex lookup table (int32: 1 MB; most are far smaller)
+
+
+def _root(parent: dict, x: int) -> int:
+    while parent.get(x, x) != x:
+        x = parent[x]
+    return x
+
+
+@functools.cache
+def frontier_table(n: int) -> np.ndarray:
+    """Hex connection states of an n-wide board read rank by rank: (S, 2^n) int64,
+    next state = table[state, stones of the next rank as n bits].
+
+    A state is the last rank read: per cell 0 (no stone), 1 (a stone joined to
+    the first edge, through the ranks read) or 2, 3, ... (stones joined to one
+    another but not to the first edge: the label says which, numbered in order
+    of first appearance). State 0 is the start (a virtual rank of first-edge
+    stones above rank 0); state 1 is every state with no 1 left, which can no
+    longer join the edges. Cell f of the next rank touches cells f - 1 and f + 1
+    of its own rank and cells f and f + 1 of the rank above (hex). After the
+    last rank, a state other than 1 is a win. Built by search from the start
+    (70 states on 5 x 5; about 1.5 s for the 1423 of 8 x 8, once per size).
+    """
+    runs = []  # per stones pattern: its runs (first, last) of adjacent stones
+    for bits in range(1 << n):
+        pattern, f = [], 0
+        while f < n:
+            if bits >> f & 1:
+                a = f
+                while f + 1 < n and bits >> (f + 1) & 1:
+                    f += 1
+                pattern.append((a, f, range(a, min(f + 1, n - 1) + 1)))  # + cells above
+            f += 1
+        runs.append(pattern)
+    start = (1,) * n
+    ids = {start: 0, None: 1}
+    order = [start, None]
+    table = []
+    i = 0
+    while i < len(order):
+        state = order[i]
+        i += 1
+        if state is None:
+            table.append([1] * (1 << n))
+            continue
+        row = []
+        for pattern in runs:
+            parent = {}  # union-find over the labels above (1 stays a root)
+            find = functools.partial(_root, parent)
+            heads = []  # per run: the label it joins (None: a new group)
+            for _, _, above in pattern:
+                head = None
+                for u in above:
+                    label = state[u]
+                    if label:
+                        root = find(label)
+                        if head is None:
+                            head = root
+                        elif root != head:
+                            if root == 1:
+                                parent[head], head = 1, 1
+                            else:
+                                parent[root] = head
+                heads.append(head)
+            out, names, alive = [0] * n, {}, False
+            for (a, b, _), head in zip(pattern, heads):
+                key = ("new", a) if head is None else find(head)
+                label = 1 if key == 1 else names.setdefault(key, len(names) + 2)
+                alive |= label == 1
+                out[a : b + 1] = [label] * (b + 1 - a)
+            nxt = tuple(out) if alive else None
+            if nxt not in ids:
+                ids[nxt] = len(order)
+                order.append(nxt)
+            row.append(ids[nxt])
+        table.append(row)
+    return np.array(table, np.int64)
+
+
+def lanes(flags: np.ndarray) -> np.ndarray:
+    """uint64 all ones where `flags`, else 0: to mask bitboards with an AND (numpy
+    multiplies uint64 by bool many times slower)."""
+    out = flags.astype(np.uint64)
+    return np.negative(out, out=out)
+
+
+class Boards(Env):
+    """A batch of one board game (fogboard_phantom_ttt, _dark_hex or _recon_hex)."""
+
+    def __init__(self, game, batch_size: int, seed=None):
+        geo = self.geo = game.setup
+        assert geo.size <= MAX_SIZE
+        self.cells = n2 = geo.cells
+        self.num_players = 2
+        self.num_actions = A = geo.num_actions
+        layout = game.info_layout
+        self.tensor_size = D = layout.size
+        self.max_history = geo.max_game_length
+        self.sense = geo.sense
+        self.abrupt = abrupt = geo.abrupt
+        self.is_hex = geo.kind == "hex"
+        # Abrupt without a sense: every ply passes the turn in every row.
+        self.always_passes = abrupt and not self.sense
+        # The cap binds only below 2 x cells - 1 plies (docs/boards.md#length).
+        self.cap = geo.max_plies if geo.max_plies < 2 * n2 - 1 else None
+        super().__init__(game, batch_size, seed)
+        B = self.batch_size
+        self.full = np.uint64((1 << n2) - 1)
+        # bits[a + 1]: the bit of attempt a; 0 for the sense actions and, at both
+        # ends, for any action out of range (a take with mode="clip" lands there).
+        self.bits = np.zeros(A + 2, np.uint64)
+        self.bits[1 : n2 + 1] = [1 << c for c in range(n2)]
+
+        # The game, per row. Per-seat bitboards, stacked as [mine/theirs, field, row]
+        # so a swap of seats is a few operations: see _seat_views.
+        self.fields = ["stones", "known"]
+        if self.is_hex:
+            self.fields.append("goal")  # the stones in goal order (see the module doc)
+        K = len(self.fields)
+        self.seats = np.zeros((2, K, B), np.uint64)
+        self.ply_keys = np.zeros((2, B), np.int64)  # tensors: 2 * cells * own plies made
+        self._views = [None, None]
+        self._seat_views(0)
+        self._swap = np.empty((K, B), np.uint64)  # scratch of the seat swap
+        self.seat_at = (np.arange(2 * K) * B)[:, None]  # flat offset of each seat field
+        self.mover = np.zeros(B, np.int64)  # 0 or 1 (the last mover in finished rows)
+        self._free = np.zeros(B, np.uint64)  # the mover's legal attempts, as of the snapshot
+        self._replaying = None  # the replay's history column (see _build_tensors)
+
+        if geo.kind == "ttt":
+            # ending[their stones << 9 | my stones], after my placement: WON if I
+            # hold a line, DRAWN if the board is full, else 0.
+            lines = [sum(1 << c for c in ln) for ln in geo.lines]
+            holds = np.array([any(b & m == m for m in lines) for b in range(512)])
+            boards = np.arange(1 << 18)
+            full = (boards >> 9 | boards) & 511 == 511
+            ending = np.where(holds[boards & 511], WON, np.where(full, DRAWN, 0))
+            self.ending = ending.astype(np.int8)  # (small: a table that stays in cache)
+        else:
+            self._hex_tables(geo)
+        if self.sense:
+            self.blocks = np.array(geo.blocks, np.int64)  # (anchors, K) cells
+            self.anchors = np.uint64(len(geo.anchors))
+            self.block_bits = np.array([[1 << c for c in block] for block in geo.blocks], np.uint64)
+            self.sensing = np.ones(B, bool)  # the mover's next decision is its sense
+
+        # Tensors: both seats', made at the first read, then kept current, in two
+        # slots of B rows: slot s, row b at s * B + b. Slot s holds seat s's, but
+        # when every ply passes the turn (always_passes) slot _mine holds the
+        # mover's, like the bitboards, so the movers' tensors are one block. Row 2B
+        # stays zeros (a finished row's observation), row 2B + 1 takes the writes of
+        # rows sitting a ply out.
+        self.tracking = False
+        self.tensors = np.zeros((2 * B + 2, D), np.uint8)  # 0/1: float32 when read
+        self.blank = np.zeros(D, np.uint8)  # either seat's tensor at the start
+        off = layout.offset
+        self.o_board = off["board"]
+        self.blank[self.o_board : self.o_board + 3 * n2 : 3] = 1  # every cell unknown
+        self.o_movers = off.get("ply_movers")
+        self.o_outcome = off["outcome"]
+        if self.sense:
+            self.o_senses = off["senses"]
+            self.o_sensed = off["sensed"]
+        self.row_at = self.rows * D  # flat index of row b's tensor of seat 0
+        self.scratch = (2 * B + 1) * D
+        # An attempt's four entries, by key 2 * (cells * j + cell) + placed (the
+        # seat's j-th attempt): the cell leaves "unknown" and becomes own stone
+        # (placed) or proven (occupied); the attempt; its result.
+        L = geo.max_own_plies
+        j, cell, placed = np.meshgrid(np.arange(L), np.arange(n2), (0, 1), indexing="ij")
+        square = self.o_board + 3 * cell
+        self.ply_entries = np.stack(
+            [
+                square,
+                square + 2 - placed,
+                off["attempts"] + j * n2 + cell,
+                off["results"] + 2 * j + 1 - placed,
+            ],
+            axis=-1,
+        ).reshape(-1, 4)
+        # (a full array, not a broadcast (4,): numpy's scatter is much faster so)
+        self.ply_values = np.tile(np.array([0, 1, 1, 1], np.uint8), (B, 1))
+        self.start_mask = np.zeros(A, bool)  # the legal actions at a game's start
+        self.start_mask[n2:] = self.sense
+        self.start_mask[:n2] = not self.sense
+        self.reset()
+
+    def _seat_views(self, mine: int) -> None:
+        """Name the fields of seats[mine] my_*, of the other their_* (views)."""
+        views = self._views[mine]
+        if views is None:
+            views = self._views[mine] = {"_mine": mine}
+            for i, field in enumerate(self.fields):
+                views["my_" + field] = self.seats[mine, i]
+                views["their_" + field] = self.seats[1 - mine, i]
+            views["my_ply_key"], views["their_ply_key"] = (
+                self.ply_keys[mine],
+                self.ply_keys[1 - mine],
+            )
+        self.__dict__.update(views)
+
+    def _hex_tables(self, geo) -> None:
+        n, n2, A = geo.size, geo.cells, geo.num_actions
+        # goal_bits[2 * cell + seat]: the cell's bit in the seat's goal order.
+        self.goal_bits = np.zeros(2 * A, np.uint64)
+        for c in range(n2):
+            r, f = divmod(c, n)
+            self.goal_bits[2 * c] = 1 << (f * n + r)  # seat 0 joins files: they become ranks
+            self.goal_bits[2 * c + 1] = 1 << c  # seat 1 joins ranks
+        # The ranks in lookups of a few ranks each (as many as fit TABLE_LIMIT; the
+        # first lookup starts from the one start state, so it can read more).
+        step = frontier_table(n)
+        S = len(step)
+        widths = [max(r for r in range(1, n + 1) if 1 << (n * r) <= TABLE_LIMIT)]
+        wide = max(r for r in range(1, n + 1) if S << (n * r) <= TABLE_LIMIT or r == 1)
+        while sum(widths) < n:
+            widths.append(min(wide, n - sum(widths)))
+        widths[0] = min(widths[0], n)
+        # lookups: (table, shift, mask) in order. Table of lookup i, at index
+        # state << (n * width) | the ranks' stones, holds the next state shifted
+        # to take the next lookup's stones below it; the last table holds the win.
+        self.lookups = []
+        at = 0
+        for i, w in enumerate(widths):
+            bits = np.arange(1 << (n * w))
+            states = np.zeros(1, np.int64) if i == 0 else np.arange(S)
+            t = np.repeat(states, len(bits))
+            pattern = np.tile(bits, len(states))
+            for k in range(w):
+                t = step[t, (pattern >> (n * k)) & ((1 << n) - 1)]
+            if i + 1 < len(widths):
+                table = (t << (n * widths[i + 1])).astype(np.int32)  # (half the cache)
+            else:
+                table = np.where(t != 1, WON, 0).astype(np.int8)  # joined: not state 1
+            mask = None if at + n * w == n2 else np.uint64((1 << (n * w)) - 1)
+            self.lookups.append((table, np.uint64(at), mask))
+            at += n * w
+
+    def _joined(self, goal: np.ndarray) -> np.ndarray:
+        """(B,) int8: WON where the goal-order boards join their two edges, else 0."""
+        state = None
+        for table, shift, mask in self.lookups:
+            bits = goal >> shift if shift else goal
+            if mask is not None:
+                bits = bits & mask
+            bits = bits.view(np.int64)
+            if state is not None:
+                bits |= state  # (int32 into int64, in place)
+            state = table.take(bits)
+        return state
+
+    # ---- restart ------------------------------------------------------------
+
+    def _restart(self, rows: np.ndarray) -> None:
+        self.seats.reshape(-1)[self.seat_at + rows] = 0
+        self.mover[rows] = 0
+        self._free[rows] = 0 if self.sense else self.full
+        if self.sense:
+            self.sensing[rows] = True
+        if self.tracking:
+            self.ply_keys[:, rows] = 0
+            self.tensors[rows] = self.blank
+            self.tensors[rows + self.batch_size] = self.blank
+
+    # ---- what the mover may do ------------------------------------------------
+
+    def _legal_mask(self) -> np.ndarray:
+        """(B, A) bool, a transposed view of an (A, B) array: per action, every row
+        (so a reduction over the actions runs across rows, the fast way)."""
+        B, n2 = self.batch_size, self.cells
+        free = self.full ^ self.my_known  # the cells the mover does not know
+        if self.sense:
+            free[self.sensing] = 0
+        if self._finished:
+            free[self.terminated] = 0
+        self._free = free  # the next step's legal attempts
+        # Byte i of every row, then its 8 bits against 8 masks: action-major rows
+        # in two vectorized calls (unpackbits along that axis is much slower),
+        # both in the mask's own memory.
+        nbytes = -(-n2 // 8)
+        by = np.ascontiguousarray(free.view(np.uint8).reshape(B, 8)[:, :nbytes].T)
+        mask = np.empty((max(self.num_actions, 8 * nbytes), B), bool)
+        bit_rows = mask[: 8 * nbytes].reshape(nbytes, 8, B)
+        np.bitwise_and(by[:, None, :], BYTE_BITS, out=bit_rows.view(np.uint8))
+        np.not_equal(bit_rows.view(np.uint8), 0, out=bit_rows)  # (to 0 / 1)
+        if self.sense:
+            mask[n2 : self.num_actions] = self.sensing & ~self.terminated
+        return mask[: self.num_actions].T
+
+    def _start_mask(self) -> np.ndarray:
+        """The legal actions at the start of a game."""
+        return self.start_mask
+
+    # ---- the moves --------------------------------------------------------------
+
+    def _play(self, acts: np.ndarray, active, trusted: bool = False):
+        """Every running row's action: checked, then played (see Env). `trusted`
+        (the replay of histories) skips the check."""
+        n2 = self.cells
+        bit = self.bits.take(acts + 1, mode="clip")  # 0: a sense or out of range
+        if trusted:
+            placed = bit if active is None else bit & lanes(active)
+        else:
+            placed = self._free & bit  # the attempt, if legal: 0 in finished rows
+            if self.sense or active is not None:
+                ok = placed != 0
+                if self.sense:
+                    ok |= self.sensing & ((acts - n2).view(np.uint64) < self.anchors)
+                if active is not None:
+                    ok |= ~active
+                if not ok.all():
+                    self._refuse(active, acts, ok)
+            elif not placed.all():
+                self._refuse(active, acts, placed != 0)
+        # Rows attempting: all (None), else a mask (senses and finished rows sit out,
+        # with placed = 0: the bitboard updates below leave them unchanged).
+        attempting = active
+        if self.sense:
+            sensing = self.sensing if active is None else self.sensing & active
+            rows = np.flatnonzero(sensing)
+            if len(rows):
+                self._sense(rows, acts[rows] - n2)
+            attempting = ~self.sensing if active is None else active & ~self.sensing
+        occupied = self.their_stones & placed
+        stone = placed ^ occupied  # the new stone's bit, or 0
+        self.my_stones |= stone
+        self.my_known |= placed
+        placed_one = stone != 0
+        if self.tracking:
+            self._write_attempts(acts, placed_one, attempting)
+        # The ending, after a placement (a collision, or a finished row, finds what
+        # was found before: so rows not attempting are masked out).
+        if self.is_hex:
+            at = (acts << 1) | self.mover  # (cell, seat) in goal_bits
+            self.my_goal |= np.where(placed_one, self.goal_bits.take(at, mode="clip"), ZERO)
+            ending = self._joined(self.my_goal)
+        else:
+            ending = self.ending.take((self.their_stones << 9 | self.my_stones).view(np.int64))
+        if attempting is not None:
+            ending *= attempting
+        capped = None
+        if self.cap is not None:
+            capped = (self._plies_made() >= self.cap - 1) & (ending == 0)
+            if attempting is not None:
+                capped &= attempting
+        ended = rewards = None
+        if ending.any() or capped is not None and capped.any():
+            outcome = ending | self.mover
+            if capped is not None and capped.any():
+                rows = np.flatnonzero(capped)
+                outcome[rows] = self._settle_by_distance(rows)
+            ended = outcome >= DRAWN
+            rewards = RETURNS.take(outcome, axis=0)
+            if self.tracking:
+                self._write_outcome(np.flatnonzero(ended), outcome)
+        # The turn: a placement passes it, a collision only under the abrupt rule.
+        if self.always_passes:
+            # Every row: exchange the names. Finished rows pass too, harmlessly (a
+            # restart zeroes both seats; a replay mends rows it had no ply for).
+            self._seat_views(1 - self._mine)
+            self.mover ^= 1
+        else:
+            passing = placed_one if not self.abrupt else placed != 0
+            swap = np.bitwise_xor(self.seats[0], self.seats[1], out=self._swap)
+            swap &= lanes(passing)  # the rows that pass: exchange their seats' boards
+            self.seats[0] ^= swap
+            self.seats[1] ^= swap
+            if self.tracking:
+                keys = (self.ply_keys[0] ^ self.ply_keys[1]) * passing
+                self.ply_keys ^= keys
+            self.mover ^= passing
+        if self.sense:  # a sense is followed by the attempt, an attempt by a sense
+            if active is None:
+                np.logical_not(self.sensing, out=self.sensing)
+            else:
+                self.sensing ^= active
+        return ended, rewards
+
+    def _plies_made(self) -> np.ndarray:
+        """(B,) the plies made before this step's attempt (read from the history
+        length: in recon hex a ply is a sense and an attempt)."""
+        made = self.hpos - self.hstart if self._replaying is None else self._replaying
+        return (made - 1) >> 1 if self.sense else made
+
+    def _sense(self, rows: np.ndarray, anchor: np.ndarray) -> None:
+        """The referee shows each mover its block: empty / own / opponent stone."""
+        mine, theirs = self.my_stones[rows], self.their_stones[rows]
+        cells = self.block_bits[anchor]  # (rows, K) one bit per block cell
+        seen = np.where((cells & mine[:, None]) != 0, OWN, UNKNOWN).astype(np.int8)
+        opponent = (cells & theirs[:, None]) != 0
+        seen[opponent] = PROVEN
+        # Opponent stones seen are proven: they leave the legal attempts.
+        self.my_known[rows] |= theirs & np.bitwise_or.reduce(cells, axis=1)
+        if self.tracking:
+            seat = self.mover[rows]
+            j = self.my_ply_key[rows].view(np.int64) // (2 * self.cells)
+            self._write_sense((seat * self.batch_size + rows) * self.tensor_size, j, anchor, seen)
+
+    def _settle_by_distance(self, rows: np.ndarray) -> list[int]:
+        """The ply cap: the smaller true distToWin wins (rare: row by row). The
+        rows' outcomes (see RETURNS)."""
+        geo = self.geo
+        outcomes = []
+        for r in rows.tolist():
+            mine, theirs = int(self.my_stones[r]), int(self.their_stones[r])
+            x, o = (mine, theirs) if self.mover[r] == 0 else (theirs, mine)
+            board = [
+                rules.X_STONE if x >> c & 1 else rules.O_STONE if o >> c & 1 else rules.EMPTY
+                for c in range(geo.cells)
+            ]
+            d0 = rules.dist_to_win(geo, board, 0, rules.X_STONE, rules.O_STONE)
+            d1 = rules.dist_to_win(geo, board, 1, rules.O_STONE, rules.X_STONE)
+            outcomes.append(WON if d0 < d1 else WON | 1 if d1 < d0 else DRAWN)
+        return outcomes
+
+    # ---- tensors ----------------------------------------------------------------
+
+    def _tensors(self) -> np.ndarray:
+        """Both seats' information-state tensors (see __init__), made at the first read."""
+        if not self.tracking:
+            self._build_tensors()
+        return self.tensors
+
+    def _mover_tensor(self) -> np.ndarray:
+        """The movers' tensors as float32 (zeros in finished rows), written into a
+        pooled buffer nothing references any more (Env._fresh)."""
+        tensors, B = self._tensors(), self.batch_size
+        out = self._fresh("observation", (B, self.tensor_size), np.float32)
+        if self.always_passes:  # the movers' tensors are one block: one pass
+            np.copyto(out, tensors[self._mine * B : (self._mine + 1) * B])
+        else:
+            np.copyto(out, tensors.take(self.mover * B + self.rows, axis=0))
+        if self._finished:
+            out[self.terminated] = 0
+        return out
+
+    def _seat_tensor(self, player: int) -> np.ndarray:
+        tensors, B = self._tensors(), self.batch_size
+        if self.always_passes:
+            slot = (self.mover != player) ^ self._mine
+            return tensors.take(slot * B + self.rows, axis=0).astype(np.float32)
+        return tensors[player * B : (player + 1) * B].astype(np.float32)
+
+    def _build_tensors(self) -> None:
+        """Replay every row's history from the start with tensor writes on: it
+        ends where the rows are, with their tensors written."""
+        B = self.batch_size
+        self.tracking = True
+        self.tensors[: 2 * B] = self.blank
+        self.tensors[2 * B :] = 0
+        length = self.history_len
+        self.seats[:] = 0
+        self.ply_keys[:] = 0
+        self._seat_views(0)
+        self.mover[:] = 0
+        if self.sense:
+            self.sensing[:] = True
+        for k in range(int(length.max())):
+            active = length > k
+            acts = self.history[:, k].astype(np.int64)
+            self._replaying = k  # the history length before this step
+            self._play(acts, None if active.all() else active, trusted=True)
+        self._replaying = None
+        if self.always_passes:  # every row passed at every replayed ply: undo the
+            self._swap_rows(np.flatnonzero((length.max() - length) & 1))  # extra ones
+
+    def _swap_rows(self, rows: np.ndarray) -> None:
+        """Exchange the two seats' data (mine / theirs) of the rows."""
+        B = self.batch_size
+        self.seats[:, :, rows] = self.seats[::-1][:, :, rows]
+        self.ply_keys[:, rows] = self.ply_keys[::-1][:, rows]
+        self.tensors[rows], self.tensors[rows + B] = self.tensors[rows + B], self.tensors[rows]
+        self.mover[rows] ^= 1
+
+    def _write_attempts(self, acts, placed_one, attempting) -> None:
+        """Each attempting row's ply into its mover's tensor: the seat's j-th
+        attempt (j from my_ply_key), ply k of the game (k = _plies_made)."""
+        T = self.tensors.reshape(-1)
+        B, D, n2 = self.batch_size, self.tensor_size, self.cells
+        if self.always_passes:  # the mover's tensors are slot _mine (see _seat_views)
+            base = self.row_at + self._mine * (B * D)
+        else:
+            base = self.mover * (B * D) + self.row_at
+        if attempting is not None:  # rows sitting out write to the scratch row
+            base = np.where(attempting, base, self.scratch)
+        key = self.my_ply_key.view(np.int64) + (acts << 1) + placed_one
+        at = self.ply_entries.take(key, axis=0, mode="clip")
+        at += base[:, None]
+        T[at] = self.ply_values
+        if self.o_movers is not None:  # public: both seats see who made ply k
+            movers = self.row_at + (self.o_movers + 2 * self._plies_made() + self.mover)
+            if attempting is not None:
+                movers = np.where(attempting, movers, self.scratch)
+            T[movers] = 1
+            T[movers + (B * D if attempting is None else B * D * attempting)] = 1
+        step = np.int64(2 * n2)
+        self.my_ply_key.view(np.int64)[:] += step if attempting is None else step * attempting
+
+    def _write_sense(self, base, j, anchor, seen) -> None:
+        """A sense as the seat's ply j: its rows, and the opponent stones it proved."""
+        T = self.tensors.reshape(-1)
+        K = seen.shape[1]
+        T[base + self.o_senses + j * len(self.blocks) + anchor] = 1
+        row = (base + self.o_sensed + j * K * 3)[:, None] + 3 * np.arange(K)
+        T[row + seen] = 1
+        square = (base + self.o_board)[:, None] + 3 * self.blocks[anchor]
+        proven = square[seen == PROVEN]
+        T[proven] = 0
+        T[proven + 2] = 1
+
+    def _write_outcome(self, rows: np.ndarray, outcome: np.ndarray) -> None:
+        """Public: seat 0 won / draw / seat 1 won, in both seats' tensors."""
+        at = rows * self.tensor_size + self.o_outcome + OUTCOME_AT.take(outcome[rows])
+        T = self.tensors.reshape(-1)
+        T[at] = 1
+        T[at + self.batch_size * self.tensor_size] = 1

@@ -1,0 +1,384 @@
+"""fogboard_games.batch agrees with the registered pyspiel games, move for move.
+
+Batches of random games are played beside one pyspiel state per row, driven
+by the same actions and the same chance outcomes (read from the row's
+history): at every step and in every row the current player, the legal
+mask, the mover's tensor, both seats' tensors, the rewards and the end must
+agree, and `to_pyspiel(row)` must rebuild the same history.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+
+import fogboard_games
+from fogboard_games import batch
+from fogboard_games.__main__ import main
+from fogboard_games.bench import random_actions
+
+EXTRAS = [
+    "fogboard_phantom_ttt(abrupt=true)",
+    "fogboard_phantom_ttt(obstype=reveal-numturns)",
+    "fogboard_phantom_ttt(abrupt=true,obstype=reveal-numturns,max_plies=7)",
+    "fogboard_dark_hex(board_size=2)",
+    "fogboard_dark_hex(board_size=3,abrupt=false)",
+    "fogboard_dark_hex(board_size=3,abrupt=true,obstype=reveal-numturns)",
+    "fogboard_dark_hex(board_size=3,max_plies=6)",
+    "fogboard_dark_hex(board_size=4,abrupt=true,obstype=reveal-numturns)",
+    "fogboard_dark_hex(board_size=6,abrupt=true)",
+    "fogboard_recon_hex(board_size=3,sense=1)",
+    "fogboard_recon_hex(board_size=3,sense=3,obstype=reveal-numturns,max_plies=8)",
+    "fogboard_recon_hex(board_size=4,sense=2,obstype=reveal-numturns)",
+    "fogboard_liars_dice(numdice=1,dice_sides=3,wild=none,prophecy_payout=2)",
+    "fogboard_liars_dice(numdice=5,dice_sides=2,wild=highest,prophecy=false)",
+    "fogboard_liars_dice(players=3,numdice=1,dice_sides=3,allow_pass=true)",
+    "fogboard_liars_dice(players=4,numdice=5,dice_sides=2)",
+    "fogboard_liars_dice(players=6,numdice=2,dice_sides=4,wild=highest,allow_pass=true,prophecy_payout=3)",
+]
+
+
+def replay(game, history):
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+def expect_row(env, state, s, r, players, read_tensors):
+    """Row r of snapshot s agrees with the pyspiel state."""
+    assert bool(s.terminated[r]) == state.is_terminal()
+    assert s.current_player[r] == state.current_player()
+    mask = np.zeros(env.num_actions, bool)
+    if not state.is_terminal():
+        mask[state.legal_actions()] = True
+    assert np.array_equal(s.legal_action_mask[r], mask), (r, state.history())
+    if read_tensors:
+        if state.is_terminal():
+            assert not s.observation[r].any()
+        else:
+            mover = np.array(state.information_state_tensor(), np.float32)
+            assert np.array_equal(s.observation[r], mover), (r, state.history())
+        for p in range(players):
+            seat = np.array(state.information_state_tensor(p), np.float32)
+            assert np.array_equal(read_tensors[p][r], seat), (r, p, state.history())
+
+
+def crosscheck(game, rows=24, seed=0, steps=None, restart=False, first_read=0):
+    """Random batched play against pyspiel; `restart` restarts finished rows (as
+    the benchmark does); tensors are first read at step `first_read` (before
+    it, plies only go to the log)."""
+    env = batch.make(game, batch_size=rows, seed=seed)
+    game = env.game
+    players = game.num_players()
+    s = env.reset()
+    states = [replay(game, env.history_of(r)) for r in range(rows)]
+    rng = np.random.default_rng(seed + 100)
+    step = 0
+    while True:
+        tensors = None
+        if step >= first_read:
+            tensors = [env.information_state_tensor(p) for p in range(players)]
+            assert tensors[0].dtype == np.float32 and s.observation.dtype == np.float32
+        for r, state in enumerate(states):
+            expect_row(env, state, s, r, players, tensors)
+        if steps is None and s.terminated.all() or steps is not None and step == steps:
+            break
+        acts = random_actions(rng, s.legal_action_mask)
+        before = s.terminated.copy()
+        s = env.step(acts)
+        step += 1
+        for r, state in enumerate(states):
+            if before[r]:
+                assert not s.rewards[r].any()
+                continue
+            state.apply_action(int(acts[r]))
+            paid = state.returns() if state.is_terminal() else [0.0] * players
+            assert np.array_equal(s.rewards[r], np.array(paid, np.float32))
+        if restart and s.terminated.any():
+            ended = s.terminated.copy()
+            for r in np.flatnonzero(ended):
+                assert env.to_pyspiel(int(r)).history() == states[r].history()
+            s = env.reset(ended)
+            for r in np.flatnonzero(ended):
+                states[r] = replay(game, env.history_of(int(r)))
+    for r, state in enumerate(states):
+        assert env.to_pyspiel(r).history() == state.history()
+    return step
+
+
+@pytest.mark.parametrize("preset", batch.COVERED_PRESETS)
+def test_presets_agree_with_pyspiel(preset):
+    assert crosscheck(preset, rows=64) > 0
+
+
+@pytest.mark.parametrize("game_string", EXTRAS)
+def test_other_configurations_agree_with_pyspiel(game_string):
+    crosscheck(pyspiel.load_game(game_string), rows=48, seed=1)
+
+
+@pytest.mark.parametrize(
+    "preset", ["phantom-ttt-3", "dark-hex-5", "recon-hex-5", "liars-dice", "liars-dice-1"]
+)
+def test_tensors_first_read_late_and_rows_restarted(preset):
+    """The log route (tensors first read mid-game) and the benchmark's restarts."""
+    crosscheck(preset, rows=24, seed=2, steps=40, restart=True, first_read=7)
+
+
+def test_ply_cap_settles_by_true_distance():
+    """Capped 3x3 games end by distToWin: some are won, some drawn (checked)."""
+    game = pyspiel.load_game("fogboard_dark_hex(board_size=3,max_plies=4)")
+    env = batch.make(game, batch_size=64, seed=3)
+    s = env.reset()
+    rng = np.random.default_rng(0)
+    while not s.terminated.all():
+        s = env.step(random_actions(rng, s.legal_action_mask))
+    returns = np.array([env.to_pyspiel(r).returns() for r in range(64)])
+    assert (returns[:, 0] == 0).any() and (returns[:, 0] != 0).any()
+    crosscheck(game, rows=32, seed=4)
+
+
+def arrays(env):
+    return {k: v.copy() for k, v in vars(env).items() if isinstance(v, np.ndarray)}
+
+
+@pytest.mark.parametrize("preset", ["phantom-ttt-3", "recon-hex-5", "liars-dice"])
+def test_an_illegal_action_is_refused_and_no_row_changes(preset):
+    env = batch.make(preset, batch_size=8, seed=0)
+    rng = np.random.default_rng(0)
+    s = env.reset()
+    for _ in range(3):
+        s = env.step(random_actions(rng, s.legal_action_mask))
+    s.observation  # noqa: B018  (tensors tracked from here: they must not change either)
+    acts = random_actions(rng, s.legal_action_mask)
+    row = int(np.flatnonzero(~s.terminated)[-1])
+    bad = int(np.flatnonzero(~s.legal_action_mask[row])[0])
+    acts[row] = bad
+    before = arrays(env)
+    with pytest.raises(ValueError, match=rf"illegal action {bad} in row {row} .*legal actions"):
+        env.step(acts)
+    after = arrays(env)
+    assert before.keys() == after.keys()
+    for name in before:
+        assert np.array_equal(before[name], after[name]), name
+    acts[row] = env.num_actions  # out of range is refused the same way
+    with pytest.raises(ValueError, match=rf"row {row}"):
+        env.step(acts)
+    with pytest.raises(ValueError, match="one integer action per row"):
+        env.step(acts[:-1])
+    acts[row] = int(np.flatnonzero(s.legal_action_mask[row])[0])
+    env.step(acts)  # and the batch plays on
+
+
+def test_unknown_and_uncovered_games_are_refused():
+    with pytest.raises(ValueError, match="unknown preset 'dark-hex-9'.*phantom-ttt-3.*liars-dice"):
+        batch.make("dark-hex-9")
+    with pytest.raises(ValueError, match="not covered.*covered presets: phantom-ttt-3"):
+        batch.make("liars-dice-table")
+    with pytest.raises(ValueError, match="not covered.*board_size 9.*covered: "):
+        batch.make(pyspiel.load_game("fogboard_dark_hex(board_size=9)"))
+    with pytest.raises(ValueError, match="not covered.*mode=dice.*covered: "):
+        batch.make(pyspiel.load_game("fogboard_liars_dice(mode=dice)"))
+    with pytest.raises(ValueError, match="not covered.*fogboard_mind_bluff"):
+        batch.make(fogboard_games.load("mind-bluff"))
+    with pytest.raises(ValueError, match="not covered"):
+        batch.make(pyspiel.load_game("phantom_ttt"))
+
+
+def test_loaded_games_and_game_strings_are_accepted():
+    env = batch.make(fogboard_games.load("dark-hex-5"), batch_size=4, seed=0)
+    assert env.num_actions == 25 and env.reset().observation.shape == (4, 753)
+    game = pyspiel.load_game("fogboard_dark_hex(board_size=3,abrupt=false)")
+    env = batch.make(game, batch_size=4)
+    assert env.reset().legal_action_mask.shape == (4, 9)
+    env = batch.make("fogboard_liars_dice(numdice=2)", batch_size=4)
+    assert env.reset().rewards.shape == (4, 2)
+
+
+@pytest.mark.parametrize("preset", ["dark-hex-4", "liars-dice-1"])
+def test_reset_of_rows_restarts_only_those_rows(preset):
+    env = batch.make(preset, batch_size=16, seed=5)
+    rng = np.random.default_rng(5)
+    s = env.reset()
+    for _ in range(2):
+        s = env.step(random_actions(rng, s.legal_action_mask))
+    rows = np.zeros(16, bool)
+    rows[[1, 4, 9]] = True
+    kept = [env.history_of(r) for r in range(16)]
+    old = s
+    s = env.reset(rows)
+    start = env.game.new_initial_state()
+    chance = 0
+    while start.is_chance_node():
+        start.apply_action(0)
+        chance += 1
+    for r in range(16):
+        if rows[r]:
+            assert len(env.history_of(r)) == chance
+            assert s.current_player[r] == 0 and not s.terminated[r]
+            mask = np.zeros(env.num_actions, bool)
+            mask[start.legal_actions()] = True
+            assert np.array_equal(s.legal_action_mask[r], mask)
+        else:
+            assert env.history_of(r) == kept[r]
+            assert s.current_player[r] == old.current_player[r]
+            assert np.array_equal(s.legal_action_mask[r], old.legal_action_mask[r])
+    crosscheck_rows(env, s)
+    with pytest.raises(ValueError, match="boolean mask"):
+        env.reset(np.arange(3))
+
+
+def crosscheck_rows(env, s):
+    """Every row of the current snapshot agrees with its rebuilt pyspiel state."""
+    players = env.game.num_players()
+    tensors = [env.information_state_tensor(p) for p in range(players)]
+    for r in range(env.batch_size):
+        expect_row(env, env.to_pyspiel(r), s, r, players, tensors)
+
+
+def play(preset, seed, steps=6):
+    env = batch.make(preset, batch_size=32, seed=seed)
+    rng = np.random.default_rng(0)
+    s = env.reset()
+    for _ in range(steps):
+        s = env.step(random_actions(rng, s.legal_action_mask))
+    return [env.history_of(r) for r in range(32)]
+
+
+def test_the_same_seed_gives_the_same_games():
+    assert play("liars-dice", 7) == play("liars-dice", 7)
+    assert play("liars-dice", 7) != play("liars-dice", 8)  # other dice
+    assert play("recon-hex-5", 7) == play("recon-hex-5", 7)
+
+
+@pytest.mark.parametrize("preset", ["phantom-ttt-3", "liars-dice-1"])
+def test_finished_rows_stay_finished_with_zero_rewards(preset):
+    env = batch.make(preset, batch_size=16, seed=0)
+    rng = np.random.default_rng(0)
+    s = env.reset()
+    while not s.terminated.any():
+        s = env.step(random_actions(rng, s.legal_action_mask))
+    assert s.rewards[s.terminated].any()  # the finishing step paid
+    finished = s.terminated.copy()
+    histories = {r: env.history_of(r) for r in np.flatnonzero(finished)}
+    for _ in range(3):
+        acts = random_actions(rng, s.legal_action_mask)
+        acts[finished] = 10_000  # ignored
+        s = env.step(acts)
+        assert s.terminated[finished].all()
+        assert not s.rewards[finished].any()
+        assert (s.current_player[finished] == batch.TERMINAL).all()
+        assert not s.legal_action_mask[finished].any()
+        assert not s.observation[finished].any()
+    for r, history in histories.items():
+        assert env.history_of(r) == history
+
+
+def test_observation_is_lazy_and_must_be_read_before_the_next_step():
+    env = batch.make("phantom-ttt-3", batch_size=4, seed=0)
+    s = env.reset()
+    assert not env.tracking  # nothing read: no tensor made
+    t = env.step(np.zeros(4, np.int64))
+    assert not env.tracking
+    first = t.observation
+    assert env.tracking and first.shape == (4, 129)
+    env.step(np.ones(4, np.int64))
+    assert t.observation is first  # read before the step: kept
+    with pytest.raises(RuntimeError, match="read state.observation before the next step"):
+        s.observation  # noqa: B018
+
+
+def test_memory_per_row_counts_the_tensors():
+    env = batch.make("dark-hex-5", batch_size=8)
+    assert env.memory_per_row() >= 2 * 753  # both seats' tensors, one byte per entry
+
+
+def test_bench_batch_runs_on_a_tiny_budget(capsys):
+    args = ["bench", "--batch", "--rounds", "1", "--seconds", "0.01", "--batch-size", "32"]
+    main([*args, "--only", "phantom-ttt-3,liars-dice-1"])
+    out = capsys.readouterr().out
+    lines = [line.split() for line in out.splitlines()]
+    rows = {line[0]: line for line in lines if line and line[0] in batch.COVERED_PRESETS}
+    assert set(rows) == {"phantom-ttt-3", "liars-dice-1"}
+    assert rows["phantom-ttt-3"][1] == "phantom_ttt" and float(rows["phantom-ttt-3"][2]) > 0
+    assert rows["liars-dice-1"][1] == "-"
+    assert "bytes/row" in out
+
+
+@pytest.mark.parametrize("size", range(2, 9))
+def test_hex_win_tables_agree_with_a_flood(size):
+    """The frontier tables that read hex wins (boards.frontier_table), on every
+    board size make takes: random stone sets of both seats, against a flood
+    from the first edge. (The crosschecks above play boards up to 6 x 6.)"""
+    env = batch.make(pyspiel.load_game(f"fogboard_dark_hex(board_size={size})"), batch_size=2)
+    geo, rng = env.geo, np.random.default_rng(size)
+    boards, want = [], []
+    for trial in range(2000):
+        seat = trial % 2
+        stones = {c for c in range(geo.cells) if rng.random() < rng.random()}
+        reached = {c for c in stones if geo.edges[seat][c] & 1}
+        todo = list(reached)
+        while todo:
+            for nb in geo.neighbors[todo.pop()]:
+                if nb in stones and nb not in reached:
+                    reached.add(nb)
+                    todo.append(nb)
+        want.append(any(geo.edges[seat][c] & 2 for c in reached))
+        boards.append(sum(int(env.goal_bits[2 * c + seat]) for c in stones))
+    got = env._joined(np.array(boards, np.uint64)) != 0
+    assert got.tolist() == want
+    assert 0 < sum(want) < len(want)
+
+
+def test_random_actions_are_legal_and_uniform():
+    rng = np.random.default_rng(0)
+    for actions in (1, 2, 9, 25, 300):  # (over 255 actions the counts are uint16)
+        mask = rng.random((actions, 500)) < 0.3
+        mask[:, :5] = False  # rows with no legal action get A - 1
+        picked = random_actions(rng, mask.T)
+        legal = mask.any(0)
+        assert picked.dtype == np.int64
+        assert mask.T[np.flatnonzero(legal), picked[legal]].all()
+        assert (picked[~legal] == actions - 1).all()
+    # one legal set in every row: each action about a third of the draws
+    mask = np.zeros((9, 90_000), bool)
+    mask[[0, 4, 8]] = True
+    counts = np.bincount(random_actions(rng, mask.T), minlength=9)
+    assert counts[[1, 2, 3, 5, 6, 7]].sum() == 0
+    assert np.abs(counts[[0, 4, 8]] / 90_000 - 1 / 3).max() < 0.01
+    # a row-major mask works too (slower)
+    row_major = np.zeros((100, 5), bool)
+    row_major[:, 3] = True
+    assert (random_actions(rng, row_major) == 3).all()
+
+
+@pytest.mark.parametrize("preset", ["phantom-ttt-3", "dark-hex-5"])
+def test_observations_stay_their_own(preset):
+    """Observation buffers are reused only once nothing references them: an
+    observation (or a view of one) kept across steps never changes."""
+    env = batch.make(preset, batch_size=16, seed=0)
+    rng = np.random.default_rng(0)
+    s = env.reset()
+    kept = s.observation
+    copy = kept.copy()
+    view = s.observation[3:5]
+    view_copy = view.copy()
+    del s  # the view and `kept` still hold the buffer
+    for _ in range(6):
+        s = env.step(random_actions(rng, env._state.legal_action_mask))
+        s.observation  # noqa: B018
+        if s.terminated.any():
+            s = env.reset(s.terminated)
+        assert not np.shares_memory(s.observation, kept)
+    assert np.array_equal(kept, copy) and np.array_equal(view, view_copy)
+    # The pool itself: a held buffer is never handed out again, a dropped one is.
+    a = env._fresh("test", (3,), np.float32)
+    b = env._fresh("test", (3,), np.float32)
+    assert a is not b
+    view = b[1:]
+    del a
+    assert env._fresh("test", (3,), np.float32) is env._pools["test"][0]
+    c = env._fresh("test", (3,), np.float32)  # pool[0] is free again: c is it
+    del b, c
+    assert not np.shares_memory(env._fresh("test", (3,), np.float32), view)
