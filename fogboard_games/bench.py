@@ -317,17 +317,6 @@ ratio     batch / C++ loop, both measured in this run; -: no C++ counterpart
 bytes/row the batch environment's numpy arrays per row (history, tensors and the kept
           observation buffers included)"""
 
-BATCH_PRESETS = (
-    "phantom-ttt-3",
-    "dark-hex-4",
-    "dark-hex-5",
-    "recon-hex-5",
-    "liars-dice",
-    "liars-dice-1",
-    "liars-dice-classic",
-    "liars-dice-classic-1",
-)
-
 
 def random_actions(rng, mask):
     """One uniformly random legal action per row of a (B, A) mask, vectorized.
@@ -406,7 +395,9 @@ def run_batch(
     from fogboard_games import batch
 
     counterpart = dict(BENCH_PAIRS)
-    presets = [p for p in BATCH_PRESETS if only is None or p in only]
+    from fogboard_games.batch import COVERED_PRESETS
+
+    presets = [p for p in COVERED_PRESETS if only is None or p in only]
     print(
         f"batched random play at batch {batch_size} beside the C++ game's Python loop; "
         f"best of {rounds} alternating rounds of {seconds}s; plies/s"

@@ -12,22 +12,12 @@ import pytest
 import fogboard_games
 from fogboard_games.core.observer import all_obs_types
 from fogboard_games.core.review import ReviewError
-from fogboard_games.core.testing import every_view, play
+from fogboard_games.core.testing import every_view, piece, play
+from fogboard_games.core.testing import legal_names as names
 from fogboard_games.mind_bluff import rules
 from fogboard_games.mind_bluff.review import truth_replay
 
 TINY = "fogboard_mind_bluff(start=6,max_eat=3)"
-
-
-def names(state) -> list[str]:
-    return [state.action_to_string(a) for a in state.legal_actions()]
-
-
-def piece(state, player, name, obs_type=None):
-    game = state.get_game()
-    observer = game.make_py_observer(obs_type or pyspiel.IIGObservationType(perfect_recall=True))
-    observer.set_from(state, player)
-    return observer.dict[name].tolist()
 
 
 # ---- the rules ------------------------------------------------------------------

@@ -15,7 +15,8 @@ import pytest
 
 import fogboard_games
 from fogboard_games.core.review import ReviewError
-from fogboard_games.core.testing import every_view
+from fogboard_games.core.testing import every_view, piece
+from fogboard_games.core.testing import legal_names as names
 from fogboard_games.parley import rules
 from fogboard_games.parley.review import truth_replay
 
@@ -39,17 +40,6 @@ def play(where, moves):
     for text in moves:
         state.apply_action(state.string_to_action(text))
     return state
-
-
-def names(state) -> list[str]:
-    return [state.action_to_string(a) for a in state.legal_actions()]
-
-
-def piece(state, player, name, obs_type=None):
-    game = state.get_game()
-    observer = game.make_py_observer(obs_type or pyspiel.IIGObservationType(perfect_recall=True))
-    observer.set_from(state, player)
-    return observer.dict[name].tolist()
 
 
 # ---- scoring --------------------------------------------------------------------------

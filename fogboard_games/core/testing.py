@@ -38,6 +38,20 @@ def play(game, moves=()):
     return state
 
 
+def legal_names(state) -> list[str]:
+    """The mover's legal actions, as strings."""
+    return [state.action_to_string(a) for a in state.legal_actions()]
+
+
+def piece(state, player: int, name: str, obs_type=None) -> list:
+    """One named piece of `player`'s tensor (the information state unless
+    `obs_type` says otherwise), as nested lists."""
+    game = state.get_game()
+    observer = game.make_py_observer(obs_type or pyspiel.IIGObservationType(perfect_recall=True))
+    observer.set_from(state, player)
+    return observer.dict[name].tolist()
+
+
 def every_view(state, player: int, include_all: bool = False) -> list[tuple[str, bytes]]:
     """Every observer's (string, tensor bytes) for `player`: what a twin test
     compares. All-players observers are left out unless asked for, since
