@@ -3,16 +3,20 @@
 On small boards we enumerate the whole game tree, group histories by the
 seat's information state, and check that repeated resampling from one
 history produces exactly the histories of its group: every consistent
-world, and nothing else.
+world, and nothing else. Late in games, the resampler's worlds are checked
+on a stress set, which `python tests/test_boards_resample.py` times.
 """
 
 import collections
+import gc
 import random
+import time
 
 import pyspiel
 import pytest
 
 import fogboard_games
+from fogboard_games.boards import resample as board_resample
 
 # (config, depth): the recon tree is walked to 7 decisions only. Under the
 # abrupt rule plies alternate, so every history a seat cannot tell apart
@@ -22,6 +26,11 @@ CONFIGS = [
     ("fogboard_dark_hex(board_size=2,abrupt=true)", 99),
     ("fogboard_dark_hex(board_size=2,obstype=reveal-numturns)", 99),
     ("fogboard_recon_hex(board_size=2,sense=1)", 7),
+    ("fogboard_dark_hex(board_size=2,abrupt=true,obstype=reveal-numturns)", 99),
+    ("fogboard_recon_hex(board_size=2,sense=2)", 99),
+    ("fogboard_dark_hex(board_size=3,max_plies=4)", 99),
+    ("fogboard_phantom_ttt(max_plies=4)", 99),
+    ("fogboard_phantom_ttt(abrupt=true,max_plies=4)", 99),
 ]
 
 
@@ -110,7 +119,14 @@ def _all_groups(game):
     return groups
 
 
-@pytest.mark.parametrize("config", [c for c, depth in CONFIGS if depth == 99])
+# Full trees, where the seat not to move may not know who is (not so under
+# the abrupt rule with public movers).
+UNSURE_OF_MOVER = [
+    c for c, depth in CONFIGS if depth == 99 and "abrupt=true,obstype=reveal-numturns" not in c
+]
+
+
+@pytest.mark.parametrize("config", UNSURE_OF_MOVER)
 def test_resample_for_the_seat_not_to_move_covers_both_movers(config):
     """A seat that is not to move may not know whose move it is; its worlds
     include those where it moves itself, and none may be ruled out by the
@@ -148,3 +164,151 @@ def _mover(game, history):
     for a in history:
         state.apply_action(a)
     return state.current_player()
+
+
+# ---- late-game stress -----------------------------------------------------------------------
+#
+# Late positions are where resampling is hard: the opponent has many unseen
+# stones that must fit the seat's record and still not connect. The stress
+# set is reproducible: seeded random playouts, each stopped 2 to 10 plies
+# before its end (in recon hex, half the time after the sense of the next
+# ply), resampled for both seats. `python tests/test_boards_resample.py`
+# times it (docs/performance.md#resampling); the test below checks the
+# worlds at a small scale.
+
+STRESS_PRESETS = ("dark-hex-4", "dark-hex-5", "recon-hex-5")
+# A dark-hex-4 position that once took seconds to resample for seat 1.
+STRESS_EXTRA = (
+    "dark-hex-4",
+    (3, 9, 8, 15, 6, 2, 9, 0, 7, 14, 3, 1, 1, 10, 11, 15, 7, 11, 12, 12, 6, 8, 10),
+)
+
+
+def stress_positions(preset, playouts, seed=0):
+    """(preset, history) of late positions of seeded random playouts."""
+    game = fogboard_games.load(preset)
+    cells = game.new_initial_state().match.setup.cells
+    rng = random.Random(f"{preset}/{seed}")
+    out = []
+    for _ in range(playouts):
+        state = game.new_initial_state()
+        history = []
+        while not state.is_terminal():
+            history.append(rng.choice(state.legal_actions()))
+            state.apply_action(history[-1])
+        ply_ends = [i + 1 for i, a in enumerate(history) if a < cells]  # after each attempt
+        back = rng.randint(2, 10)
+        if back >= len(ply_ends):
+            continue
+        cut = ply_ends[-1 - back]
+        if cut < len(history) and history[cut] >= cells and rng.random() < 0.5:
+            cut += 1  # recon hex: stop after the sense of the next ply
+        out.append((preset, tuple(history[:cut])))
+    return out
+
+
+def _state(preset, history):
+    state = fogboard_games.load(preset).new_initial_state()
+    for a in history:
+        state.apply_action(a)
+    return state
+
+
+def test_resample_is_exact_late_in_games():
+    """On the stress set (at a small scale) every world the boards'
+    resampler draws has the seat's information-state string and is still
+    running, with the seat to move when it is to move: checked on the
+    resampler itself, without the glue's retries."""
+    game_of = {preset: fogboard_games.load(preset) for preset in STRESS_PRESETS}
+    positions = [STRESS_EXTRA] + [
+        p for preset in STRESS_PRESETS for p in stress_positions(preset, 10)
+    ]
+    rng = random.Random(11)
+    for preset, history in positions:
+        state = _state(preset, history)
+        for seat in (0, 1):
+            target = state.information_state_string(seat)
+            for _ in range(3):
+                world = game_of[preset].new_initial_state()
+                for a in board_resample.resample(state.match, seat, rng):
+                    world.apply_action(a)
+                where = (preset, history, seat, world.history())
+                assert world.information_state_string(seat) == target, where
+                assert not world.is_terminal(), where
+                if state.current_player() == seat:
+                    assert world.current_player() == seat, where
+
+
+def measure_stress(playouts=100, draws=10, draw=None, presets=STRESS_PRESETS):
+    """Milliseconds per resample over the stress set, per preset:
+    {preset: sorted times}. `draw(state, seat, rng)` makes one draw
+    (default: state.resample_from_infostate(seat, rng.random))."""
+    draw = draw or (lambda state, seat, rng: state.resample_from_infostate(seat, rng.random))
+    # A collection of the oldest generation stops the process for tens of
+    # milliseconds whoever allocates: those pauses are not the resampler's.
+    gc.disable()
+    try:
+        times = {}
+        for preset in presets:
+            positions = stress_positions(preset, playouts)
+            if preset == STRESS_EXTRA[0]:
+                positions.append(STRESS_EXTRA)
+            out = times[preset] = []
+            for k, (_, history) in enumerate(positions):
+                state = _state(preset, history)
+                for seat in (0, 1):
+                    for d in range(draws):
+                        rng = random.Random(f"{k}/{seat}/{d}")
+                        start = time.perf_counter()
+                        draw(state, seat, rng)
+                        out.append((time.perf_counter() - start) * 1e3)
+            out.sort()
+        return times
+    finally:
+        gc.enable()
+
+
+def stress_table(times) -> str:
+    """Median, 90th and 99th percentile and maximum, in milliseconds."""
+    lines = ["| preset | draws | median | p90 | p99 | max |", "|---|---|---|---|---|---|"]
+    for preset, ts in times.items():
+        p50, p90, p99 = (ts[min(len(ts) - 1, int(f * len(ts)))] for f in (0.5, 0.9, 0.99))
+        lines.append(f"| {preset} | {len(ts)} | {p50:.2f} | {p90:.2f} | {p99:.2f} | {ts[-1]:.1f} |")
+    return "\n".join(lines)
+
+
+def draw_at_revision(rev):
+    """A `draw` for measure_stress with the boards' resampler of git
+    revision `rev`, checked as resample_from_infostate checks it."""
+    import subprocess
+    import types
+
+    source = subprocess.run(
+        ["git", "show", f"{rev}:fogboard_games/boards/resample.py"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    old = types.ModuleType(f"resample_at_{rev}")
+    exec(compile(source, old.__name__, "exec"), old.__dict__)
+
+    def draw(state, seat, rng):
+        target = state.information_state_string(seat)
+        sub = random.Random(int(rng.random() * 2**53))
+        for _ in range(20):
+            world = state.get_game().new_initial_state()
+            for a in old.resample(state.match, seat, sub):
+                world.apply_action(a)
+            if world.information_state_string(seat) == target:
+                return world
+        raise RuntimeError("no consistent world")
+
+    return draw
+
+
+if __name__ == "__main__":
+    # python tests/test_boards_resample.py [REV]: time this resampler, or REV's.
+    import sys
+
+    rev = sys.argv[1] if len(sys.argv) > 1 else None
+    print(stress_table(measure_stress(draw=draw_at_revision(rev) if rev else None)))

@@ -2,209 +2,489 @@
 
 `resample(match, player, rng)` returns the actions of a history whose
 information state for `player` equals the given one, drawn with positive
-probability on every history the seat cannot rule out. What the seat cannot
-see is the opponent's plies: their cells, their senses, and (under
-`reveal-nothing` with the classical rule) how many collisions each opponent
-turn held. The seat's own plies, their results and sense results, and the
-public ply movers under `reveal-numturns`, are fixed.
+probability on every history the seat cannot rule out. The distribution is
+not uniform over worlds. What the seat cannot see is the opponent's plies:
+their cells, their senses, and (under `reveal-nothing` with the classical
+rule) how many collisions each opponent turn held. The seat's own plies,
+their results and sense results, and the public ply movers under
+`reveal-numturns`, are fixed.
 
-Method: replay the game forward. The seat's plies are replayed as recorded;
-at each opponent ply a randomized depth-first search tries the opponent's
-legal attempts in random order and backtracks when a recorded result of the
-seat is contradicted. Every consistent history is reachable (each choice on
-its path is tried first with positive probability), so every consistent
-world has positive probability. Forward checks keep the search short:
+What the seat's record fixes. The seat learns about the true board only
+through its own plies, and what they show depends only on *where and when
+the opponent placed stones*: the opponent's collisions and senses leave no
+trace in the seat's view; they only have to be possible. Time is counted in
+the seat's plies: an opponent ply at time t comes after the seat's ply t-1
+and before its ply t. So each cell has a window for an opponent stone:
 
-* a cell the seat later saw empty (or later took) cannot hold an opponent
-  stone before that moment;
-* cells the seat proved must be opponent stones by then, and the opponent
-  has only so many placements before each such moment (one per ply under
-  the abrupt rule, one per turn under the classical rule).
+* seen empty (a sense, or the seat's own placement) at the seat's ply k:
+  no opponent stone by then, so placed at a time t > k or never; a cell the
+  seat owns never holds one;
+* seen holding an opponent stone (a collision or a sense) at ply k: placed
+  at a time t <= k. These cells are *required*.
+
+The opponent places in *slots*: one per opponent turn under the classical
+rule (a turn is some collisions, then one placement), one per opponent ply
+under the abrupt rule, where a ply is a placement or a collision with a
+seat stone it has not hit or sensed yet. The seat's record gives the slots
+and their times (its turn structure, and the movers under
+`reveal-numturns`), except, when the seat is not to move, whether the
+opponent has finished the ply or turn under way; such a record has two
+*shapes*, drawn first in proportion to a rough count of their worlds and
+the other tried if the first has none.
+
+Method: a randomized depth-first search picks the slots from the latest to
+the earliest: each slot's cell or, under the abrupt rule, the seat stone it
+collides with, and in recon hex the ply's sense. Options are tried in
+random order, and a pick is kept only if the earlier slots can still be
+completed on each of two counts, both decided exactly on their own:
+
+* the schedule (`_Draw._rest`): every required cell not placed yet fits an
+  earlier slot within its window, and every other slot a free cell or a
+  collision with a seat stone already on the board. A greedy
+  earliest-deadline schedule decides it, and counts the fewest free cells
+  the opponent must still take;
+* no win (`_Draw._no_win`): the opponent has not won, and since stones
+  never leave, its final stones decide that. Hex: some route of the seat
+  between its edges avoids the opponent's picked and required stones and
+  leaves enough free cells for the placements still due (a 0-1 search for
+  the route through the fewest free cells). Tic-tac-toe: no opponent line
+  among those stones, and the board not full.
+
+Both are necessary for a completion, so no consistent world is pruned, and
+together they are sharp enough that the search almost never backtracks (it
+backtracks from where it stands; it never starts again). They are what
+keeps late positions quick: a search that replays the opponent's invisible
+plies one by one and meets a contradiction only when it happens (an
+opponent connection, a required stone with no slot left) spends its time
+permuting collisions the seat cannot see. Latest first is for recon hex:
+a sense must not show the opponent a seat stone it collides with then or
+later, and with the later plies picked, every sense is drawn among the
+anchors that show none of those (senses matter only that way). Then the
+collisions that open a classical turn are given (any seat stone on the
+board it has not hit yet: the stones on the board only grow, so any will
+do), under `reveal-nothing` a random number of them, and the history ends
+with the seat's sense of the ply under way, or, when the opponent is to
+move in recon hex, with no sense or any one. The search has checked
+everything a world must satisfy, so the history is not replayed here
+(`resample_from_infostate` checks the world's information state anyway,
+and tests/test_boards_resample.py checks this function without it).
+
+Every option of every choice is tried first with positive probability,
+and only what cannot be completed is pruned, so every consistent world has
+positive probability.
 """
 
 from __future__ import annotations
 
+import heapq
 import random
+from typing import NamedTuple
 
 from fogboard_games.boards import rules
 
+NEVER = 10**9  # the window end of a cell the seat never saw holding an opponent stone
+FREE = -1  # a turn's collision count under reveal-nothing: any number
 
-class _Restart(Exception):
-    pass
+
+class Turn(NamedTuple):
+    """One opponent turn (classical rule) or ply (abrupt rule) at `time`.
+
+    `kind`: PLACE (ends with a placement), EITHER (abrupt: one ply, a
+    placement or a collision) or NONE (a turn under way, no placement yet).
+    `collisions`: how many collisions come first (FREE: any number)."""
+
+    time: int
+    kind: int
+    collisions: int
 
 
-class _Plan:
+PLACE, EITHER, NONE = 0, 1, 2
+
+
+class _Record:
     """What the seat's own record fixes about the opponent's plies."""
 
-    def __init__(self, m: rules.Match, seat: int, numturns: bool):
+    def __init__(self, m: rules.Match, seat: int):
         geo = m.setup
         self.geo = geo
         self.seat = seat
         self.opp = 1 - seat
-        self.mine = [p[1:] for p in m.plies if p[0] == seat]  # (anchor, seen, cell, result)
+        self.mine = [p for p in m.plies if p[0] == seat]
         self.pending = m.sensed if (m.sensed is not None and m.mover == seat) else None
         # Whose move it is: the seat knows it when it is its own (it is asked
         # to act); otherwise it cannot tell (the opponent may be to move, or
-        # the seat itself after an opponent placement it did not see), so
-        # worlds of either kind are drawn.
-        self.target_mover = seat if m.mover == seat else None
-        self.movers = [p[0] for p in m.plies] if numturns else None
-        K = len(self.mine)
-        self.K = K
-        # need_by[c]: the seat's own ply index at which c was seen holding an
-        # opponent stone (collision or sense); last_empty[c]: the latest own
-        # ply index at which c was seen empty or taken by the seat.
-        need_by = [None] * geo.cells
-        last_empty = [-1] * geo.cells
-        records = list(self.mine)
+        # the seat itself after an opponent ply it did not see), so worlds of
+        # either kind are drawn.
+        self.to_move = m.mover == seat
+        self.movers = [p[0] for p in m.plies] if geo.numturns else None
+        K = self.K = len(self.mine)
+        cells = geo.cells
+        # Windows: an opponent stone on c was placed at a time t with
+        # lo[c] < t <= hi[c]; own_at[c] is the seat's ply that took c.
+        lo = [-1] * cells
+        hi = [NEVER] * cells
+        own_at = [None] * cells
+        records = [(p[1], p[2], p[3], p[4]) for p in self.mine]
         if self.pending is not None:
             records.append((self.pending[0], self.pending[1], None, None))
         for k, (anchor, seen, cell, result) in enumerate(records):
             if anchor >= 0:
                 for c, code in zip(geo.blocks[anchor], seen):
-                    if code == rules.PROVEN and need_by[c] is None:
-                        need_by[c] = k
+                    if code == rules.PROVEN:
+                        hi[c] = min(hi[c], k)
                     elif code == rules.UNKNOWN:
-                        last_empty[c] = k
+                        lo[c] = max(lo[c], k)
             if cell is None:
                 continue
             if result == rules.OCCUPIED:
-                if need_by[cell] is None:
-                    need_by[cell] = k
+                hi[cell] = min(hi[cell], k)
             else:
-                last_empty[cell] = max(last_empty[cell], k)
-        self.need_by = need_by
-        self.last_empty = last_empty
-        # Opponent turns that come before the seat's ply k (classical rule):
-        # one per seat turn already finished, plus one if the opponent opens.
-        turns = [0]
-        for ply in self.mine:
-            turns.append(turns[-1] + (ply[3] == rules.PLACED))
-        self.turns_before = turns
+                lo[cell] = max(lo[cell], k)
+                own_at[cell] = k
+        self.lo, self.hi, self.own_at = lo, hi, own_at
+        self.required = sorted((c for c in range(cells) if hi[c] < NEVER), key=lambda c: lo[c])
+        self.is_required = [h < NEVER for h in hi]
+        self.free_cells = [c for c in range(cells) if own_at[c] is None and hi[c] == NEVER]
+        self.stones = [c for c in range(cells) if own_at[c] is not None]
+        # present[t]: seat stones on the board at time t.
+        self.present = [sum(1 for c in self.stones if own_at[c] < t) for t in range(K + 2)]
+        if geo.kind == "hex":
+            edges = geo.edges[seat]
+            self.sources = [c for c in range(cells) if edges[c] & 1]
+            self.starts = set(self.sources)
+            self.targets = [c for c in range(cells) if edges[c] & 2]
 
-    def slots(self, k: int, opp_plies: int, opp_stones: int) -> int:
-        """Opponent placements still possible before the seat's ply k."""
-        first = 1 if self.seat == 1 else 0
-        if self.geo.abrupt:
-            return k + first - opp_plies
-        return self.turns_before[min(k, self.K)] + first - opp_stones
+    # ---- the slots ------------------------------------------------------------
 
-    def feasible(self, w: rules.Match, k: int) -> bool:
-        code = self.opp + 1
-        board = w.board
-        deadlines = sorted(
-            d for c, d in enumerate(self.need_by) if d is not None and board[c] != code
+    def shapes(self) -> list[tuple[int, list[Turn]]]:
+        """The opponent's turns, in every shape the seat cannot tell apart,
+        each with a weight: the shape whose last ply the seat is not sure
+        of counts the ways of making that ply, the shape without it 1, so
+        that each shape is drawn about as often as it has worlds."""
+        K, seat = self.K, self.seat
+        # Ways of an opponent ply at time K: a placement, or a collision.
+        places = sum(
+            1
+            for c in range(self.geo.cells)
+            if self.own_at[c] is None and self.lo[c] < K <= self.hi[c]
         )
-        if not deadlines:
-            return True
-        opp_plies = sum(1 for p in w.plies if p[0] == self.opp)
-        opp_stones = sum(1 for v in board if v == code)
-        for i, d in enumerate(deadlines):
-            if d < k:
-                return False  # the seat already saw that stone: it had to be there
-            if i + 1 > self.slots(d, opp_plies, opp_stones):
-                return False
-        return True
+        hits = self.present[K]
+        if self.movers is not None:
+            return self._shapes_from_movers(places, hits)
+        if self.geo.abrupt:
+            # Strict alternation: one opponent ply before each of the seat's
+            # plies when the opponent opens, after each one otherwise.
+            turns = [Turn(t, EITHER, 0) for t in range(1 - seat, K)]
+            if self.to_move:
+                return [(1, turns + [Turn(K, EITHER, 0)] if K >= 1 - seat else turns)]
+            return [(1, turns), (places + hits, turns + [Turn(K, EITHER, 0)])]
+        # Classical rule: an opponent turn before each of the seat's turns (a
+        # turn ends with a placement), the first one only if the opponent opens.
+        times = ([0] if seat == 1 else []) + [
+            k + 1 for k, p in enumerate(self.mine) if p[4] == rules.PLACED
+        ]
+        turns = [Turn(t, PLACE, FREE) for t in times if t < K]
+        if times and times[-1] == K:
+            if self.to_move:
+                return [(1, turns + [Turn(K, PLACE, FREE)])]
+            return [(places, turns + [Turn(K, PLACE, FREE)]), (1, turns + [Turn(K, NONE, FREE)])]
+        return [(1, turns)]
+
+    def _shapes_from_movers(self, places: int, hits: int):
+        """reveal-numturns: every ply's mover is known, so every run of
+        opponent plies; only the last ply of a final run may be a placement
+        or a collision when the seat is not to move (classical rule)."""
+        movers, opp = self.movers, self.opp
+        turns, t, i = [], 0, 0
+        while i < len(movers):
+            if movers[i] != opp:
+                t += 1
+                i += 1
+                continue
+            j = i
+            while j < len(movers) and movers[j] == opp:
+                j += 1
+            if self.geo.abrupt:
+                turns += [Turn(t, EITHER, 0)] * (j - i)
+            elif j < len(movers) or self.to_move:
+                turns.append(Turn(t, PLACE, j - i - 1))
+            else:
+                return [
+                    (places, turns + [Turn(t, PLACE, j - i - 1)]),
+                    (max(1, hits - (j - i - 1)), turns + [Turn(t, NONE, j - i)]),
+                ]
+            i = j
+        return [(1, turns)]
 
 
 def resample(m: rules.Match, player: int, rng: random.Random) -> list[int]:
     """The actions of a history `player` cannot tell from `m`'s (see module doc)."""
-    plan = _Plan(m, player, m.setup.numturns)
-    budget = 2000
-    for _ in range(200):
-        try:
-            found = _search(plan, rules.Match(m.setup), 0, rng, [budget])
-        except _Restart:
-            budget = int(budget * 1.5)
-            continue
+    rec = _Record(m, player)
+    shapes = rec.shapes()
+    if len(shapes) == 2 and rng.random() * (shapes[0][0] + shapes[1][0]) >= shapes[0][0]:
+        shapes.reverse()
+    for _weight, turns in shapes:
+        found = _Draw(rec, turns, rng).search()
         if found is not None:
-            return _actions(found)
+            return found
     raise RuntimeError("resample_from_infostate found no consistent world")
 
 
-def _actions(m: rules.Match) -> list[int]:
-    geo = m.setup
-    out = []
-    for _seat, anchor, _seen, cell, _result in m.plies:
-        if anchor >= 0:
-            out.append(geo.cells + anchor)
-        out.append(cell)
-    if m.sensed is not None:
-        out.append(geo.cells + m.sensed[0])
-    return out
+class _Draw:
+    """One search for a world with a given shape of opponent turns."""
 
+    def __init__(self, rec: _Record, turns: list[Turn], rng: random.Random):
+        self.rec = rec
+        self.turns = turns
+        self.rng = rng
+        self.slots = [(tn.time, tn.kind == EITHER) for tn in turns if tn.kind != NONE]
+        cells = rec.geo.cells
+        self.taken = [False] * cells  # cells the opponent places a stone on
+        self.hit = [False] * cells  # seat stones the opponent collides with
+        self.picks = [None] * len(self.slots)  # per slot: (sense anchor or -1, cell)
+        self.route = None  # hex: the seat's cheapest route found last (see _no_win)
 
-def _search(plan: _Plan, w: rules.Match, k: int, rng: random.Random, budget: list[int]):
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise _Restart
-    if w.ending is not None:
-        return None
-    ply = len(w.plies)
-    movers = plan.movers
-    if w.mover == plan.seat:
-        if movers is not None and ply < len(movers) and movers[ply] != plan.seat:
+    def search(self):
+        """The actions of a world of this shape, or None if it has none."""
+        rec = self.rec
+        plies = rec.K + len(self.slots)
+        plies += sum(tn.collisions for tn in self.turns if tn.collisions != FREE)
+        if plies >= rec.geo.max_plies:
+            return None  # the game would have ended at the ply cap
+        n = len(self.slots)
+        if not (self._can_fill(n) and self._pick(n - 1)):
             return None
-        if k == plan.K:
-            if movers is not None and ply != len(movers):
-                return None
-            if plan.target_mover == plan.opp:
-                return None
-            if plan.pending is not None:
-                w = w.copy()
-                w.sense(plan.pending[0])
-                if w.sensed != plan.pending:
-                    return None
-            return w
-        anchor, seen, cell, result = plan.mine[k]
-        w = w.copy()
-        if anchor >= 0:
-            w.sense(anchor)
-            if w.sensed[1] != seen:
-                return None
-        if not w.is_legal(cell) or w.attempt(cell) != result:
-            return None
-        return _search(plan, w, k + 1, rng, budget)
+        return _assemble(rec, self._opponent_plies(), self.rng)
 
-    # The opponent's ply: unseen by the seat, so searched.
-    opp = plan.opp
-    at_end = k == plan.K and (movers is None or ply == len(movers))
-    if movers is not None and not at_end and movers[ply] != opp:
-        return None
-    options = []
-    if at_end and plan.target_mover != plan.seat:
-        options.append(None)  # stop here: the opponent is about to move
-    if not (movers is not None and at_end):
-        must_collide = must_place = False
-        if movers is not None and not w.setup.abrupt:
-            # Classical rule: the opponent moves again only after a collision.
-            nxt = movers[ply + 1] if ply + 1 < len(movers) else plan.target_mover
-            if nxt is not None:
-                again = nxt == opp
-                must_collide, must_place = again, not again
-        mine = plan.seat + 1
-        for c in w.legal[opp]:
-            if w.board[c] == mine:
-                if not must_place:
-                    options.append(c)
-            elif not must_collide and plan.last_empty[c] < k:
-                options.append(c)
-    rng.shuffle(options)
-    for cell in options:
-        if cell is None:
-            if w.setup.sense and rng.random() < 0.5:
-                w = w.copy()
-                w.sense(rng.randrange(len(w.setup.anchors)))  # opponent already sensed
-            return w
-        child = w.copy()
-        if child.setup.sense:
-            child.sense(rng.randrange(len(child.setup.anchors)))
-            if not child.is_legal(cell):
-                continue  # that sense proved the cell for the opponent
-        child.attempt(cell)
-        if not plan.feasible(child, k):
-            continue
-        found = _search(plan, child, k, rng, budget)
-        if found is not None:
-            return found
-    return None
+    # ---- the search -----------------------------------------------------------
+
+    def _pick(self, i: int) -> bool:
+        """Pick slots i, i-1, ..., 0 (the later ones are picked)."""
+        if i < 0:
+            return True
+        rec, taken, hit = self.rec, self.taken, self.hit
+        lo, hi, own_at = rec.lo, rec.hi, rec.own_at
+        t, either = self.slots[i]
+        options = [
+            c
+            for c in range(rec.geo.cells)
+            if not taken[c] and own_at[c] is None and lo[c] < t <= hi[c]
+        ]
+        if either:
+            options += [s for s in rec.stones if own_at[s] < t and not hit[s]]
+        self.rng.shuffle(options)
+        for c in options:
+            mark = taken if own_at[c] is None else hit
+            mark[c] = True
+            anchor = self._sense(t) if rec.geo.sense else -1
+            if anchor is not None and self._can_fill(i) and self._pick(i - 1):
+                self.picks[i] = (anchor, c)
+                return True
+            mark[c] = False
+        return False
+
+    def _sense(self, t: int):
+        """A random sense for an opponent ply at time t that shows none of the
+        seat stones it collides with then or later; None if every one does.
+        (Senses show the opponent only seat stones, and matter only by
+        hiding the stones it collides with, so once those are known any such
+        sense will do.)"""
+        geo, own_at, hit = self.rec.geo, self.rec.own_at, self.hit
+        blocked = {c for c in self.rec.stones if hit[c] and own_at[c] < t}
+        ok = [a for a, block in enumerate(geo.blocks) if blocked.isdisjoint(block)]
+        return self.rng.choice(ok) if ok else None
+
+    def _can_fill(self, i: int) -> bool:
+        """Can slots[:i] still be picked, given the picks of the later ones?"""
+        need = self._rest(i)
+        return need is not None and self._no_win(self.slots[i - 1][0] if i else -1, need)
+
+    def _rest(self, i: int):
+        """The schedule check: can slots[:i] be filled, every required cell
+        within its window? Returns the fewest free (not required) cells they
+        must take, or None.
+
+        Greedy in time order: a required cell whose window is open, earliest
+        deadline first; else a collision if the slot allows one and a seat
+        stone is left for it; else a free cell. Free cells and seat stones,
+        once available, stay so, which makes the greedy exact (an exchange
+        argument): it fills the slots whenever any schedule does, and with
+        the most collisions."""
+        rec, taken, hit = self.rec, self.taken, self.hit
+        lo, hi = rec.lo, rec.hi
+        # free_by[t], stones_by[t]: free cells and seat stones an opponent ply
+        # at time t may take (a cell seen empty at the seat's ply k is free
+        # from time k + 1 on; a stone placed at ply k is there from k + 1 on).
+        free_by = [0] * (rec.K + 2)
+        for c in rec.free_cells:
+            if not taken[c]:
+                free_by[lo[c] + 1] += 1
+        stones_by = [0] * (rec.K + 2)
+        for c in rec.stones:
+            if not hit[c]:
+                stones_by[rec.own_at[c] + 1] += 1
+        for t in range(1, rec.K + 2):
+            free_by[t] += free_by[t - 1]
+            stones_by[t] += stones_by[t - 1]
+        waiting = [c for c in rec.required if not taken[c]]  # by window start
+        open_ = []
+        r = free = collided = 0
+        for t, either in self.slots[:i]:
+            while r < len(waiting) and lo[waiting[r]] < t:
+                heapq.heappush(open_, hi[waiting[r]])
+                r += 1
+            if open_:
+                if open_[0] < t:
+                    return None  # a required stone came too late
+                heapq.heappop(open_)
+            elif either and stones_by[t] > collided:
+                collided += 1
+            elif free_by[t] > free:
+                free += 1
+            else:
+                return None
+        if open_ or r < len(waiting):
+            return None
+        return free
+
+    def _no_win(self, last_time: int, free_needed: int) -> bool:
+        """The no-win check: can the opponent take `free_needed` more free
+        cells (placeable by `last_time`) besides its taken and required ones
+        without having won or (tic-tac-toe) filled the board?"""
+        rec, taken = self.rec, self.taken
+        geo, lo, own_at, required = rec.geo, rec.lo, rec.own_at, rec.is_required
+        if geo.is_ttt:
+            held = [taken[c] or required[c] for c in range(geo.cells)]
+            if any(all(held[c] for c in line) for line in geo.lines):
+                return False
+            return len(rec.stones) + sum(held) + free_needed < geo.cells
+        # Hex: the opponent has not connected iff the cells it does not hold
+        # join the seat's edges. Route cost: 1 for a free cell the opponent
+        # may still take, 0 for seat stones and cells it cannot take.
+        cost = []
+        free = 0
+        for c in range(geo.cells):
+            if taken[c] or required[c]:
+                cost.append(rules.BLOCKED)
+            elif own_at[c] is None and lo[c] < last_time:
+                cost.append(1)
+                free += 1
+            else:
+                cost.append(0)
+        if free < free_needed:
+            return False
+        # The route of the last search usually still answers: picks rarely
+        # touch it (a shortcut only; the search decides otherwise).
+        route = self.route
+        if route is not None and all(cost[c] is not rules.BLOCKED for c in route):
+            if free - sum(cost[c] for c in route) >= free_needed:
+                return True
+        dist = rules.bfs01(geo, cost, rec.sources)
+        end = min(rec.targets, key=dist.__getitem__)
+        if free - dist[end] < free_needed:
+            return False
+        self.route = _route_back(rec, cost, dist, end)
+        return True
+
+    # ---- the rest of the opponent's plies --------------------------------------
+
+    def _opponent_plies(self) -> list:
+        """Every opponent ply in order, as (time, sense anchor or -1, cell):
+        the slots' picks, after the collisions that open a classical turn
+        (each with a seat stone on the board it has not hit yet: any will do,
+        since the stones on the board only grow). Under reveal-nothing a
+        turn's number of collisions is drawn: each next attempt is a
+        collision as often as it would be if the opponent tried any cell
+        the seat's record allows it, alike."""
+        rec, rng, hit = self.rec, self.rng, self.hit
+        lo, hi, own_at = rec.lo, rec.hi, rec.own_at
+        plies = []
+        picks = iter(self.picks)
+        taken = [False] * rec.geo.cells
+        spare = rec.geo.max_plies - 1 - rec.K - len(self.slots)  # plies left below the cap
+        spare -= sum(tn.collisions for tn in self.turns if tn.collisions != FREE)
+        for t, kind, collisions in self.turns:
+            free = [s for s in rec.stones if own_at[s] < t and not hit[s]] if collisions else []
+            rng.shuffle(free)
+            if collisions == FREE:
+                places = sum(
+                    1
+                    for c in range(rec.geo.cells)
+                    if not taken[c] and own_at[c] is None and lo[c] < t <= hi[c]
+                )
+                collisions = 0
+                while spare > 0 and collisions < len(free):
+                    left = len(free) - collisions
+                    if rng.random() * (left + places) >= left:
+                        break
+                    collisions += 1
+                    spare -= 1
+            for s in free[:collisions]:
+                hit[s] = True
+                plies.append((t, -1, s))
+            if kind != NONE:
+                anchor, c = next(picks)
+                plies.append((t, anchor, c))
+                taken[c] = True
+        return plies
+
+
+def _route_back(rec: _Record, cost: list, dist: list, end: int) -> list[int]:
+    """The cells of a cheapest route to `end`, from bfs01's distances: a
+    search back along the steps that cost what the distances say."""
+    geo = rec.geo
+    back = {end: None}
+    todo = [end]
+    for c in todo:
+        if c in rec.starts and dist[c] == cost[c]:
+            route = []
+            while c is not None:
+                route.append(c)
+                c = back[c]
+            return route
+        for nb in geo.neighbors[c]:
+            if nb not in back and cost[nb] is not rules.BLOCKED and dist[nb] + cost[c] == dist[c]:
+                back[nb] = c
+                todo.append(nb)
+    raise AssertionError("no route back")  # bfs01 found one
+
+
+def _assemble(rec: _Record, opp_plies: list, rng: random.Random) -> list[int]:
+    """The actions: the opponent's plies interleaved with the seat's, then
+    what the ply under way holds: the seat's sense if it is the seat's move
+    and it has sensed, or, if it is the opponent's move in recon hex, no
+    sense or any one, alike. (The search made every check; the glue's
+    resample_from_infostate checks the world's information state again.)"""
+    geo, own_at = rec.geo, rec.own_at
+    actions = []
+    last = None  # (seat, result) of the last ply
+    j = 0
+    for k in range(rec.K + 1):
+        while j < len(opp_plies) and opp_plies[j][0] == k:
+            _t, anchor, cell = opp_plies[j]
+            if anchor >= 0:
+                actions.append(geo.cells + anchor)
+            actions.append(cell)
+            last = (rec.opp, rules.PLACED if own_at[cell] is None else rules.OCCUPIED)
+            j += 1
+        if k < rec.K:
+            ply = rec.mine[k]
+            if ply[1] >= 0:
+                actions.append(geo.cells + ply[1])
+            actions.append(ply[3])
+            last = (rec.seat, ply[4])
+    # A placement passes the turn; a collision too under the abrupt rule.
+    if last is None:
+        mover = 0
+    elif last[1] == rules.OCCUPIED and not geo.abrupt:
+        mover = last[0]
+    else:
+        mover = 1 - last[0]
+    if mover == rec.seat:
+        if rec.pending is not None:
+            actions.append(geo.cells + rec.pending[0])
+    elif geo.sense:
+        anchor = rng.randrange(len(geo.anchors) + 1) - 1
+        if anchor >= 0:
+            actions.append(geo.cells + anchor)
+    return actions
