@@ -44,10 +44,13 @@ larger boards ours is cheaper."""
 MODES = ("plain", "tensor", "tensor()")
 
 
-def playout_rate(game, seconds: float, mode: str, seed: int = 0) -> float:
-    """Steps per second of random playouts (chance steps included); `mode`
-    is one of MODES, or "string" (the --workloads playouts): what else is
-    read at every decision."""
+def playout_rate(
+    game, seconds: float, mode: str, seed: int = 0, decisions_only: bool = False
+) -> float:
+    """Steps per second of random playouts (chance steps included, unless
+    `decisions_only`: then decisions per second, as `bench --batch` counts
+    plies); `mode` is one of MODES, or "string" (the --workloads playouts):
+    what else is read at every decision."""
     read_tensor = mode in ("tensor", "tensor()")
     no_player = mode == "tensor()"
     read_string = mode == "string"
@@ -61,6 +64,7 @@ def playout_rate(game, seconds: float, mode: str, seed: int = 0) -> float:
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 action = outcomes[rng.randrange(len(outcomes))][0]
+                steps -= decisions_only
             else:
                 legal = state.legal_actions()
                 if no_player:
@@ -366,28 +370,6 @@ def batch_rate(env, seconds: float, tensor: bool, seed: int = 0) -> float:
     return plies / (time.perf_counter() - start)
 
 
-def decision_rate(game, seconds: float, tensor: bool, seed: int = 0) -> float:
-    """Decisions per second of random playouts of a pyspiel game, one state at
-    a time (chance steps are played, not counted)."""
-    rng = random.Random(seed)
-    plies = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-                continue
-            legal = state.legal_actions()
-            if tensor:
-                state.information_state_tensor()
-            state.apply_action(legal[rng.randrange(len(legal))])
-            plies += 1
-    return plies / (time.perf_counter() - start)
-
-
 def run_batch(
     rounds: int = 3, seconds: float = 0.4, only=None, batch_size: int = 4096
 ) -> list[dict]:
@@ -417,7 +399,9 @@ def run_batch(
                 rate = batch_rate(env, seconds, tensor, seed=r)
                 best["batch", tensor] = max(best.get(("batch", tensor), 0.0), rate)
                 if game is not None:
-                    rate = decision_rate(game, seconds, tensor, seed=r)
+                    rate = playout_rate(
+                        game, seconds, "tensor()" if tensor else "plain", r, decisions_only=True
+                    )
                     best["cpp", tensor] = max(best.get(("cpp", tensor), 0.0), rate)
         row = {
             "preset": preset,
