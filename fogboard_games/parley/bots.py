@@ -69,7 +69,7 @@ def seat_view(state, seat: int) -> SeatView:
         for speaker, line in lines:
             if line == s.accuse + seat:
                 accusers.add(speaker)
-    hp = tuple(m.hp[c] if m.is_alive(c) else 0 for c in range(s.players))
+    hp = m.hp  # 0 for a cog that is OUT
     return SeatView(
         s,
         seat,

@@ -60,7 +60,8 @@ def turn_rows(match: rules.Match):
 
 def latest_turn(match: rules.Match) -> rules.Turn | None:
     """The latest turn of the round under way (None before its first)."""
-    if match.turns and match.turns[-1].round == match.round and match.phase != DEAL:
+    # (during a later round's deal the last turn is the round before's)
+    if match.turns and match.turns[-1].round == match.round:
         return match.turns[-1]
     return None
 
@@ -275,16 +276,17 @@ class ParleyEncoder(contract.Encoder):
         if entry is None:
             buf = [0.0] * layout.size
             self.encode(buf, layout, match, player, "single")
-            cache["tensor", player] = [buf, len(match.turns) - 1]
+            last = len(match.turns) - 1
+            cache["tensor", player] = [buf, last, self._row_in_round(match, last)]
             return buf[:]
-        buf, first = entry
+        # The turn under way at the last read, and its index within its round.
+        buf, first, k = entry
         at = layout.offset
         seats = (player,)
         base, v = at["cards"], 1
         for r in range(match.turns[first].round, len(match.deals)):
             self._cards(buf, base, match, r, seats, v)
         rows, n = self.setup.max_turns, self.setup.players
-        k = self._row_in_round(match, first)
         for i in range(first, len(match.turns)):
             t = match.turns[i]
             if i > first and t.round != match.turns[i - 1].round:
@@ -298,7 +300,7 @@ class ParleyEncoder(contract.Encoder):
         status = at["round"]
         buf[status:] = self._zeros_after(status, layout.size)
         self._status(buf, at, match)
-        entry[1] = len(match.turns) - 1
+        entry[1], entry[2] = len(match.turns) - 1, k - 1
         return buf[:]
 
     def _zeros_after(self, start: int, size: int) -> list[float]:
@@ -309,7 +311,7 @@ class ParleyEncoder(contract.Encoder):
 
     @staticmethod
     def _row_in_round(match: rules.Match, i: int) -> int:
-        """Turn i's index within its round."""
+        """Turn i's index within its round (once per cache: reads carry it on)."""
         turns, r, k = match.turns, match.turns[i].round, 0
         while i - k - 1 >= 0 and turns[i - k - 1].round == r:
             k += 1

@@ -38,7 +38,6 @@ from fogboard_games.core.contract import CHANCE, NO_ODDS, NO_OPTIONS, TERMINAL
 
 # Phases. DEAL, WAKE and AIMED (a hip-shot waiting for its result) are chance.
 DEAL, WAKE, LINE, ACT, AIMED, REACT, OVER = range(7)
-PHASE_WORDS = ("deal", "wake", "line", "act", "aimed", "react", "over")
 HIT, MISS = 0, 1
 HEAD, HIP = 0, 1
 AIM_WORDS = ("head", "hip")
@@ -287,12 +286,6 @@ class Match(contract.Match):
         return m
 
     # ---- derived facts ----------------------------------------------------------------
-
-    def is_alive(self, c: int) -> bool:
-        return bool(self.living >> c & 1)
-
-    def alive(self) -> list[int]:
-        return [c for c in range(self.setup.players) if self.living >> c & 1]
 
     def cards(self, round_: int, c: int) -> tuple[int, int] | None:
         """(friend, enemy) of cog `c` in `round_`, None before its deal."""
