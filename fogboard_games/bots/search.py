@@ -24,14 +24,15 @@ rollouts per leaf, 1), `uct_c` (the exploration constant, 2.0).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import zlib
 
 import numpy as np
-import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from fogboard_games.bots import SeatBot
+from fogboard_games.core import glue
 
 
 def _options(simulations: int, rollouts: int, uct_c: float) -> None:
@@ -53,23 +54,10 @@ class _TerminalRewardsView:
         self._game = game
 
     def get_type(self):
-        t = self._game.get_type()
-        return pyspiel.GameType(
-            short_name=t.short_name,
-            long_name=t.long_name,
-            dynamics=t.dynamics,
-            chance_mode=t.chance_mode,
-            information=t.information,
-            utility=t.utility,
-            reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-            max_num_players=t.max_num_players,
-            min_num_players=t.min_num_players,
-            provides_information_state_string=t.provides_information_state_string,
-            provides_information_state_tensor=t.provides_information_state_tensor,
-            provides_observation_string=t.provides_observation_string,
-            provides_observation_tensor=t.provides_observation_tensor,
-            parameter_specification=t.parameter_specification,
-        )
+        # The game's own GameType, built by the glue from its ruleset, with
+        # terminal rewards.
+        ruleset = dataclasses.replace(self._game.ruleset, reward_model="terminal")
+        return glue.game_type(ruleset)
 
     def __getattr__(self, name):
         return getattr(self._game, name)
