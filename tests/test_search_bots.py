@@ -80,6 +80,7 @@ def test_ismcts_seeded_runs_repeat_and_seeds_vary():
     moves = [bots.make_bot("ismcts", game, 1, seed=s, simulations=20).step(state) for s in range(8)]
     again = [bots.make_bot("ismcts", game, 1, seed=s, simulations=20).step(state) for s in range(8)]
     assert moves == again
+    assert len(set(moves)) > 1  # the seed reaches the search: different seeds, other moves
 
 
 def score_against_random(game, kind, games, **options):
