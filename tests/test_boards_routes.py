@@ -66,7 +66,7 @@ def compare_routes(state) -> None:
         assert CPP.observation_tensor(state, p) == state.observation_tensor(p), (h, p)
         assert CPP.information_state_string(state, p) == state.information_state_string(p), (h, p)
         assert CPP.observation_string(state, p) == state.observation_string(p), (h, p)
-        assert CPP.player_return(state, p) == state.returns()[p], (h, p)
+        assert CPP.player_return(state, p) == state.player_return(p) == state.returns()[p], (h, p)
     if not state.is_terminal():
         # Without a player both routes mean the player to move.
         mover = state.current_player()

@@ -303,6 +303,11 @@ class State(pyspiel.State):
     def rewards(self) -> list[float]:
         return list(self._m.rewards())
 
+    def player_return(self, player) -> float:
+        # pyspiel's own goes through C++ and back into returns(): 2.3 us
+        # against 0.4 for a C++ game, at every terminal node of a search.
+        return float(self._m.returns()[seat_of(self, player)])
+
     # ---- what each seat knows -------------------------------------------------------
 
     def information_state_tensor(self, player=None) -> list[float]:

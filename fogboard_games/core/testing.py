@@ -181,6 +181,10 @@ def check_routes_agree(game, seed: int = 0) -> None:
             assert pyspiel.State.legal_actions(state) == state.legal_actions(), where
             assert pyspiel.State.legal_actions_mask(state) == state.legal_actions_mask(), where
         for p in range(game.num_players()):
+            cpp_r, py_r = pyspiel.State.player_return(state, p), state.player_return(p)
+            assert cpp_r == py_r == state.returns()[p], (
+                f"player_return differs for seat {p}, {where}"
+            )
             for kind in ("information_state", "observation"):
                 cpp_t = getattr(pyspiel.State, kind + "_tensor")(state, p)
                 py_t = getattr(state, kind + "_tensor")(p)
@@ -387,11 +391,12 @@ def check_seats_refused(game, seed: int = 0) -> None:
             state.observation_string,
             state.observation_tensor,
             state.legal_actions,
+            state.player_return,
         ]
         calls += [o.string_from for o in observers] + [o.set_from for o in observers]
         for call in calls:
             for seat in bad_seats:
-                args = (seat,) if call in calls[:5] else (state, seat)
+                args = (seat,) if call in calls[:6] else (state, seat)
                 try:
                     call(*args)
                 except ValueError as e:
