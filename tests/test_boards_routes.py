@@ -266,7 +266,9 @@ def test_believed_distance_memo_agrees_and_never_travels_with_a_state():
             m = state.match
             view = m.view[seat * m.setup.cells : (seat + 1) * m.setup.cells]
             fresh = rules.dist_to_win(m.setup, view, seat, rules.OWN, rules.PROVEN)
-            assert game.encoder.believed_dist(m, seat) == fresh
+            own = sum(b for b, v in zip(m.setup.bits, view) if v == rules.OWN)
+            free = sum(b for b, v in zip(m.setup.bits, view) if v == rules.UNKNOWN)
+            assert game.encoder.believed_dist(seat, own, free) == fresh
             assert f"believed distToWin: {fresh}" in state.information_state_string(seat)
         state.apply_action(rng.choice(state.legal_actions()))
     assert len(game.encoder.believed_memo) > 10

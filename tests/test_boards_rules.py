@@ -433,6 +433,29 @@ def test_dist_to_win_matches_brute_force(geo):
             assert _dist(geo, board, seat) == _brute_dist(geo, board, seat), (board, seat)
 
 
+def _bfs_dist(geo, board, seat) -> int:
+    """distToWin by a 0-1 BFS over cells (the bots' route search), not bit boards."""
+    own = rules.X_STONE if seat == 0 else rules.O_STONE
+    cost = [0 if v == own else 1 if v == rules.EMPTY else rules.BLOCKED for v in board]
+    edges = geo.edges[seat]
+    dist = rules.bfs01(geo, cost, [c for c in range(geo.cells) if edges[c] & 1])
+    return min((dist[c] for c in range(geo.cells) if edges[c] & 2), default=rules.UNREACHABLE)
+
+
+@pytest.mark.parametrize("size", [2, 4, 5, 7, 11])
+def test_bit_board_dist_to_win_matches_a_cell_by_cell_search(size):
+    # The bit boards pad each rank with a spare bit so that shifts never
+    # wrap: boards of every density, on the smallest and the largest size,
+    # catch a neighbour that leaks across a rank end.
+    geo = rules.Geometry("hex", size, False, 0, 2 * size * size)
+    rng = random.Random(size)
+    for i in range(400):
+        weights = (i % 5 + 1, i % 3, i % 4)  # empty, X, O
+        board = rng.choices((0, 1, 2), weights, k=geo.cells)
+        for seat in (0, 1):
+            assert _dist(geo, board, seat) == _bfs_dist(geo, board, seat), (board, seat)
+
+
 def test_believed_dist_to_win_uses_own_and_proven_stones_only():
     # O holds b1 b2 b3 in truth; X has proven only b2.
     state = play(f"{HEX}(board_size=3)", ["a1", "b1", "a3", "b2", "b2"])

@@ -20,7 +20,7 @@ import pyspiel
 import pytest
 
 from fogboard_games.core import registry
-from fogboard_games.core.observer import all_obs_types
+from fogboard_games.core.observer import INFO_STATE, all_obs_types, obs_type_key
 
 BOARD_PRESETS = ("phantom-ttt-3", "dark-hex-4", "dark-hex-5", "recon-hex-5")
 DICE_PRESETS = ("liars-dice", "liars-dice-1", "liars-dice-classic", "liars-dice-classic-1",
@@ -47,6 +47,12 @@ class Reader:
         self.observers = [game.make_py_observer(t) for t in all_obs_types()]
         self.seats = range(game.num_players())
         self.kinds = [-2, -1, *range(len(self.observers))]
+        # information_state_string may take a shorter road than the observer
+        # of its key (the encoder's info_state_string): the observer's answer
+        # on a cold state is its reference too.
+        self.info_observer = next(
+            o for o, t in zip(self.observers, all_obs_types()) if obs_type_key(t) == INFO_STATE
+        )
 
     def read(self, state, kind: int, seat: int) -> str:
         if kind == -1:
@@ -74,6 +80,9 @@ class Reader:
                 # read, so a fresh one answers every first question.
                 expected[kind, seat] = self.read(self.cold(state.history()), kind, seat)
                 assert self.read(reference, kind, seat) == expected[kind, seat]
+                if kind == -1:
+                    cold = self.cold(state.history())
+                    assert self.info_observer.string_from(cold, seat) == expected[kind, seat]
             got = self.read(state, kind, seat)
             assert got == expected[kind, seat], (state.history(), kind, seat)
         return reads

@@ -63,6 +63,7 @@ class BoardEncoder(contract.Encoder):
         # believed distToWin per (seat, view): information-state strings show
         # it, and searches ask for the same information states again and again.
         self.believed_memo: dict[tuple, int] = {}
+        self.start_texts: dict[tuple, str] = {}  # the strings before the first ply (describe)
         self.page = _ascii_page(geo)
         # The believed board of a seat with nothing known, as ASCII bytes, and
         # where each cell's mark sits in it (SeatText rewrites just those).
@@ -81,6 +82,11 @@ class BoardEncoder(contract.Encoder):
             [ply_text(geo, rules.Ply(0, -1, (), c, r)) for r in (rules.PLACED, rules.OCCUPIED)]
             for c in range(geo.cells)
         ]
+        self.all_bits = sum(geo.bits)  # every cell, as rules.dist_bits masks
+        self.dist_texts = [f"believed distToWin: {d}" for d in range(rules.UNREACHABLE + 1)]
+        # The default information-state string has no public part to add while
+        # the game runs unless ply movers are public (`info_state_string`).
+        self.seat_only_info = not geo.numturns
         info = self.layout(INFO_STATE)
         # info_state_tensor(m, player): the cached route with its layout bound
         # (a partial, not a closure: no extra Python frame per read).
@@ -95,17 +101,39 @@ class BoardEncoder(contract.Encoder):
     def describe(self, match: rules.Match, player: int, key: ObsKey) -> str:
         return describe(self, match, player, key)
 
-    def believed_dist(self, m: rules.Match, seat: int) -> int:
-        """rules.believed_dist, memoised per (seat, view)."""
-        cells = m.setup.cells
-        key = (seat, bytes(m.view[seat * cells : (seat + 1) * cells]))  # view codes are 0..2
+    def believed_dist(self, seat: int, own: int, free: int) -> int:
+        """rules.dist_bits of a seat's view (its stones `own`, its unknown
+        cells `free`), memoised per (seat, view)."""
+        key = (seat, own, free)
         memo = self.believed_memo
         dist = memo.get(key)
         if dist is None:
             if len(memo) >= BELIEVED_MEMO_SIZE:
                 memo.clear()
-            dist = memo[key] = rules.believed_dist(m, seat)
+            dist = memo[key] = rules.dist_bits(self.setup, seat, own, free)
         return dist
+
+    def info_state_string(self, m: rules.Match, player: int) -> str:
+        """describe(m, player, INFO_STATE) by a shorter road while the game
+        runs between plies: the seat's board, log and distance, kept by its
+        SeatText and joined once per change of its view."""
+        if m.sensed is not None or m.ending is not None or not m.plies or not self.seat_only_info:
+            return describe(self, m, player, INFO_STATE)
+        cache = m.cache
+        if cache is None:
+            cache = m.cache = [None, None, None]  # the tensor route's two seats, then texts
+        texts = cache[2]
+        if texts is None:
+            texts = cache[2] = BoardTexts()
+        mine = texts.seats[player]
+        if mine is None:
+            mine = texts.seats[player] = SeatText(self, player)
+        if mine.done != len(m.plies):
+            mine.catch_up(self, m)
+        text = mine.info
+        if text is None:
+            text = mine.info = f"{mine.board}\nlog: {mine.log or '-'}\n{mine.dist}"
+        return text
 
     def true_text(self, match: rules.Match) -> str:
         geo = match.setup
@@ -320,11 +348,12 @@ class SeatText:
     A seat's view changes only at its own plies: the cell it attempted and
     the cells of the block it sensed. So the page of its believed board is
     kept as ASCII bytes whose slot per cell is rewritten just there, its log
-    is extended by one entry per own ply, and its believed distToWin is
-    asked again only when its view changed.
+    is extended by one entry per own ply, and its view is kept as bit masks
+    (its stones, its unknown cells) for its believed distToWin, asked again
+    only when the view changed.
     """
 
-    __slots__ = ("seat", "done", "own", "page", "board", "log", "dist")
+    __slots__ = ("seat", "done", "own", "page", "board", "log", "dist", "mine", "free", "info")
 
     def __init__(self, enc: BoardEncoder, seat: int):
         self.seat = seat
@@ -334,6 +363,9 @@ class SeatText:
         self.board = ""  # "X (seat 0) view:" and the believed board, set by catch_up
         self.log = ""  # "1.a1 placed 2.b2 occupied": the seat's complete plies
         self.dist = ""  # "believed distToWin: 3", empty until catch_up
+        self.mine = 0  # the seat's stones, as rules.dist_bits masks
+        self.free = enc.all_bits  # the cells it knows nothing of
+        self.info = None  # the default information-state string (info_state_string)
 
     def catch_up(self, enc: BoardEncoder, m: rules.Match) -> None:
         """Read the plies since the last call (and the sense under way)."""
@@ -357,12 +389,20 @@ class SeatText:
         if m.sensed is not None and m.mover == seat:
             changed += geo.blocks[m.sensed[0]]
         if changed or not self.dist:
-            view, base, slot = m.view, seat * geo.cells, enc.page_slot
+            view, base, slot, bits = m.view, seat * geo.cells, enc.page_slot, geo.bits
             marks = enc.view_marks[seat]
+            mine, free = self.mine, self.free
             for c in changed:
-                self.page[slot[c]] = marks[view[base + c]]
+                code = view[base + c]
+                self.page[slot[c]] = marks[code]
+                if code != rules.UNKNOWN:  # known from now on: its stone or a proven one
+                    free &= ~bits[c]
+                    if code == rules.OWN:
+                        mine |= bits[c]
+            self.mine, self.free = mine, free
             self.board = enc.view_heads[seat] + self.page.decode()
-            self.dist = f"believed distToWin: {enc.believed_dist(m, seat)}"
+            self.dist = enc.dist_texts[enc.believed_dist(seat, mine, free)]
+            self.info = None
 
 
 class BoardTexts:
@@ -398,9 +438,13 @@ def describe(enc: BoardEncoder, m: rules.Match, player: int, key: ObsKey) -> str
     """The string an observer of `key` shows `player`: asked again at the
     same position, the string made the first time (see BoardTexts)."""
     if not m.plies and m.sensed is None:
-        # The start: cheap to describe, and likely the game's template match,
-        # which every fresh state shares and pickles: it keeps no cache.
-        return compose(enc, BoardTexts(), m, player, key)
+        # The start, the same in every match of the game: kept by the encoder,
+        # as the start is likely the game's template match, which every fresh
+        # state shares and pickles and which keeps no cache.
+        text = enc.start_texts.get((player, key))
+        if text is None:
+            text = enc.start_texts[player, key] = compose(enc, BoardTexts(), m, player, key)
+        return text
     cache = m.cache
     if cache is None:
         cache = m.cache = [None, None, None]  # the tensor route's two seats, then texts

@@ -46,8 +46,8 @@ completed on each of two counts, both decided exactly on their own:
 * no win (`_Draw._no_win`): the opponent has not won, and since stones
   never leave, its final stones decide that. Hex: some route of the seat
   between its edges avoids the opponent's picked and required stones and
-  leaves enough free cells for the placements still due (a 0-1 search for
-  the route through the fewest free cells). Tic-tac-toe: no opponent line
+  leaves enough free cells for the placements still due (the route
+  through the fewest free cells, as rules.dist_bits finds it). Tic-tac-toe: no opponent line
   among those stones, and the board not full.
 
 Both are necessary for a completion, so no consistent world is pruned, and
@@ -148,11 +148,6 @@ class _Record:
         self.stones = [c for c in range(cells) if own_at[c] is not None]
         # present[t]: seat stones on the board at time t.
         self.present = [sum(1 for c in self.stones if own_at[c] < t) for t in range(K + 2)]
-        if geo.kind == "hex":
-            edges = geo.edges[seat]
-            self.sources = [c for c in range(cells) if edges[c] & 1]
-            self.starts = set(self.sources)
-            self.targets = [c for c in range(cells) if edges[c] & 2]
 
     # ---- the slots ------------------------------------------------------------
 
@@ -242,7 +237,6 @@ class _Draw:
         self.taken = [False] * cells  # cells the opponent places a stone on
         self.hit = [False] * cells  # seat stones the opponent collides with
         self.picks = [None] * len(self.slots)  # per slot: (sense anchor or -1, cell)
-        self.route = None  # hex: the seat's cheapest route found last (see _no_win)
 
     def search(self):
         """The actions of a world of this shape, or None if it has none."""
@@ -359,32 +353,23 @@ class _Draw:
                 return False
             return len(rec.stones) + sum(held) + free_needed < geo.cells
         # Hex: the opponent has not connected iff the cells it does not hold
-        # join the seat's edges. Route cost: 1 for a free cell the opponent
-        # may still take, 0 for seat stones and cells it cannot take.
-        cost = []
+        # join the seat's edges: a route through cells that cost 1 (free
+        # cells the opponent may still take) or 0 (seat stones and cells it
+        # cannot take), leaving enough of the free ones for the opponent.
+        bits = geo.bits
+        costly = cheap = 0
         free = 0
         for c in range(geo.cells):
             if taken[c] or required[c]:
-                cost.append(rules.BLOCKED)
-            elif own_at[c] is None and lo[c] < last_time:
-                cost.append(1)
+                continue
+            if own_at[c] is None and lo[c] < last_time:
+                costly |= bits[c]
                 free += 1
             else:
-                cost.append(0)
+                cheap |= bits[c]
         if free < free_needed:
             return False
-        # The route of the last search usually still answers: picks rarely
-        # touch it (a shortcut only; the search decides otherwise).
-        route = self.route
-        if route is not None and all(cost[c] is not rules.BLOCKED for c in route):
-            if free - sum(cost[c] for c in route) >= free_needed:
-                return True
-        dist = rules.bfs01(geo, cost, rec.sources)
-        end = min(rec.targets, key=dist.__getitem__)
-        if free - dist[end] < free_needed:
-            return False
-        self.route = _route_back(rec, cost, dist, end)
-        return True
+        return free - rules.dist_bits(geo, rec.seat, cheap, costly) >= free_needed
 
     # ---- the rest of the opponent's plies --------------------------------------
 
@@ -427,26 +412,6 @@ class _Draw:
                 plies.append((t, anchor, c))
                 taken[c] = True
         return plies
-
-
-def _route_back(rec: _Record, cost: list, dist: list, end: int) -> list[int]:
-    """The cells of a cheapest route to `end`, from bfs01's distances: a
-    search back along the steps that cost what the distances say."""
-    geo = rec.geo
-    back = {end: None}
-    todo = [end]
-    for c in todo:
-        if c in rec.starts and dist[c] == cost[c]:
-            route = []
-            while c is not None:
-                route.append(c)
-                c = back[c]
-            return route
-        for nb in geo.neighbors[c]:
-            if nb not in back and cost[nb] is not rules.BLOCKED and dist[nb] + cost[c] == dist[c]:
-                back[nb] = c
-                todo.append(nb)
-    raise AssertionError("no route back")  # bfs01 found one
 
 
 def _assemble(rec: _Record, opp_plies: list, rng: random.Random) -> list[int]:

@@ -108,6 +108,12 @@ class Geometry(contract.Setup):
                 tuple((c // n == 0) | ((c // n == n - 1) << 1) for c in range(self.cells)),
             )
             self.lines = ()
+            # Bit boards for distToWin: cell (rank r, file f) is bit r * (n + 1) + f.
+            # The spare bit closing each rank keeps a shift from wrapping a
+            # stone onto the next rank: the six neighbours of a set of cells
+            # are then six shifts (`_hex_dist_bits`).
+            self.stride = n + 1
+            self.bits = tuple(1 << (c // n * (n + 1) + c % n) for c in range(self.cells))
         else:
             rows = [[r * 3 + f for f in range(3)] for r in range(3)]
             cols = [[r * 3 + f for r in range(3)] for f in range(3)]
@@ -117,6 +123,19 @@ class Geometry(contract.Setup):
                 tuple(tuple(x for x in ln if x != c) for ln in self.lines if c in ln)
                 for c in range(self.cells)
             )
+            self.bits = tuple(1 << c for c in range(self.cells))
+            self.line_bits = tuple(sum(1 << c for c in ln) for ln in self.lines)
+        # Per seat, (first edge, far edge) as bit masks (hex; unused in tic-tac-toe).
+        self.edge_bits = (
+            tuple(
+                tuple(
+                    sum(b for b, e in zip(self.bits, self.edges[seat]) if e & end) for end in (1, 2)
+                )
+                for seat in (0, 1)
+            )
+            if kind == "hex"
+            else ((0, 0), (0, 0))
+        )
         if sense:
             k = sense
             self.anchors = tuple(r * n + f for r in range(n - k + 1) for f in range(n - k + 1))
@@ -386,19 +405,58 @@ def dist_to_win(geo: Geometry, cells: list[int], seat: int, own: int, opp: int) 
     """Least number of additional cells `seat` needs to win on `cells`.
 
     `own` and `opp` are the codes of the seat's and the opponent's cells in
-    `cells` (a true board or a seat's view). Hex: 0-1 BFS from the seat's
-    first edge to its far edge, own cells cost 0, others 1, opponent cells
-    impassable. Tic-tac-toe: min over lines with no opponent mark of
-    (3 - own marks). UNREACHABLE (99) when impossible.
+    `cells` (a true board or a seat's view). Hex: the cheapest route from the
+    seat's first edge to its far edge, own cells costing 0, others 1,
+    opponent cells impassable. Tic-tac-toe: min over lines with no opponent
+    mark of (3 - own marks). UNREACHABLE (99) when impossible.
     """
-    if geo.kind == "ttt":
+    mine = free = 0
+    for b, v in zip(geo.bits, cells):
+        if v == own:
+            mine |= b
+        elif v != opp:
+            free |= b
+    return dist_bits(geo, seat, mine, free)
+
+
+def dist_bits(geo: Geometry, seat: int, own: int, free: int) -> int:
+    """dist_to_win from bit masks (`geo.bits`): the seat's cells `own`, the
+    cells still open to it `free`; every other cell is the opponent's."""
+    if geo.is_ttt:
         best = UNREACHABLE
-        for line in geo.lines:
-            vals = [cells[c] for c in line]
-            if opp not in vals:
-                best = min(best, 3 - vals.count(own))
+        blocked = ~(own | free)
+        for line in geo.line_bits:
+            if not line & blocked:
+                best = min(best, 3 - (line & own).bit_count())
         return best
-    return _hex_dist(geo, cells, seat, own, opp)
+    return _hex_dist_bits(geo.stride, *geo.edge_bits[seat], own, free)
+
+
+def _hex_dist_bits(w: int, first: int, far: int, own: int, free: int) -> int:
+    """The cheapest route from edge `first` to edge `far` (bit masks), grown
+    as the set of cells the seat reaches at cost d, for d = 0, 1, ...: own
+    cells next to it join at no cost; only when none is left does d grow,
+    and the free cells next to it join. The neighbours of cell bit i are
+    i +- 1, i +- w and i +- (w - 1) with w = n + 1 (`Geometry.stride`).
+    """
+    v = w - 1
+    reach = 0
+    d = 0
+    while True:
+        touch = reach << 1 | reach >> 1 | reach << w | reach >> w | reach << v | reach >> v | first
+        joined = touch & own
+        if joined:
+            reach |= joined
+            own ^= joined
+            continue
+        if reach & far:
+            return d
+        step = touch & free
+        if not step:
+            return UNREACHABLE
+        reach |= step
+        free ^= step
+        d += 1
 
 
 def seat_totals(m: Match, seat: int) -> dict:
@@ -431,13 +489,6 @@ def believed_dist(m: Match, seat: int) -> int:
 
 
 BLOCKED = None  # route cost of a cell a route may not use
-
-
-def _hex_dist(geo: Geometry, cells: list[int], seat: int, own: int, opp: int) -> int:
-    cost = [0 if v == own else BLOCKED if v == opp else 1 for v in cells]
-    edges = geo.edges[seat]
-    dist = bfs01(geo, cost, [c for c in range(geo.cells) if edges[c] & 1])
-    return min((dist[c] for c in range(geo.cells) if edges[c] & 2), default=UNREACHABLE)
 
 
 def bfs01(geo: Geometry, cost: list, sources: list[int]) -> list[int]:

@@ -29,7 +29,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Literal
 
-from fogboard_games.core.observer import Layout, ObsKey, PieceList
+from fogboard_games.core.observer import INFO_STATE, Layout, ObsKey, PieceList
 from fogboard_games.core.params import ParamSpec
 from fogboard_games.core.sharing import HeldByGame, SharedOnClone
 
@@ -196,10 +196,16 @@ class Encoder(metaclass=abc.ABCMeta):
         The default encodes from scratch; an encoder may resume a per-match
         cache instead (tests compare the two routes at every step).
         """
-        layout = self.layout((True, True, "single"))
+        layout = self.layout(INFO_STATE)
         buf = [0.0] * layout.size
         self.encode(buf, layout, match, player, "single")
         return buf
+
+    def info_state_string(self, match: Match, player: int) -> str:
+        """The default information-state string (the Python route), the
+        string searches key on: `describe` with the default key, unless the
+        encoder answers it by a shorter road (tests compare the two)."""
+        return self.describe(match, player, INFO_STATE)
 
     @abc.abstractmethod
     def true_text(self, match: Match) -> str:

@@ -331,7 +331,15 @@ class State(pyspiel.State):
         return buf
 
     def information_state_string(self, player=None) -> str:
-        return self._m.setup.encoder.describe(self._m, seat_of(self, player), INFO_STATE)
+        m = self._m
+        setup = m.setup
+        # (resolved as information_state_tensor resolves it)
+        if player.__class__ is not int or player < 0 or player >= setup.num_players:
+            if player is None and m.mover >= 0:
+                player = m.mover
+            else:
+                player = seat_of(self, player)
+        return setup.encoder.info_state_string(m, player)
 
     def observation_string(self, player=None) -> str:
         return self._m.setup.encoder.describe(self._m, seat_of(self, player), OBSERVATION)
