@@ -79,6 +79,8 @@ class LiarsDiceEncoder(contract.Encoder):
         ]
         self.view = InfoStateView(self, self.layout(INFO_STATE))
         self.info_state_tensor = self.view.tensor
+        self.start_texts: dict[tuple, str] = {}  # the strings before the first roll (describe)
+        self.info_asked = [(seat, INFO_STATE) for seat in range(setup.players)]  # RoundLog keys
 
     def pieces(self, key: ObsKey) -> PieceList:
         return dice_pieces(self.setup, key)
@@ -96,6 +98,26 @@ class LiarsDiceEncoder(contract.Encoder):
 
     def describe(self, match: rules.Match, player: int, key: ObsKey) -> str:
         return describe(self, match, player, key)
+
+    def info_state_string(self, m: rules.Match, player: int) -> str:
+        """describe(m, player, INFO_STATE) by a shorter road while the game
+        runs: the seat's RoundLog (the one describe uses), read on from
+        where it stopped, keeps its joined lines."""
+        if not m.events or m.returns_ is not None:
+            return describe(self, m, player, INFO_STATE)
+        at = m.cache
+        if at is None:
+            at = self.view.start(m)
+        texts = at[8]
+        if texts is None:
+            texts = at[8] = DiceTexts()
+        asked = self.info_asked[player]
+        log = texts.logs.get(asked)
+        if log is None:
+            log = texts.logs[asked] = RoundLog(self.setup, (player,), False, True)
+        if log.done != len(m.events) or log.joined is None:
+            log.joined = f"seat {player} | " + " | ".join(log.lines(self, m))
+        return log.joined
 
     def true_text(self, match: rules.Match) -> str:
         m = match
@@ -417,9 +439,13 @@ def describe(enc: LiarsDiceEncoder, m: rules.Match, player: int, key: ObsKey) ->
     """The string an observer of `key` shows `player`: asked again at the
     same position, the string made the first time (see DiceTexts)."""
     if not m.events:
-        # The start: cheap to describe, and likely the game's template match,
-        # which every fresh state shares and pickles: it keeps no cache.
-        return compose(enc, DiceTexts(), m, (player, key))
+        # The start, the same in every match of the game: kept by the encoder,
+        # as the start is likely the game's template match, which every fresh
+        # state shares and pickles and which keeps no cache.
+        text = enc.start_texts.get((player, key))
+        if text is None:
+            text = enc.start_texts[player, key] = compose(enc, DiceTexts(), m, (player, key))
+        return text
     at = m.cache
     if at is None:
         at = enc.view.start(m)
@@ -483,7 +509,10 @@ class RoundLog:
     Finished rounds are kept as their lines; the round under way as tokens.
     """
 
-    __slots__ = ("seats", "every", "public", "done", "finished", "head", "tokens", "hands", "dice")
+    __slots__ = (
+        *("seats", "every", "public", "done", "finished", "head", "tokens", "hands", "dice"),
+        "joined",  # the information-state string of these lines (info_state_string)
+    )
 
     def __init__(self, setup: rules.Setup, seats: tuple, every: bool, public: bool):
         self.seats = seats
@@ -501,6 +530,7 @@ class RoundLog:
         # seat -> (its round's tokens, its token's index there, [seat, faces so
         # far...]) of the hand being rolled
         self.hands = {}
+        self.joined = None
 
     def round_head(self, r: int) -> str:
         if self.dice is None:
@@ -551,6 +581,7 @@ class RoundLog:
                 hands = self.hands = {}
         self.done = len(events)
         self.write_hands(rolled)
+        self.joined = None
 
     def write_hands(self, rolled: list) -> None:
         """Rewrite the tokens of the hands that grew (and forget them)."""
