@@ -81,6 +81,10 @@ class LiarsDiceEncoder(contract.Encoder):
         self.info_state_tensor = self.view.tensor
         self.start_texts: dict[tuple, str] = {}  # the strings before the first roll (describe)
         self.info_asked = [(seat, INFO_STATE) for seat in range(setup.players)]  # RoundLog keys
+        # info_state_string's first rounds: one hand per seat, and the head of round 1.
+        self.one_hand = not setup.rerolls
+        head = RoundLog(setup, (0,), False, True).head
+        self.info_heads = [f"seat {seat} | {head}: " for seat in range(setup.players)]
 
     def pieces(self, key: ObsKey) -> PieceList:
         return dice_pieces(self.setup, key)
@@ -105,6 +109,17 @@ class LiarsDiceEncoder(contract.Encoder):
         where it stopped, keeps its joined lines."""
         if not m.events or m.returns_ is not None:
             return describe(self, m, player, INFO_STATE)
+        events = m.events
+        if m.round == 0 and m.mover >= 0 and self.one_hand and len(events) <= SHORT_ROUND:
+            # The first round of a game without rerolls, at a decision: every
+            # die has been rolled, so the line is the seat's hand, then the
+            # decisions in order; joined afresh it costs less than keeping it
+            # would on a round this short (a new match has no cache yet).
+            texts = self.action_texts
+            tokens = [texts[e[1]][e[2]] for e in events if e[0] == ACT]
+            return self.info_heads[player] + ", ".join(
+                ["hand " + hand_text(m.hands[player]), *tokens]
+            )
         at = m.cache
         if at is None:
             at = self.view.start(m)
@@ -385,6 +400,10 @@ class InfoStateView:
 
 
 # ---- strings ------------------------------------------------------------
+
+# Events up to which info_state_string joins a first round's line afresh
+# (beyond, the seat's RoundLog keeps it).
+SHORT_ROUND = 24
 
 
 def hand_text(faces) -> str:
