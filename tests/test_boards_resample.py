@@ -93,6 +93,31 @@ def test_resample_is_seeded_by_the_sampler():
     assert len(drawn) > 1
 
 
+@pytest.mark.parametrize("preset", ["phantom-ttt-3", "dark-hex-5", "recon-hex-5"])
+def test_the_first_mover_before_its_first_ply_has_one_world(preset):
+    # Nothing has happened that the first mover did not do (in recon hex at
+    # most its sense), so every draw is the true history; the other seat,
+    # which cannot tell what the first mover did, still gets other worlds.
+    game = fogboard_games.load(preset)
+    state = game.new_initial_state()
+    histories = [[]]
+    if preset.startswith("recon"):
+        state.apply_action(state.legal_actions()[2])  # a sense
+        histories.append(state.history())
+    for history in histories:
+        state = game.new_initial_state()
+        for a in history:
+            state.apply_action(a)
+        for k in range(5):
+            assert state.resample_from_infostate(0, random.Random(k).random).history() == history
+    if preset.startswith("recon"):
+        drawn = {
+            tuple(state.resample_from_infostate(1, random.Random(k).random).history())
+            for k in range(40)
+        }
+        assert len(drawn) > 1
+
+
 def test_resample_refuses_a_finished_game():
     game = fogboard_games.load("phantom-ttt-3")
     state = game.new_initial_state()

@@ -214,6 +214,11 @@ class _Record:
 
 def resample(m: rules.Match, player: int, rng: random.Random) -> list[int]:
     """The actions of a history `player` cannot tell from `m`'s (see module doc)."""
+    if not m.plies and m.mover == player:
+        # The first mover before its first ply: nothing has happened that it
+        # did not do (at most its sense), so that is the only world. (A search
+        # opening the game, IS-MCTS's first move, asks for this every time.)
+        return [] if m.sensed is None else [m.setup.cells + m.sensed[0]]
     rec = _Record(m, player)
     shapes = rec.shapes()
     if len(shapes) == 2 and rng.random() * (shapes[0][0] + shapes[1][0]) >= shapes[0][0]:
