@@ -62,7 +62,7 @@ class BoardEncoder(contract.Encoder):
         super().__init__(geo)
         # believed distToWin per (seat, view): information-state strings show
         # it, and searches ask for the same information states again and again.
-        self.believed_memo: dict[tuple, int] = {}
+        self.believed_memo: dict[int, int] = {}
         self.start_texts: dict[tuple, str] = {}  # the strings before the first ply (describe)
         self.page = _ascii_page(geo)
         # The believed board of a seat with nothing known, as ASCII bytes, and
@@ -83,6 +83,7 @@ class BoardEncoder(contract.Encoder):
             for c in range(geo.cells)
         ]
         self.all_bits = sum(geo.bits)  # every cell, as rules.dist_bits masks
+        self.free_bits = self.all_bits.bit_length()  # the width of one mask (believed_dist)
         self.dist_texts = [f"believed distToWin: {d}" for d in range(rules.UNREACHABLE + 1)]
         # The default information-state string has no public part to add while
         # the game runs unless ply movers are public (`info_state_string`).
@@ -104,7 +105,7 @@ class BoardEncoder(contract.Encoder):
     def believed_dist(self, seat: int, own: int, free: int) -> int:
         """rules.dist_bits of a seat's view (its stones `own`, its unknown
         cells `free`), memoised per (seat, view)."""
-        key = (seat, own, free)
+        key = (own << self.free_bits | free) << 1 | seat  # an int: no tuple to make and hash
         memo = self.believed_memo
         dist = memo.get(key)
         if dist is None:

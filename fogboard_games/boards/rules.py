@@ -111,7 +111,7 @@ class Geometry(contract.Setup):
             # Bit boards for distToWin: cell (rank r, file f) is bit r * (n + 1) + f.
             # The spare bit closing each rank keeps a shift from wrapping a
             # stone onto the next rank: the six neighbours of a set of cells
-            # are then six shifts (`_hex_dist_bits`).
+            # are then a few shifts (`dist_bits`).
             self.stride = n + 1
             self.bits = tuple(1 << (c // n * (n + 1) + c % n) for c in range(self.cells))
         else:
@@ -421,7 +421,15 @@ def dist_to_win(geo: Geometry, cells: list[int], seat: int, own: int, opp: int) 
 
 def dist_bits(geo: Geometry, seat: int, own: int, free: int) -> int:
     """dist_to_win from bit masks (`geo.bits`): the seat's cells `own`, the
-    cells still open to it `free`; every other cell is the opponent's."""
+    cells still open to it `free`; every other cell is the opponent's.
+
+    Hex: the set of cells the seat reaches at cost d, grown for d = 0, 1,
+    ...: own cells next to it join at no cost; only when none is left does d
+    grow, and the free cells next to it join. The neighbours of the cell of
+    bit i are bits i +- 1, i +- w and i +- (w - 1), w = n + 1
+    (`Geometry.stride`): with y = set | set << 1, they are y << (w - 1),
+    y >> w, set << 1 and set >> 1.
+    """
     if geo.is_ttt:
         best = UNREACHABLE
         blocked = ~(own | free)
@@ -429,21 +437,14 @@ def dist_bits(geo: Geometry, seat: int, own: int, free: int) -> int:
             if not line & blocked:
                 best = min(best, 3 - (line & own).bit_count())
         return best
-    return _hex_dist_bits(geo.stride, *geo.edge_bits[seat], own, free)
-
-
-def _hex_dist_bits(w: int, first: int, far: int, own: int, free: int) -> int:
-    """The cheapest route from edge `first` to edge `far` (bit masks), grown
-    as the set of cells the seat reaches at cost d, for d = 0, 1, ...: own
-    cells next to it join at no cost; only when none is left does d grow,
-    and the free cells next to it join. The neighbours of cell bit i are
-    i +- 1, i +- w and i +- (w - 1) with w = n + 1 (`Geometry.stride`).
-    """
+    w = geo.stride
     v = w - 1
+    first, far = geo.edge_bits[seat]
     reach = 0
     d = 0
     while True:
-        touch = reach << 1 | reach >> 1 | reach << w | reach >> w | reach << v | reach >> v | first
+        y = reach | reach << 1
+        touch = y << v | y >> w | y | reach >> 1 | first
         joined = touch & own
         if joined:
             reach |= joined
