@@ -83,6 +83,7 @@ class LiarsDiceEncoder(contract.Encoder):
         self.info_asked = [(seat, INFO_STATE) for seat in range(setup.players)]  # RoundLog keys
         # info_state_string's first rounds: one hand per seat, and the head of round 1.
         self.one_hand = not setup.rerolls
+        self.hand_tokens: dict[tuple, str] = {}  # "hand 35" per hand as rolled
         head = RoundLog(setup, (0,), False, True).head
         self.info_heads = [f"seat {seat} | {head}: " for seat in range(setup.players)]
 
@@ -115,11 +116,13 @@ class LiarsDiceEncoder(contract.Encoder):
             # die has been rolled, so the line is the seat's hand, then the
             # decisions in order; joined afresh it costs less than keeping it
             # would on a round this short (a new match has no cache yet).
+            hand = tuple(m.hands[player])
+            token = self.hand_tokens.get(hand)
+            if token is None:
+                token = self.hand_tokens[hand] = "hand " + hand_text(hand)
             texts = self.action_texts
             tokens = [texts[e[1]][e[2]] for e in events if e[0] == ACT]
-            return self.info_heads[player] + ", ".join(
-                ["hand " + hand_text(m.hands[player]), *tokens]
-            )
+            return self.info_heads[player] + ", ".join([token, *tokens])
         at = m.cache
         if at is None:
             at = self.view.start(m)
@@ -407,7 +410,7 @@ SHORT_ROUND = 24
 
 
 def hand_text(faces) -> str:
-    return "".join(str(f) for f in sorted(faces)) or "-"
+    return "".join(map(str, sorted(faces))) or "-"
 
 
 def action_text(setup: rules.Setup, seat: int, action: int) -> str:
