@@ -12,7 +12,9 @@ on a shared machine are noise. `LEGEND` is printed with the table.
 random playouts that read the mover's information-state string at every
 decision, the key of Python MCCFR's and ISMCTSBot's tables, for the
 WORKLOAD_PAIRS beside their C++ games and the WORKLOAD_ALONE presets (no
-C++ counterpart) alone.
+C++ counterpart) alone; then OpenSpiel's Python outcome-sampling MCCFR and
+ISMCTSBot on ours and on the C++ games. Each round of a workload runs in
+short slices, ours and C++ alternating (`interleaved`).
 """
 
 from __future__ import annotations
@@ -181,6 +183,24 @@ WORKLOAD_ALONE = ("parley",)
 WORKLOAD_TARGET = 0.5  # ours / C++ for the string workload (the issue's target)
 
 
+SLICES = 8  # slices of a workload round, ours and C++ alternating (see interleaved)
+
+
+def interleaved(measures, slices: int) -> list[float]:
+    """Run each measure(k) (a rate) for k = 0 .. slices - 1, the measures
+    alternating slice by slice; return each one's mean rate.
+
+    This machine's speed wanders by tens of percent over seconds: measured
+    in alternating slices, ours and C++ meet the same conditions, and their
+    ratio keeps still where rounds of a second or more apart did not.
+    """
+    totals = [0.0] * len(measures)
+    for k in range(slices):
+        for i, measure in enumerate(measures):
+            totals[i] += measure(k)
+    return [t / slices for t in totals]
+
+
 def run_workloads(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict]:
     """Measure the string workload of every WORKLOAD_PAIRS preset beside its
     C++ game, in alternating rounds (best kept), then of every WORKLOAD_ALONE
@@ -193,7 +213,8 @@ def run_workloads(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict
     pairs = [(p, cpp) for p, cpp in pairs if only is None or p in only]
     print(
         f"string workload: random playouts reading information_state_string(current_player()) "
-        f"at every decision; best of {rounds} alternating rounds of {seconds}s; steps/s"
+        f"at every decision; best of {rounds} rounds of {seconds}s, each in {SLICES} slices "
+        f"alternating with C++; steps/s"
     )
     print(f"{'preset':<22}{'C++ game':<40}{'ours':>9}{'C++':>9}{'ratio':>7}")
     results = []
@@ -203,8 +224,17 @@ def run_workloads(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict
             games["cpp"] = pyspiel.load_game(cpp)
         best = dict.fromkeys(games, 0.0)
         for r in range(rounds):
-            for label, game in games.items():
-                best[label] = max(best[label], playout_rate(game, seconds, "string", seed=r))
+            rates = interleaved(
+                [
+                    lambda k, g=game, r=r: playout_rate(
+                        g, seconds / SLICES, "string", seed=r * 97 + k
+                    )
+                    for game in games.values()
+                ],
+                SLICES,
+            )
+            for label, rate in zip(games, rates):
+                best[label] = max(best[label], rate)
         ratio = best["ours"] / best["cpp"] if cpp else None
         # "ours" and "cpp" are the rates (best's keys), "cpp_game" the C++ game.
         results.append({"preset": preset, "cpp_game": cpp, **best, "ratio": ratio})
@@ -235,12 +265,12 @@ SEARCH_PAIRS = (
 SEARCH_TARGET = 0.8  # ours / C++ for MCCFR and IS-MCTS (the issue's target)
 
 
-def mccfr_rate(game, seconds: float) -> float:
+def mccfr_rate(game, seconds: float, seed: int = 0) -> float:
     """Iterations per second of open_spiel's Python outcome-sampling MCCFR."""
     from open_spiel.python.algorithms import outcome_sampling_mccfr
 
     solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
-    np.random.seed(0)  # the solver samples from numpy's global generator
+    np.random.seed(seed)  # the solver samples from numpy's global generator
     done, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         for _ in range(50):
@@ -249,15 +279,17 @@ def mccfr_rate(game, seconds: float) -> float:
     return done / (time.perf_counter() - start)
 
 
-def ismcts_rate(game, seconds: float, resample: bool, simulations: int = 100) -> float:
+def ismcts_rate(
+    game, seconds: float, resample: bool, seed: int = 0, simulations: int = 100
+) -> float:
     """Opening moves per second of open_spiel's Python ISMCTSBot: worlds drawn
     by our resample_from_infostate, or (a C++ game, which has none) clones."""
     from open_spiel.python.algorithms import ismcts, mcts
 
     done, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        rs = np.random.RandomState(done)
-        rng = random.Random(done)
+        rs = np.random.RandomState(seed * 10007 + done)
+        rng = random.Random(seed * 10007 + done)
         evaluator = mcts.RandomRolloutEvaluator(1, rs)
         bot = ismcts.ISMCTSBot(game, evaluator, 2.0, simulations, random_state=rs)
         if resample:
@@ -271,11 +303,12 @@ def ismcts_rate(game, seconds: float, resample: bool, simulations: int = 100) ->
 
 def run_search_workloads(rounds: int, seconds: float, only=None) -> list[dict]:
     """Python MCCFR on the Liar's Dice pair and IS-MCTS on the board pairs,
-    ours beside C++ in alternating rounds (best kept), and print a table."""
+    ours beside C++ in slices alternating within each round (best round
+    kept), and print a table."""
     print(
         f"search workloads: open_spiel's Python outcome-sampling MCCFR (iterations/s) and "
         f"ISMCTSBot, 100 simulations, opening move (moves/s); best of {rounds} rounds of "
-        f"{seconds}s"
+        f"{seconds}s, each in {SLICES} slices alternating with C++"
     )
     print(f"{'workload':<30}{'C++ game':<40}{'ours':>9}{'C++':>9}{'ratio':>7}")
     results = []
@@ -285,14 +318,20 @@ def run_search_workloads(rounds: int, seconds: float, only=None) -> list[dict]:
         ours, theirs = fogboard_games.load(preset), pyspiel.load_game(cpp)
         if preset.startswith("liars"):
             name, measure = f"mccfr {preset}", (mccfr_rate, mccfr_rate)
-            args = ((ours, seconds), (theirs, seconds))
+            args = ((ours, seconds / SLICES), (theirs, seconds / SLICES))
         else:
             name, measure = f"ismcts {preset}", (ismcts_rate, ismcts_rate)
-            args = ((ours, seconds, True), (theirs, seconds, False))
+            args = ((ours, seconds / SLICES, True), (theirs, seconds / SLICES, False))
         best = [0.0, 0.0]
-        for _ in range(rounds):
-            for i in (0, 1):
-                best[i] = max(best[i], measure[i](*args[i]))
+        for r in range(rounds):
+            rates = interleaved(
+                [
+                    lambda k, f=f, a=a, r=r: f(*a, seed=r * SLICES + k)
+                    for f, a in zip(measure, args)
+                ],
+                SLICES,
+            )
+            best = [max(b, rate) for b, rate in zip(best, rates)]
         ratio = best[0] / best[1]
         results.append(
             {"workload": name, "cpp_game": cpp, "ours": best[0], "cpp": best[1], "ratio": ratio}

@@ -42,3 +42,21 @@ def test_bench_workloads_flag_measures_the_string_workload(capsys):
         [line] = [line for line in out.splitlines() if line.startswith(workload)]
         assert float(line.split()[-1]) > 0, line
     assert "worst search ratio" in out
+
+
+def test_workload_slices_alternate_ours_and_cpp():
+    from fogboard_games.bench import interleaved
+
+    calls = []
+
+    def measure(label, rates):
+        def rate(k):
+            calls.append((label, k))
+            return rates[k]
+
+        return rate
+
+    means = interleaved([measure("ours", [1.0, 3.0, 5.0]), measure("cpp", [2.0, 2.0, 8.0])], 3)
+    assert means == [3.0, 4.0]
+    # Slice by slice, so both meet the machine in the same state.
+    assert calls == [("ours", 0), ("cpp", 0), ("ours", 1), ("cpp", 1), ("ours", 2), ("cpp", 2)]
