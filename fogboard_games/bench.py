@@ -2,7 +2,8 @@
 
 For every registered bench pair (a preset and the OpenSpiel C++ game whose
 rules it matches) the same Python loop plays random playouts of both games,
-in alternating rounds, keeping the best round of each: plain playouts, then
+in rounds of short slices alternating between the two (`interleaved`),
+keeping the best round of each: plain playouts, then
 playouts that also read the mover's information-state tensor at every
 decision, then the cost of `clone()` on a mid-game state. The ratios
 ours / C++ measured in one run are the figures that count; absolute numbers
@@ -44,6 +45,23 @@ larger boards ours is cheaper."""
 
 
 MODES = ("plain", "tensor", "tensor()")
+
+SLICES = 8  # slices of a round, ours and C++ alternating (see interleaved)
+
+
+def interleaved(measures, slices: int) -> list[float]:
+    """Run each measure(k) (a rate) for k = 0 .. slices - 1, the measures
+    alternating slice by slice; return each one's mean rate.
+
+    A shared machine's speed wanders by tens of percent over seconds: measured
+    in alternating slices, ours and C++ meet the same conditions, and their
+    ratio keeps still where rounds of a second or more apart did not.
+    """
+    totals = [0.0] * len(measures)
+    for k in range(slices):
+        for i, measure in enumerate(measures):
+            totals[i] += measure(k)
+    return [t / slices for t in totals]
 
 
 def playout_rate(
@@ -106,9 +124,15 @@ def measure(preset: str, cpp_name: str | None, rounds: int, seconds: float) -> d
     best = {}
     for _ in range(rounds):
         for mode in MODES:
-            for label, game in games.items():
-                key = (label, mode)
-                best[key] = max(best.get(key, 0.0), playout_rate(game, seconds, mode))
+            rates = interleaved(
+                [
+                    lambda k, g=game, m=mode: playout_rate(g, seconds / SLICES, m)
+                    for game in games.values()
+                ],
+                SLICES,
+            )
+            for label, rate in zip(games, rates):
+                best[label, mode] = max(best.get((label, mode), 0.0), rate)
     out = {"preset": preset, "cpp": cpp_name}
     for label, game in games.items():
         out[f"plain_{label}"] = best[(label, "plain")]
@@ -126,7 +150,10 @@ def run(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict]:
     """Measure every preset (beside its C++ counterpart, if any) and print a table."""
     counterpart = dict(BENCH_PAIRS)
     presets = [p for p in sorted(PRESETS) if only is None or p in only]
-    print(f"random playouts, best of {rounds} alternating rounds of {seconds}s; steps/s")
+    print(
+        f"random playouts, best of {rounds} rounds of {seconds}s, each in {SLICES} slices "
+        f"alternating with C++; steps/s"
+    )
     print(
         f"{'preset':<22}{'C++ game':<40}{'plain ours':>11}{'C++':>9}{'ratio':>7}"
         f"{'tensor ours':>12}{'C++':>9}{'ratio':>7}{'tensor() ours':>14}{'C++':>9}{'ratio':>7}"
@@ -183,27 +210,9 @@ WORKLOAD_ALONE = ("parley",)
 WORKLOAD_TARGET = 0.5  # ours / C++ for the string workload (the issue's target)
 
 
-SLICES = 8  # slices of a workload round, ours and C++ alternating (see interleaved)
-
-
-def interleaved(measures, slices: int) -> list[float]:
-    """Run each measure(k) (a rate) for k = 0 .. slices - 1, the measures
-    alternating slice by slice; return each one's mean rate.
-
-    This machine's speed wanders by tens of percent over seconds: measured
-    in alternating slices, ours and C++ meet the same conditions, and their
-    ratio keeps still where rounds of a second or more apart did not.
-    """
-    totals = [0.0] * len(measures)
-    for k in range(slices):
-        for i, measure in enumerate(measures):
-            totals[i] += measure(k)
-    return [t / slices for t in totals]
-
-
 def run_workloads(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict]:
     """Measure the string workload of every WORKLOAD_PAIRS preset beside its
-    C++ game, in alternating rounds (best kept), then of every WORKLOAD_ALONE
+    C++ game, in rounds of alternating slices (best kept), then of every WORKLOAD_ALONE
     preset alone, and print a table.
 
     Each round plays other playouts (its own seed): replaying the same ones
