@@ -77,11 +77,14 @@ class BoardEncoder(contract.Encoder):
             [ord("."), ord(SYMBOL[seat + 1]), ord(SYMBOL[2 - seat])] for seat in (0, 1)
         ]
         self.view_heads = [f"{SEAT_NAME[seat]} (seat {seat}) view:\n" for seat in (0, 1)]
-        # [cell][result]: the text of a ply without a sense (`ply_text`), made once.
+        # [2 * cell + result]: the text of a ply without a sense (`ply_text`), made once,
+        # and per own ply number j its log entries " j.<text>" (`log_entries`).
         self.plain_ply_texts = [
-            [ply_text(geo, rules.Ply(0, -1, (), c, r)) for r in (rules.PLACED, rules.OCCUPIED)]
+            ply_text(geo, rules.Ply(0, -1, (), c, r))
             for c in range(geo.cells)
+            for r in (rules.PLACED, rules.OCCUPIED)
         ]
+        self._log_entries = [None] * (geo.max_own_plies + 1)
         self.all_bits = sum(geo.bits)  # every cell, as rules.dist_bits masks
         self.free_bits = self.all_bits.bit_length()  # the width of one mask (believed_dist)
         self.dist_texts = [f"believed distToWin: {d}" for d in range(rules.UNREACHABLE + 1)]
@@ -101,6 +104,14 @@ class BoardEncoder(contract.Encoder):
 
     def describe(self, match: rules.Match, player: int, key: ObsKey) -> str:
         return describe(self, match, player, key)
+
+    def log_entries(self, j: int) -> list[str]:
+        """ " j.a1 placed", " j.a1 occupied", ...: a seat's j-th ply without a
+        sense, as its log shows it, for every cell (made when first asked)."""
+        entries = self._log_entries[j]
+        if entries is None:
+            entries = self._log_entries[j] = [f" {j}.{t}" for t in self.plain_ply_texts]
+        return entries
 
     def believed_dist(self, seat: int, own: int, free: int) -> int:
         """rules.dist_bits of a seat's view (its stones `own`, its unknown
@@ -133,7 +144,8 @@ class BoardEncoder(contract.Encoder):
             mine.catch_up(self, m)
         text = mine.info
         if text is None:
-            text = mine.info = f"{mine.board}\nlog: {mine.log or '-'}\n{mine.dist}"
+            head = self.view_heads[player]
+            text = mine.info = f"{head}{mine.page.decode()}\nlog:{mine.log or ' -'}\n{mine.dist}"
         return text
 
     def true_text(self, match: rules.Match) -> str:
@@ -354,15 +366,14 @@ class SeatText:
     only when the view changed.
     """
 
-    __slots__ = ("seat", "done", "own", "page", "board", "log", "dist", "mine", "free", "info")
+    __slots__ = ("seat", "done", "own", "page", "log", "dist", "mine", "free", "info")
 
     def __init__(self, enc: BoardEncoder, seat: int):
         self.seat = seat
         self.done = 0  # plies read so far (both seats')
         self.own = 0  # the seat's own plies among them
         self.page = bytearray(enc.blank_page)
-        self.board = ""  # "X (seat 0) view:" and the believed board, set by catch_up
-        self.log = ""  # "1.a1 placed 2.b2 occupied": the seat's complete plies
+        self.log = ""  # " 1.a1 placed 2.b2 occupied": the seat's complete plies, each after a space
         self.dist = ""  # "believed distToWin: 3", empty until catch_up
         self.mine = 0  # the seat's stones, as rules.dist_bits masks
         self.free = enc.all_bits  # the cells it knows nothing of
@@ -379,11 +390,10 @@ class SeatText:
             if ply[0] != seat:
                 continue
             self.own += 1
-            # (a ply without a sense is one of the game's few: its text is made once)
-            text = enc.plain_ply_texts[ply[3]][ply[4]] if ply[1] < 0 else ply_text(geo, ply)
-            entry = f"{self.own}.{text}"
-            self.log = f"{self.log} {entry}" if self.log else entry
-            if ply[1] >= 0:
+            if ply[1] < 0:  # a ply without a sense: one of the game's few log entries
+                self.log += enc.log_entries(self.own)[2 * ply[3] + ply[4]]
+            else:
+                self.log += f" {self.own}.{ply_text(geo, ply)}"
                 changed += geo.blocks[ply[1]]
             changed.append(ply[3])
         self.done = len(plies)
@@ -401,7 +411,6 @@ class SeatText:
                     if code == rules.OWN:
                         mine |= bits[c]
             self.mine, self.free = mine, free
-            self.board = enc.view_heads[seat] + self.page.decode()
             self.dist = enc.dist_texts[enc.believed_dist(seat, mine, free)]
             self.info = None
 
@@ -475,13 +484,12 @@ def compose(enc: BoardEncoder, texts: BoardTexts, m: rules.Match, player: int, k
             mine = texts.seats[seat] = SeatText(enc, seat)
         if mine.done != len(m.plies) or m.sensed is not None or not mine.dist:
             mine.catch_up(enc, m)
-        parts.append(mine.board)
+        parts.append(enc.view_heads[seat] + mine.page.decode())
         if recall:
             log = mine.log
             if m.sensed is not None and m.mover == seat:
-                now = f"{mine.own + 1}.{sense_text(geo, *m.sensed)}"
-                log = f"{log} {now}" if log else now
-            parts.append("log: " + (log or "-"))
+                log += f" {mine.own + 1}.{sense_text(geo, *m.sensed)}"
+            parts.append("log:" + (log or " -"))
         elif geo.sense:
             done = mine.own
             base = seat * geo.cells
