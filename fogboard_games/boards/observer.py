@@ -131,15 +131,7 @@ class BoardEncoder(contract.Encoder):
         SeatText and joined once per change of its view."""
         if m.sensed is not None or m.ending is not None or not m.plies or not self.seat_only_info:
             return describe(self, m, player, INFO_STATE)
-        cache = m.cache
-        if cache is None:
-            cache = m.cache = [None, None, None]  # the tensor route's two seats, then texts
-        texts = cache[2]
-        if texts is None:
-            texts = cache[2] = BoardTexts()
-        mine = texts.seats[player]
-        if mine is None:
-            mine = texts.seats[player] = SeatText(self, player)
+        mine = match_texts(m).seat(self, player)
         if mine.done != len(m.plies):
             mine.catch_up(self, m)
         text = mine.info
@@ -435,6 +427,13 @@ class BoardTexts:
         self.movers = ""  # "X O X": who made each ply (reveal-numturns)
         self.movers_done = 0
 
+    def seat(self, enc: BoardEncoder, seat: int) -> SeatText:
+        """The seat's SeatText, made when first asked."""
+        mine = self.seats[seat]
+        if mine is None:
+            mine = self.seats[seat] = SeatText(enc, seat)
+        return mine
+
     def ply_movers(self, m: rules.Match) -> str:
         plies = m.plies
         if self.movers_done != len(plies):
@@ -442,6 +441,17 @@ class BoardTexts:
             self.movers = f"{self.movers} {movers}" if self.movers else movers
             self.movers_done = len(plies)
         return self.movers
+
+
+def match_texts(m: rules.Match) -> BoardTexts:
+    """The match's BoardTexts (`match.cache[2]`), made when first asked."""
+    cache = m.cache
+    if cache is None:
+        cache = m.cache = [None, None, None]  # the tensor route's two seats, then texts
+    texts = cache[2]
+    if texts is None:
+        texts = cache[2] = BoardTexts()
+    return texts
 
 
 def describe(enc: BoardEncoder, m: rules.Match, player: int, key: ObsKey) -> str:
@@ -455,12 +465,7 @@ def describe(enc: BoardEncoder, m: rules.Match, player: int, key: ObsKey) -> str
         if text is None:
             text = enc.start_texts[player, key] = compose(enc, BoardTexts(), m, player, key)
         return text
-    cache = m.cache
-    if cache is None:
-        cache = m.cache = [None, None, None]  # the tensor route's two seats, then texts
-    texts = cache[2]
-    if texts is None:
-        texts = cache[2] = BoardTexts()
+    texts = match_texts(m)
     stamp = (len(m.plies), m.sensed, m.ending)
     if texts.stamp == stamp:
         text = texts.memo.get((player, key))
@@ -479,9 +484,7 @@ def compose(enc: BoardEncoder, texts: BoardTexts, m: rules.Match, player: int, k
     numturns = geo.numturns
     parts = []
     for seat in seats_for(private, player, 2):
-        mine = texts.seats[seat]
-        if mine is None:
-            mine = texts.seats[seat] = SeatText(enc, seat)
+        mine = texts.seat(enc, seat)
         if mine.done != len(m.plies) or m.sensed is not None or not mine.dist:
             mine.catch_up(enc, m)
         parts.append(enc.view_heads[seat] + mine.page.decode())

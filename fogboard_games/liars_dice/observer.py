@@ -123,16 +123,7 @@ class LiarsDiceEncoder(contract.Encoder):
             texts = self.action_texts
             tokens = [texts[e[1]][e[2]] for e in events if e[0] == ACT]
             return self.info_heads[player] + ", ".join([token, *tokens])
-        at = m.cache
-        if at is None:
-            at = self.view.start(m)
-        texts = at[8]
-        if texts is None:
-            texts = at[8] = DiceTexts()
-        asked = self.info_asked[player]
-        log = texts.logs.get(asked)
-        if log is None:
-            log = texts.logs[asked] = RoundLog(self.setup, (player,), False, True)
+        log = match_texts(self, m).round_log(self.setup, self.info_asked[player])
         if log.done != len(m.events) or log.joined is None:
             log.joined = f"seat {player} | " + " | ".join(log.lines(self, m))
         return log.joined
@@ -456,6 +447,26 @@ class DiceTexts:
         self.memo: dict[tuple, str] = {}
         self.logs: dict[tuple, RoundLog] = {}  # by (player, key), as the memo
 
+    def round_log(self, setup: rules.Setup, asked: tuple) -> RoundLog:
+        """The RoundLog of `asked`, (player, perfect-recall key), made when first asked."""
+        log = self.logs.get(asked)
+        if log is None:
+            player, (_, public, private) = asked
+            seats = seats_for(private, player, setup.players)
+            log = self.logs[asked] = RoundLog(setup, seats, private == "all", public)
+        return log
+
+
+def match_texts(enc: LiarsDiceEncoder, m: rules.Match) -> DiceTexts:
+    """The match's DiceTexts (in its cursor, `match.cache[8]`), made when first asked."""
+    at = m.cache
+    if at is None:
+        at = enc.view.start(m)
+    texts = at[8]
+    if texts is None:
+        texts = at[8] = DiceTexts()
+    return texts
+
 
 def describe(enc: LiarsDiceEncoder, m: rules.Match, player: int, key: ObsKey) -> str:
     """The string an observer of `key` shows `player`: asked again at the
@@ -468,12 +479,7 @@ def describe(enc: LiarsDiceEncoder, m: rules.Match, player: int, key: ObsKey) ->
         if text is None:
             text = enc.start_texts[player, key] = compose(enc, DiceTexts(), m, (player, key))
         return text
-    at = m.cache
-    if at is None:
-        at = enc.view.start(m)
-    texts = at[8]
-    if texts is None:
-        texts = at[8] = DiceTexts()
+    texts = match_texts(enc, m)
     asked = (player, key)
     if texts.stamp == len(m.events):
         text = texts.memo.get(asked)
@@ -494,10 +500,7 @@ def compose(enc: LiarsDiceEncoder, texts: DiceTexts, m: rules.Match, asked: tupl
     every = private == "all"
     parts = [f"seat {player}"] if private == "single" else []
     if recall:
-        log = texts.logs.get(asked)
-        if log is None:
-            log = texts.logs[asked] = RoundLog(setup, seats, every, public)
-        parts += log.lines(enc, m)
+        parts += texts.round_log(setup, asked).lines(enc, m)
     else:
         for seat in seats:
             parts.append((f"P{seat} " if every else "") + "hand " + hand_text(m.hands[seat]))
