@@ -271,8 +271,14 @@ class _Draw:
         ]
         if either:
             options += [s for s in rec.stones if own_at[s] < t and not hit[s]]
-        self.rng.shuffle(options)
-        for c in options:
+        randrange = self.rng.randrange
+        while options:
+            # Options in random order, drawn one at a time: the first almost
+            # always completes, so shuffling them all would waste the draws.
+            k = randrange(len(options))
+            c = options[k]
+            options[k] = options[-1]
+            options.pop()
             mark = taken if own_at[c] is None else hit
             mark[c] = True
             anchor = self._sense(t) if rec.geo.sense else -1
