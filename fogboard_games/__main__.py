@@ -46,7 +46,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m fogboard_games")
     sub = parser.add_subparsers(dest="command", required=True)
     bench = sub.add_parser("bench", help="playout speed beside OpenSpiel's C++ games")
-    bench.add_argument("--rounds", type=int, default=3, help="alternating rounds (best is kept)")
+    bench.add_argument(
+        "--rounds", type=int, default=3, help="rounds, ours and C++ alternating (best is kept)"
+    )
     bench.add_argument("--seconds", type=float, default=0.4, help="time per measurement")
     bench.add_argument("--only", default=None, help="comma-separated preset names")
     bench.add_argument(
