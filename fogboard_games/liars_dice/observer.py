@@ -83,7 +83,7 @@ class LiarsDiceEncoder(contract.Encoder):
         self.info_asked = [(seat, INFO_STATE) for seat in range(setup.players)]  # RoundLog keys
         # info_state_string's first rounds: one hand per seat, and the head of round 1.
         self.one_hand = not setup.rerolls
-        self.hand_tokens: dict[tuple, str] = {}  # "hand 35" per hand as rolled
+        self.hand_tokens: dict[tuple, str] = {}  # "hand 35" per hand as rolled (<= 6^5)
         head = RoundLog(setup, (0,), False, True).head
         self.info_heads = [f"seat {seat} | {head}: " for seat in range(setup.players)]
 
@@ -106,8 +106,9 @@ class LiarsDiceEncoder(contract.Encoder):
 
     def info_state_string(self, m: rules.Match, player: int) -> str:
         """describe(m, player, INFO_STATE) by a shorter road while the game
-        runs: the seat's RoundLog (the one describe uses), read on from
-        where it stopped, keeps its joined lines."""
+        runs: a short first round without rerolls is joined afresh from the
+        seat's hand and the decisions; otherwise the seat's RoundLog (the one
+        describe uses), read on from where it stopped, keeps its joined lines."""
         if not m.events or m.returns_ is not None:
             return describe(self, m, player, INFO_STATE)
         events = m.events
