@@ -29,7 +29,7 @@ What the numbers mean:
 
 Both are computed as pyspiel computes them, but with each seat's
 `pyspiel.TabularBestResponse` built once per game and only handed the new
-policy at each report (as examples/parley_tiny_cfr.py does), which skips
+policy at each report (`fogboard_games.solving.Distance`), which skips
 rebuilding their trees (a report on Liar's Dice takes 2.5 s instead of 7;
 the values are the same to the last digit). The default 100 iterations of
 all four games take about a minute and a half on two shared cores, most of
@@ -46,6 +46,7 @@ import time
 import pyspiel
 
 import fogboard_games
+from fogboard_games.solving import Distance, report_points
 
 # name -> load string; every one but the 2x2 board is a preset.
 GAMES = {
@@ -61,48 +62,6 @@ def game_string(name: str) -> str:
     text = GAMES[name]
     game = fogboard_games.load(text) if text in fogboard_games.PRESETS else pyspiel.load_game(text)
     return str(game)
-
-
-def report_points(last: int) -> list[int]:
-    """1, 2, 5, 10, 20, 50, ... below `last`, then `last`."""
-    points, scale = [], 1
-    while scale < last:
-        points += [k * scale for k in (1, 2, 5) if k * scale < last]
-        scale *= 10
-    return points + [last]
-
-
-def zero_sum_pair(game: pyspiel.Game) -> bool:
-    return game.num_players() == 2 and game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
-
-
-class Distance:
-    """How far a policy is from a Nash equilibrium: `pyspiel.exploitability`
-    for a two-player zero-sum game, else `pyspiel.nash_conv`, with the best
-    responses built once. NashConv is the sum over the seats of the best
-    response's value minus the policy's own; exploitability, for a zero-sum
-    game, is the mean of the best responses' values (what pyspiel computes:
-    their sum less the game's utility sum, 0, over the seats)."""
-
-    def __init__(self, game: pyspiel.Game, policy: pyspiel.Policy):
-        self.game = game
-        self.root = game.new_initial_state()
-        self.exploitability = zero_sum_pair(game)
-        self.name = "exploitability" if self.exploitability else "NashConv"
-        self.policy = policy  # the best responses keep a pointer to it: keep it alive
-        seats = range(game.num_players())
-        self.best = [pyspiel.TabularBestResponse(game, seat, policy) for seat in seats]
-
-    def __call__(self, policy: pyspiel.Policy) -> float:
-        self.policy = policy
-        best = []
-        for seat_best in self.best:
-            seat_best.set_policy(policy)
-            best.append(seat_best.value(self.root.history_str()))
-        if self.exploitability:
-            return sum(best) / len(best)
-        values = pyspiel.expected_returns(self.root, policy, -1, True)
-        return sum(b - v for b, v in zip(best, values))
 
 
 def solve(text: str, iterations: int) -> tuple[str, list[tuple[int, float, float]]]:

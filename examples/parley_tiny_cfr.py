@@ -30,17 +30,9 @@ import time
 import pyspiel
 
 import fogboard_games
+from fogboard_games.solving import Distance, report_points
 
 SOLVERS = {"cfr": pyspiel.CFRSolver, "cfr+": pyspiel.CFRPlusSolver}
-
-
-def report_points(last: int) -> list[int]:
-    """1, 2, 5, 10, 20, 50, ... below `last`, then `last`."""
-    points, scale = [], 1
-    while scale < last:
-        points += [k * scale for k in (1, 2, 5) if k * scale < last]
-        scale *= 10
-    return points + [last]
 
 
 def count(game: pyspiel.Game) -> tuple[int, list[int]]:
@@ -59,28 +51,6 @@ def count(game: pyspiel.Game) -> tuple[int, list[int]]:
             infos[seat].add(state.information_state_string(seat))
         stack.extend(state.child(action) for action in state.legal_actions())
     return histories, [len(seat) for seat in infos]
-
-
-class NashConv:
-    """NashConv of a policy, as `pyspiel.nash_conv` computes it (the sum over
-    the seats of the best response's value minus the policy's own), but the
-    best responses are built once: each later call only resets their policy,
-    which skips rebuilding their history trees (about 2.5x faster here)."""
-
-    def __init__(self, game: pyspiel.Game, policy: pyspiel.Policy):
-        self.root = game.new_initial_state()
-        self.policy = policy  # the best responses keep a pointer to it
-        seats = range(game.num_players())
-        self.best = [pyspiel.TabularBestResponse(game, seat, policy) for seat in seats]
-
-    def __call__(self, policy: pyspiel.Policy) -> float:
-        self.policy = policy
-        values = pyspiel.expected_returns(self.root, policy, -1, True)
-        total = 0.0
-        for seat, best in enumerate(self.best):
-            best.set_policy(policy)
-            total += best.value(self.root.history_str()) - values[seat]
-        return total
 
 
 def main() -> None:
@@ -119,7 +89,7 @@ def main() -> None:
             solving += time.perf_counter() - start
             if i in points:
                 policy = solver.average_policy()
-                nash_conv = nash_conv or NashConv(game, policy)
+                nash_conv = nash_conv or Distance(game, policy)  # NashConv: 3 cogs
                 print(
                     f"iteration {i:>5}  NashConv {nash_conv(policy):.6f}  ({solving:.1f} s)",
                     flush=True,
