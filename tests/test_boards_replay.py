@@ -345,6 +345,19 @@ def test_deadline_stop_of_a_fresh_game_leaves_the_game_untouched():
     assert R.from_replay(replay).is_terminal()
 
 
+@pytest.mark.parametrize("stopped_first", [True, False])
+def test_a_start_stopped_by_the_clock_has_strings_of_its_own(stopped_first):
+    # The strings before the first ply are kept per game; a start ended by the
+    # wall clock is another position, and neither may answer for the other.
+    game = fogboard_games.load("dark-hex-4")
+    fresh, stopped = game.new_initial_state(), R.stop_at_deadline(game.new_initial_state())
+    order = [stopped, fresh] if stopped_first else [fresh, stopped]
+    texts = {id(s): (s.information_state_string(0), s.observation_string(1)) for s in order}
+    assert all("result: draw (wall-clock)" in t for t in texts[id(stopped)])
+    assert not any("result" in t for t in texts[id(fresh)])
+    assert "result" not in game.new_initial_state().information_state_string(0)
+
+
 def test_deadline_stop_refuses_mid_ply_and_finished_games():
     game = fogboard_games.load("recon-hex-5")
     state = moves(game.new_initial_state(), ["sense a1"])

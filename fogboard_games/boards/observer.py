@@ -457,8 +457,9 @@ def match_texts(m: rules.Match) -> BoardTexts:
 def describe(enc: BoardEncoder, m: rules.Match, player: int, key: ObsKey) -> str:
     """The string an observer of `key` shows `player`: asked again at the
     same position, the string made the first time (see BoardTexts)."""
-    if not m.plies and m.sensed is None:
-        # The start, the same in every match of the game: kept by the encoder,
+    if not m.plies and m.sensed is None and m.ending is None:
+        # The start, the same in every match of the game (unless a wall clock
+        # stopped it, which ends it without a ply): kept by the encoder,
         # as the start is likely the game's template match, which every fresh
         # state shares and pickles and which keeps no cache.
         text = enc.start_texts.get((player, key))
