@@ -170,6 +170,19 @@ def test_cfr_policy_is_solved_once_written_as_json_and_checked_on_load(tmp_path,
     path.write_text(json.dumps(data))
     with pytest.raises(ValueError, match="not the cfr\\+ policy of"):
         bots.make_bot("cfr", game, 0, iterations=3)
+    # A distribution over other actions than the state's is refused at the
+    # move, naming the file too.
+    state = game.new_initial_state()
+    while state.current_player() != 0:
+        state.apply_action(state.legal_actions()[0])
+    data["game"] = str(game)
+    data["policy"][key] = [[0, 1.0]]
+    data["policy"][state.information_state_string(0)] = [[99, 1.0]]
+    path.write_text(json.dumps(data))
+    cfr._SOLVED.clear()
+    bot = bots.make_bot("cfr", game, 0, iterations=3)
+    with pytest.raises(ValueError, match=f"{path}.*an entry not over the legal actions"):
+        bot.step(state)
 
 
 def test_cfr_beats_random_on_mind_bluff_tiny(tmp_path, monkeypatch):

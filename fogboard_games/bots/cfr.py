@@ -6,8 +6,9 @@ policy at every information state, and writes it as JSON to the cache
 directory (`$FOGBOARD_GAMES_CACHE`, else `~/.cache/fogboard_games`); later
 bots, in this process or another, read the file. The file is plain JSON
 and is checked before use (format, game, solver settings, and every entry
-a distribution over that state's legal actions), never unpickled: a file
-that fails a check is refused with the reason, naming the file.
+a distribution; at each move, over that state's legal actions), never
+unpickled: a file that fails a check is refused with the reason, naming
+the file.
 
 The bot samples its move from the policy at its seat's information state
 (an RNG seeded by its seed, the games it has started and that string), so
@@ -173,6 +174,12 @@ class CFRBot(SeatBot):
         entry = self.policy.get(key)
         legal = state.legal_actions()
         if entry is None or sorted(a for a, _ in entry) != legal:
-            raise RuntimeError(f"the cfr policy has no entry for {key[:60]!r}")
+            # A file from another version of the game, or edited: its entries
+            # are distributions (load_policy), but not over this state's moves.
+            what = "no entry" if entry is None else "an entry not over the legal actions"
+            raise ValueError(
+                f"{policy_path(self.game, self.iterations)}: the cfr policy has {what} for "
+                f"{key[:60]!r} (legal: {legal}); delete the file to re-solve"
+            )
         actions, probs = zip(*entry)
         return self.rng(key).choices(actions, probs)[0]
