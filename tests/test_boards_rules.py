@@ -15,6 +15,7 @@ from open_spiel.python.observation import make_observation
 
 import fogboard_games
 from fogboard_games.boards import rules
+from fogboard_games.core import testing
 from fogboard_games.core.testing import play
 
 TTT = "fogboard_phantom_ttt"
@@ -24,7 +25,7 @@ OPEN_SPIEL_ERRORS = (ValueError, pyspiel.SpielError)
 
 
 def legal_names(state) -> set[str]:
-    return {state.action_to_string(state.current_player(), a) for a in state.legal_actions()}
+    return set(testing.legal_names(state))
 
 
 def snapshot(state) -> tuple:

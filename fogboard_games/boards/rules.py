@@ -482,7 +482,8 @@ def true_dist(m: Match, seat: int) -> int:
 def believed_dist(m: Match, seat: int) -> int:
     """distToWin of `seat` on its believed board (own + proven stones).
 
-    (The encoder keeps a memo of it: information-state strings show it.)
+    (The strings show it; the encoder finds it from the bit masks of the
+    seat's view it keeps, observer.SeatText, with rules.dist_bits.)
     """
     geo = m.setup
     view = m.view[seat * geo.cells : (seat + 1) * geo.cells]
