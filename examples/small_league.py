@@ -48,9 +48,9 @@ def main() -> None:
         parser.error("--simulations must be at least 1")
 
     ismcts = register_ismcts(args.simulations)
-    kinds = [ismcts if k.strip() == "ismcts" else k.strip() for k in args.bots.split(",")]
-    games = [g.strip() for g in args.games.split(",")]
     try:
+        kinds = [ismcts if k == "ismcts" else k for k in league.parse_list(args.bots, "bots")]
+        games = league.parse_list(args.games, "games")
         report = league.run(games, kinds, args.episodes, seed=args.seed, progress=False)
     except league.LeagueError as e:
         raise SystemExit(f"small_league: {e}") from None

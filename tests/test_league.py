@@ -45,6 +45,9 @@ def test_more_than_two_players_each_kind_in_each_seat_against_the_others():
         (["dark-hex-4"], ["genius"], 5, "unknown bot kind 'genius'; kinds: "),
         (["dark-hex-4"], ["random"], 0, "--episodes must be a positive int, got 0"),
         (["liars-dice-1"], ["probe"], 5, "no bot kind of probe plays liars-dice-1"),
+        # Named twice, a kind or game would play and count its games twice.
+        (["dark-hex-4"], ["random", "random"], 5, "--bots names 'random' twice"),
+        (["dark-hex-4", "dark-hex-4"], ["random"], 5, "--games names 'dark-hex-4' twice"),
     ],
 )
 def test_bad_requests_are_refused_naming_the_value(games, bots, episodes, named):

@@ -125,11 +125,16 @@ def parse_list(text: str, what: str) -> list[str]:
     items = [t.strip() for t in text.split(",")]
     if not text.strip() or any(not t for t in items):
         raise LeagueError(f"--{what} takes a comma-separated list, got {text!r}")
+    _once(items, what)
+    return items
+
+
+def _once(items: Sequence[str], what: str) -> None:
+    """A name listed twice would play (and count) its games twice."""
     if len(set(items)) != len(items):
         raise LeagueError(
             f"--{what} names {sorted(t for t in items if items.count(t) > 1)[0]!r} twice"
         )
-    return items
 
 
 def plan(games: Sequence[str], kinds: Sequence[str], episodes: int, seed: int, chunk: int = 10):
@@ -141,6 +146,8 @@ def plan(games: Sequence[str], kinds: Sequence[str], episodes: int, seed: int, c
     """
     if isinstance(episodes, bool) or not isinstance(episodes, int) or episodes < 1:
         raise LeagueError(f"--episodes must be a positive int, got {episodes!r}")
+    _once(games, "games")
+    _once(kinds, "bots")
     for name in games:
         if name not in fogboard_games.PRESETS:
             raise LeagueError(
