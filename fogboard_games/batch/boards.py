@@ -189,8 +189,7 @@ class Boards(Env):
         if geo.kind == "ttt":
             # ending[their stones << 9 | my stones], after my placement: WON if I
             # hold a line, DRAWN if the board is full, else 0.
-            lines = [sum(1 << c for c in ln) for ln in geo.lines]
-            holds = np.array([any(b & m == m for m in lines) for b in range(512)])
+            holds = np.array([any(b & m == m for m in geo.line_bits) for b in range(512)])
             boards = np.arange(1 << 18)
             full = (boards >> 9 | boards) & 511 == 511
             ending = np.where(holds[boards & 511], WON, np.where(full, DRAWN, 0))
@@ -274,7 +273,6 @@ class Boards(Env):
         wide = max(r for r in range(1, n + 1) if S << (n * r) <= TABLE_LIMIT or r == 1)
         while sum(widths) < n:
             widths.append(min(wide, n - sum(widths)))
-        widths[0] = min(widths[0], n)
         # lookups: (table, shift, mask) in order. Table of lookup i, at index
         # state << (n * width) | the ranks' stones, holds the next state shifted
         # to take the next lookup's stones below it; the last table holds the win.

@@ -52,24 +52,21 @@ class LiarsDice(Env):
         self.pass_action = setup.pass_action if setup.allow_pass else A + 1
         self.wild = setup.wild_face  # 0: no wild face
         self.payout = setup.payout
-        # legal[2 * (bid + 1) + (the mover holds the bid)]: the mover's legal actions;
-        # the last row (all False) is a finished row's.
+        # legal[2 * (bid + 1) + (the mover holds the bid)]: the mover's legal actions,
+        # as the rules list them (Match.bidding_actions, every die in play: one
+        # round); the last row (all False) is a finished row's.
         legal = np.zeros((2 * (NB + 1) + 1, A), bool)
+        m = setup.new_match()
+        m.in_play, m.mover = setup.total, 0
         for bid in range(-1, NB):
             for holds in (0, 1):
-                row = legal[2 * (bid + 1) + holds]
-                row[bid + 1 : NB] = True  # the raises
-                if bid >= 0 and not holds:
-                    row[setup.liar] = True
-                    if setup.prophecy:
-                        row[setup.prophecy_base + bid + 1 : setup.prophecy_base + NB] = True
-                    if setup.allow_pass and bid < NB - 1:
-                        row[setup.pass_action] = True
+                m.bid, m.holder = bid, 0 if holds else 1
+                legal[2 * (bid + 1) + holds, m.bidding_actions()] = True
         self.legal = legal
         self.legal_by_action = np.ascontiguousarray(legal.T)  # (A, keys)
         self.finished_key = 2 * (NB + 1)
-        self.bid_quantity = np.arange(NB) // S + 1
-        self.bid_face = np.arange(NB) % S + 1
+        self.bid_quantity = np.array(setup.bid_quantity)
+        self.bid_face = np.array(setup.bid_face)
 
         self.hands = np.zeros((B, P, S), np.int8)  # dice per face, per seat
         self.counts = np.zeros((B, S + 1), np.int64)  # dice counting for face F (1-based)
