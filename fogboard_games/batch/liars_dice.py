@@ -73,7 +73,6 @@ class LiarsDice(Env):
         self.mover = np.zeros(B, np.int64)
         self.bid = np.full(B, -1, np.int64)  # standing bid id, -1 before the opening bid
         self.holder = np.full(B, -1, np.int64)
-        self.decisions = np.zeros(B, np.int64)
         self.tensors = np.zeros((B, P, layout.size), np.uint8)  # small counts: float32 when read
         self.blank = np.zeros((P, layout.size), np.uint8)
         self.blank[np.arange(P), self.o_seat + np.arange(P)] = 1  # whose view it is
@@ -101,7 +100,6 @@ class LiarsDice(Env):
         self.mover[rows] = 0
         self.bid[rows] = -1
         self.holder[rows] = -1
-        self.decisions[rows] = 0
         blank = np.broadcast_to(self.blank, (len(rows), *self.blank.shape)).copy()
         blank[:, np.arange(P), self.o_hands : self.o_hands + S] = hands
         self.tensors[rows] = blank
@@ -151,7 +149,6 @@ class LiarsDice(Env):
     def _apply(self, rows: np.ndarray, acts: np.ndarray):
         P, NB = self.num_players, self.num_bids
         seat = self.mover[rows]
-        self.decisions[rows] += 1
         # A raise or a pass: the turn moves on (a raise also stands).
         moves_on = (acts < NB) | (acts == self.pass_action)
         self.mover[rows] = np.where(moves_on, (seat + 1) % P, seat)
@@ -198,7 +195,8 @@ class LiarsDice(Env):
         P, D, NB = self.num_players, self.tensor_size, self.num_bids
         T = self.tensors.reshape(-1)
         seats = np.arange(P)
-        q = np.flatnonzero(self.t_decisions < self.decisions)
+        decisions = self.hpos - self.hstart - self.chance_len  # made so far, per row
+        q = np.flatnonzero(self.t_decisions < decisions)
         while len(q):
             i = self.t_decisions[q]
             a = self.history.reshape(-1)[self.hstart[q] + self.chance_len + i]
@@ -218,7 +216,7 @@ class LiarsDice(Env):
             T[((q * P)[:, None] + seats) * D + at[:, None]] = 1  # public: every seat
             self.t_standing[q] = np.where(raised, a, standing)
             self.t_decisions[q] = i + 1
-            q = q[i + 1 < self.decisions[q]]
+            q = q[i + 1 < decisions[q]]
         q = np.flatnonzero(self.terminated & ~self.t_outcome)
         if len(q):
             S = self.sides
