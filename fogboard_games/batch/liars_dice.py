@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fogboard_games.batch import TERMINAL, Env
+from fogboard_games.batch import Env
 
 
 class LiarsDice(Env):
@@ -173,16 +173,14 @@ class LiarsDice(Env):
         i = np.arange(len(c))
         returns[i, winner] = amount
         returns[i, loser] = -amount
-        self.mover[rc] = TERMINAL
         return rc, returns
 
     # ---- tensors ----------------------------------------------------------------
 
     def _mover_tensor(self) -> np.ndarray:
         tensors, B, D = self._tensors(), self.batch_size, self.tensor_size
-        seat = np.where(self.terminated, 0, self.mover)
         out = self._fresh("observation", (B, D), np.float32)  # (see Env._fresh)
-        np.copyto(out, tensors.reshape(-1, D).take(self.rows * self.num_players + seat, 0))
+        np.copyto(out, tensors.reshape(-1, D).take(self.rows * self.num_players + self.mover, 0))
         if self._finished:
             out[self.terminated] = 0
         return out
