@@ -10,21 +10,15 @@ import pytest
 import fogboard_games
 from fogboard_games import bots
 from fogboard_games.bots import cfr
+from fogboard_games.core.testing import play
 from fogboard_games.league import play_game
-
-
-def play(game, moves):
-    state = game.new_initial_state()
-    for text in moves:
-        state.apply_action(state.string_to_action(text))
-    return state
 
 
 def dice_twins():
     """Liar's Dice states where seat 1, to move, sees the same but seat 0's die differs."""
     game = fogboard_games.load("liars-dice-1")
-    a = play(game, ["roll 3", "roll 5", "bid 1x4"])
-    b = play(game, ["roll 2", "roll 5", "bid 1x4"])
+    a = play(game, ["roll 4", "roll 5", "bid 1x4"])  # the bid holds
+    b = play(game, ["roll 2", "roll 5", "bid 1x4"])  # it does not
     assert str(a) != str(b) and a.current_player() == 1
     assert a.information_state_string(1) == b.information_state_string(1)
     return game, a, b
@@ -41,14 +35,14 @@ def bluff_twins():
 
 
 def parley_twins():
-    """parley-tiny states where C2 sees the same but C0's cards and aim differ."""
+    """parley-tiny states where C2, to act, sees the same but C0's and C1's cards differ."""
     game = fogboard_games.load("parley-tiny")
-    rest = ["deal C1: friend C0 enemy C2", "deal C2: friend C1 enemy C0", "IT C0"]
-    a = play(game, ["deal C0: friend C1 enemy C2", *rest, "shoot C1 head"])
-    b = play(game, ["deal C0: friend C2 enemy C1", *rest, "shoot C1 hip", "hit"])
+    mine, rest = "deal C2: friend C1 enemy C0", ["IT C0", "shoot C2 hip", "miss"]
+    a = play(game, ["deal C0: friend C1 enemy C2", "deal C1: friend C2 enemy C0", mine, *rest])
+    b = play(game, ["deal C0: friend C2 enemy C1", "deal C1: friend C0 enemy C2", mine, *rest])
     assert str(a) != str(b)
-    assert a.current_player() == 1
-    assert a.information_state_string(1) == b.information_state_string(1)
+    assert a.current_player() == 2
+    assert a.information_state_string(2) == b.information_state_string(2)
     return game, a, b
 
 
@@ -72,6 +66,21 @@ def test_fair_bots_decide_from_the_information_state_alone(kind, twins, tmp_path
         one = bots.make_bot(kind, game, seat, seed=seed, **options)
         two = bots.make_bot(kind, game, seat, seed=seed, **options)
         assert one.step(a) == two.step(b)
+
+
+@pytest.mark.parametrize("twins", [dice_twins, parley_twins, bluff_twins])
+def test_the_twins_tell_a_cheater_apart(twins):
+    # The twins are worth the test above only if what the seat cannot see
+    # matters: the cheating mcts bot, which searches the true state, moves
+    # differently on them for some seed.
+    game, a, b = twins()
+    seat = a.current_player()
+    moves = [
+        (bots.make_bot("mcts", game, seat, seed=s).step(a),
+         bots.make_bot("mcts", game, seat, seed=s).step(b))
+        for s in range(4)
+    ]  # fmt: skip
+    assert any(x != y for x, y in moves), moves
 
 
 def test_ismcts_seeded_runs_repeat_and_seeds_vary():
