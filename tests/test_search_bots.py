@@ -207,3 +207,14 @@ def test_search_bots_are_pyspiel_bots_for_evaluate_bots():
     assert all(isinstance(b, pyspiel.Bot) for b in seats)
     returns = bots.evaluate_bots(game.new_initial_state(), seats, 0)
     assert sorted(returns) == [-1.0, 1.0]
+
+
+@pytest.mark.parametrize("kind", ["mcts", "ismcts", "random"])
+def test_kinds_listed_for_another_pyspiel_game_play_it(kind):
+    # kinds_for lists mcts for any game; it must then play one that is not ours.
+    game = pyspiel.load_game("kuhn_poker")
+    assert kind in bots.kinds_for(game)
+    seats = [bots.make_bot(kind, game, p, seed=3, simulations=10) if kind != "random"
+             else bots.make_bot(kind, game, p, seed=3) for p in (0, 1)]  # fmt: skip
+    returns = bots.evaluate_bots(game.new_initial_state(), seats, 0)
+    assert sorted(returns) in ([-1.0, 1.0], [-2.0, 2.0])

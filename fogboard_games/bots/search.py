@@ -55,9 +55,12 @@ class _TerminalRewardsView:
 
     def get_type(self):
         # The game's own GameType, built by the glue from its ruleset, with
-        # terminal rewards.
-        ruleset = dataclasses.replace(self._game.ruleset, reward_model="terminal")
-        return glue.game_type(ruleset)
+        # terminal rewards; any other pyspiel game as it is (MCTSBot refuses
+        # one that pays rewards on the way, with its own message).
+        ruleset = getattr(self._game, "ruleset", None)
+        if ruleset is None:
+            return self._game.get_type()
+        return glue.game_type(dataclasses.replace(ruleset, reward_model="terminal"))
 
     def __getattr__(self, name):
         return getattr(self._game, name)
