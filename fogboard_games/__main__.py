@@ -17,6 +17,8 @@ def run_league(args) -> int:
     try:
         games = league.parse_list(args.games, "games")
         kinds = league.parse_list(args.bots, "bots")
+        if args.out:
+            league.check_writable(args.out, "--out")  # now, not after the league has run
         report = league.run(
             games,
             kinds,
@@ -37,7 +39,11 @@ def run_league(args) -> int:
     for skip in report["skipped"]:
         print(f"({skip['bot']} does not play {skip['game']})")
     if args.out:
-        league.write_json(report, args.out)
+        try:
+            league.write_json(report, args.out)
+        except OSError as e:
+            print(f"league: --out {args.out!r}: {e.strerror or e}", file=sys.stderr)
+            return 2
         print(f"wrote {args.out}")
     return 0
 

@@ -20,6 +20,7 @@ one line or block per turn with every hidden fact shown.
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from typing import TextIO
@@ -50,11 +51,14 @@ def play(
     n = game.num_players()
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise PlayError(f"--seat must be a seat 0..{n - 1} of {preset}, got {seat!r}")
-    if opponent not in bot_kinds.kinds_for(game) or opponent == "text":
+    kinds = bot_kinds.kinds_for(game)  # (kinds that need options, as text, are not)
+    if opponent not in kinds:
         raise PlayError(
-            f"--opponent {opponent!r} does not play {preset}; kinds: "
-            f"{', '.join(k for k in bot_kinds.kinds_for(game) if k != 'text')}"
+            f"--opponent {opponent!r} does not play {preset}; kinds: {', '.join(kinds)}"
         )
+    if save and not os.path.isdir(os.path.dirname(os.path.abspath(save))):
+        # Found out now, not after the game is played.
+        raise PlayError(f"--save {save!r}: its directory does not exist")
     others = {
         p: bot_kinds.make_bot(opponent, game, p, seed=seed + p) for p in range(n) if p != seat
     }
@@ -92,9 +96,12 @@ def play(
             break
     say(f"\ngame over: {state.observation_string(seat)}\nreturns {state.returns()}\n")
     if save:
-        with open(save, "w", encoding="utf-8") as f:
-            json.dump(state.review(), f, indent=1)
-            f.write("\n")
+        try:
+            with open(save, "w", encoding="utf-8") as f:
+                json.dump(state.review(), f, indent=1)
+                f.write("\n")
+        except OSError as e:
+            raise PlayError(f"--save {save!r}: {e.strerror or e}") from None
         say(f"review saved to {save} (python -m fogboard_games review {save})\n")
     return 0
 

@@ -133,6 +133,8 @@ def test_cli_prints_the_table_and_writes_json(tmp_path):
         (["--episodes", "-3"], "league: --episodes must be a positive int, got -3"),
         (["--workers", "0"], "league: --workers must be a positive int, got 0"),
         (["--backend", "spark"], "league: --backend must be one of local, ray, got 'spark'"),
+        (["--bots", "random,text"], "league: bot kind 'text' needs options (ask) a league"),
+        (["--out", "/nonexistent/r.json"], "league: --out '/nonexistent/r.json': its directory"),
     ],
 )
 def test_cli_refusals_are_one_line_not_a_traceback(args, message):

@@ -62,8 +62,11 @@ def test_a_whole_game_is_saved_and_its_truth_replay_shows_it(preset, seat, tmp_p
     review = json.loads(save.read_text())
     state = fogboard_games.load_review(review)
     assert state.is_terminal()
+    # The Truth Replay opens with the game and the returns the game printed
+    # when it ended (`out`), not ones recomputed the way the replay does.
+    (printed,) = [line for line in out.splitlines() if line.startswith("returns ")]
     text = play.truth_replay(str(save))
-    assert text.splitlines()[0] == f"{state.get_game()}: returns {state.returns()}"
+    assert text.splitlines()[0] == f"{state.get_game()}: {printed}"
     assert len(text.splitlines()) > 2
 
 
@@ -93,6 +96,8 @@ def test_truth_replay_refuses_a_bad_file(tmp_path):
         (["play", "dark-hex-4", "--seat", "2"], "play: --seat must be a seat 0..1 of dark-hex-4"),
         (["play", "liars-dice", "--opponent", "probe"], "--opponent 'probe' does not play"),
         (["review", "/nonexistent.json"], "review: cannot read a review"),
+        # Refused before the game is played, not after.
+        (["play", "dark-hex-4", "--save", "/nonexistent/g.json"], "its directory does not exist"),
     ],
 )
 def test_cli_refusals_are_one_line(args, message):

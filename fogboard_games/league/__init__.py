@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
 import random
 import zlib
 from collections.abc import Callable, Iterable, Sequence
@@ -153,10 +154,16 @@ def plan(games: Sequence[str], kinds: Sequence[str], episodes: int, seed: int, c
             raise LeagueError(
                 f"unknown preset {name!r}; presets: {', '.join(sorted(fogboard_games.PRESETS))}"
             )
+    known = sorted(k for k, f in bot_kinds.BOT_KINDS.items() if not getattr(f, "requires", ()))
     for kind in kinds:
-        if kind not in bot_kinds.BOT_KINDS or kind == "text":
-            known = sorted(k for k in bot_kinds.BOT_KINDS if k != "text")
+        if kind not in bot_kinds.BOT_KINDS:
             raise LeagueError(f"unknown bot kind {kind!r}; kinds: {', '.join(known)}")
+        needs = getattr(bot_kinds.BOT_KINDS[kind], "requires", ())
+        if needs:  # the text seat: a league cannot give it a model
+            raise LeagueError(
+                f"bot kind {kind!r} needs options ({', '.join(needs)}) a league cannot give; "
+                f"kinds: {', '.join(known)}"
+            )
     jobs, skipped = [], []
     for name in games:
         game = fogboard_games.load(name)
@@ -350,6 +357,12 @@ def run(
         "skipped": [{"game": g, "bot": k} for g, k in skipped],
         "table": summarize(jobs, results),
     }
+
+
+def check_writable(path: str, what: str) -> None:
+    """LeagueError unless `path`'s directory exists (checked before a long run)."""
+    if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        raise LeagueError(f"{what} {path!r}: its directory does not exist")
 
 
 def write_json(report: dict, path: str) -> None:
