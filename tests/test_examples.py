@@ -131,7 +131,8 @@ def test_ismcts_example_plays_the_baselines(preset, opponent, monkeypatch, capsy
     out = _run("ismcts.py", args, monkeypatch, capsys)
     assert out.count("IS-MCTS as seat") == 2, out
     mean = float(out.rsplit(f"mean score against {opponent}:", 1)[1])
-    assert -1 <= mean <= 1, out
+    scores = [float(line.rsplit("scored", 1)[1]) for line in out.splitlines() if "scored" in line]
+    assert mean == pytest.approx(sum(scores) / len(scores), abs=0.005), out  # the games' mean
 
 
 def test_small_league_example_prints_the_table_and_writes_json(tmp_path, monkeypatch, capsys):

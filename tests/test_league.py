@@ -61,7 +61,9 @@ def test_table_rows_add_up():
     assert set(rows) == {("random", "probe"), ("probe", "random")}
     for r in rows.values():
         assert r["games"] == 12 == r["wins"] + r["draws"] + r["losses"]
-        assert -1 <= r["mean_score"] <= 1 and r["ci95"] >= 0
+        # (board games score +1, 0 or -1: the mean is the wins' share less the losses')
+        assert r["mean_score"] == pytest.approx((r["wins"] - r["losses"]) / r["games"])
+        assert r["ci95"] >= 0
         assert "mean_probes" in r and "mean_distToWin" in r
     # Zero-sum, every game counted once from each side.
     assert rows[("probe", "random")]["wins"] == rows[("random", "probe")]["losses"]

@@ -48,7 +48,6 @@ class SeatView:
     hand: tuple[int, ...]  # its current hand, sorted
     in_play: int  # dice in play this round
     bid: int  # the standing bid id, -1 before the opening bid
-    holder: int
 
     @property
     def unseen(self) -> int:
@@ -58,9 +57,7 @@ class SeatView:
 def seat_view(state, seat: int) -> SeatView:
     """The knowledge of `seat` in `state` that the bot decides from."""
     m = state.match
-    return SeatView(
-        m.setup, seat, m.phase, tuple(sorted(m.hands[seat])), m.in_play, m.bid, m.holder
-    )
+    return SeatView(m.setup, seat, m.phase, tuple(sorted(m.hands[seat])), m.in_play, m.bid)
 
 
 def face_chance(setup: rules.Setup, face: int) -> float:

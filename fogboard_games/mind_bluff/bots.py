@@ -61,7 +61,6 @@ class SeatView:
     setup: rules.Setup
     seat: int
     phase: int
-    debts: tuple[int, int]
     cands: tuple[tuple[int, ...], ...]
     claim: int | None
     forced: bool | None
@@ -84,7 +83,7 @@ def seat_view(state, seat: int) -> SeatView:
     last = m.turns[-1] if m.turns else None
     claim = last.claim if last is not None else None
     forced = last.forced if last is not None else None
-    return SeatView(s, seat, m.phase, m.debts, cands, claim, forced)
+    return SeatView(s, seat, m.phase, cands, claim, forced)
 
 
 def _sum_counts(cands) -> dict[int, int]:

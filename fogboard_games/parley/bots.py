@@ -44,8 +44,6 @@ class SeatView:
     friend: int
     enemy: int
     hp: tuple[int, ...]
-    it: int
-    passes_left: int
     accusers: frozenset[int]  # cogs that accused this cog this round
 
     def alive(self, c: int) -> bool:
@@ -70,17 +68,7 @@ def seat_view(state, seat: int) -> SeatView:
             if line == s.accuse + seat:
                 accusers.add(speaker)
     hp = m.hp  # 0 for a cog that is OUT
-    return SeatView(
-        s,
-        seat,
-        m.phase,
-        friend,
-        enemy,
-        hp,
-        m.it,
-        s.passes - m.passes_used[seat],
-        frozenset(accusers),
-    )
+    return SeatView(s, seat, m.phase, friend, enemy, hp, frozenset(accusers))
 
 
 class ParleyHeuristic(SeatBot):
