@@ -42,7 +42,7 @@ import fogboard_games
 from fogboard_games import bots
 from fogboard_games.bots import text
 
-LEGAL_HEADER = "YOUR LEGAL MOVES (one per line)\n"
+LEGAL_HEADER = text.MOVES_HEADER + "\n"
 
 
 def stand_in(prompt: str) -> str:

@@ -18,7 +18,7 @@ from fogboard_games.bots import text
 from fogboard_games.core.registry import GAMES
 from fogboard_games.core.testing import play
 
-LEGAL_HEADER = "YOUR LEGAL MOVES (one per line)\n"
+LEGAL_HEADER = text.MOVES_HEADER + "\n"
 
 
 def legal_of(prompt: str) -> list[str]:

@@ -74,6 +74,7 @@ NO_BRIEF = (
     "below, spelled exactly as listed."
 )
 RETRY_HEADER = "YOUR PREVIOUS REPLY COULD NOT BE USED"
+MOVES_HEADER = "YOUR LEGAL MOVES (one per line)"  # then one move per line, then a blank line
 _BOARD_SEATS = ("X (seat 0)", "O (seat 1)")
 # mind_bluff.rules.SEAT_NAMES, written out: importing a game package from
 # here (the bots package imports this module) would be circular.
@@ -142,7 +143,7 @@ def build_prompt(brief: str, seat: str, info: str, legal: Sequence[str], params=
         f"{variant}"
         f"WHO YOU ARE\nYou are {seat}.\n\n"
         f"WHAT YOU KNOW (your information state, verbatim)\n{info}\n\n"
-        f"YOUR LEGAL MOVES (one per line)\n{_legal_block(legal)}\n\n"
+        f"{MOVES_HEADER}\n{_legal_block(legal)}\n\n"
         f"{FORMAT}\n"
     )
 
