@@ -334,10 +334,10 @@ class Match(contract.Match):
                 self._record(act=action, hp=self.hp)
                 self._after_act(it, it)
             else:
-                self._record(act=action)
                 if action < s.hip:  # a head-shot always hits: no chance node
-                    self._hit(action - s.head)
+                    self._hit(action - s.head, act=action)
                     return True
+                self._record(act=action)
                 self.phase, self.mover = AIMED, CHANCE
                 self.options, self.odds = s.aimed_options, s.aimed_odds
         else:  # REACT
@@ -358,12 +358,14 @@ class Match(contract.Match):
         """Fill fields of the turn under way."""
         self.turns = self.turns[:-1] + (self.turns[-1]._replace(**fields),)
 
-    def _hit(self, target: int) -> None:
+    def _hit(self, target: int, **act) -> None:
+        """`target` is hit; `act`, the head-shot's own act=..., is recorded with it
+        (one rebuild of the turns, not two)."""
         s = self.setup
         shooter = self.it
         self.hp = self.hp[:target] + (self.hp[target] - 1,) + self.hp[target + 1 :]
         if self.hp[target]:
-            self._record(result=HIT, hp=self.hp)
+            self._record(result=HIT, hp=self.hp, **act)
             self._after_act(shooter, target)
             return
         # OUT: the shooter keeps the gun, and scores if it was its ENEMY.
@@ -373,7 +375,7 @@ class Match(contract.Match):
             self.enemy_kills = (
                 kills[:shooter] + (kills[shooter] + ENEMY_KILL_POINTS,) + kills[shooter + 1 :]
             )
-        self._record(result=HIT, hp=self.hp)
+        self._record(result=HIT, hp=self.hp, **act)
         if self.living.bit_count() == s.survivors:
             self._end_round()
         else:
