@@ -65,10 +65,14 @@ def expect_row(env, state, s, r, players, read_tensors):
             assert np.array_equal(read_tensors[p][r], seat), (r, p, state.history())
 
 
-def crosscheck(game, rows=24, seed=0, steps=None, restart=False, first_read=0):
+def crosscheck(
+    game, rows=24, seed=0, steps=None, restart=False, first_read=0, read_every=1, hold=0
+):
     """Random batched play against pyspiel; `restart` restarts finished rows (as
     the benchmark does); tensors are first read at step `first_read` (before
-    it, plies only go to the log)."""
+    it, plies only go to the log), then every `read_every` steps; the last
+    `hold` observations read are kept referenced (so their buffers cannot be
+    brought up to date: others are)."""
     env = batch.make(game, batch_size=rows, seed=seed)
     game = env.game
     players = game.num_players()
@@ -76,11 +80,13 @@ def crosscheck(game, rows=24, seed=0, steps=None, restart=False, first_read=0):
     states = [replay(game, env.history_of(r)) for r in range(rows)]
     rng = np.random.default_rng(seed + 100)
     step = 0
+    held = []
     while True:
         tensors = None
-        if step >= first_read:
+        if step >= first_read and (step - first_read) % read_every == 0:
             tensors = [env.information_state_tensor(p) for p in range(players)]
             assert tensors[0].dtype == np.float32 and s.observation.dtype == np.float32
+            held = ([s.observation] + held)[:hold]
         for r, state in enumerate(states):
             expect_row(env, state, s, r, players, tensors)
         if steps is None and s.terminated.all() or steps is not None and step == steps:
@@ -105,17 +111,36 @@ def crosscheck(game, rows=24, seed=0, steps=None, restart=False, first_read=0):
                 states[r] = replay(game, env.history_of(int(r)))
     for r, state in enumerate(states):
         assert env.to_pyspiel(r).history() == state.history()
-    return step
+    return env
 
 
 @pytest.mark.parametrize("preset", batch.COVERED_PRESETS)
 def test_presets_agree_with_pyspiel(preset):
-    assert crosscheck(preset, rows=64) > 0
+    assert crosscheck(preset, rows=64).history_len.max() > 0
 
 
 @pytest.mark.parametrize("game_string", EXTRAS)
 def test_other_configurations_agree_with_pyspiel(game_string):
     crosscheck(pyspiel.load_game(game_string), rows=48, seed=1)
+
+
+@pytest.mark.parametrize(
+    "read_every, hold", [(1, 0), (1, 1), (1, 2), (1, 4), (2, 0), (3, 0), (4, 1)]
+)
+def test_observations_brought_up_to_date_agree(read_every, hold):
+    """Under the abrupt rule an observation is an earlier one brought up to date
+    (batch.observations): with the last ones dropped or held, read at every step
+    or only some, with rows restarted, it agrees with pyspiel; both roads (a
+    buffer brought up, a buffer rebuilt whole) are taken."""
+    for game in ("dark-hex-5", "fogboard_phantom_ttt(abrupt=true,obstype=reveal-numturns)"):
+        game = game if game in batch.COVERED_PRESETS else pyspiel.load_game(game)
+        env = crosscheck(
+            game, rows=32, seed=3, steps=60, restart=True, read_every=read_every, hold=hold
+        )
+        counts = env.observations.counts
+        assert counts["rebuilt"] >= 1, counts  # the first read at least
+        if read_every <= 2 and hold <= 1:  # a buffer two plies old is free
+            assert counts["brought up"] > counts["rebuilt"], counts
 
 
 @pytest.mark.parametrize(

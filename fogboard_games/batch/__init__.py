@@ -240,6 +240,9 @@ class Env:
         observation buffers kept for reuse included)."""
         total = sum(v.nbytes for v in vars(self).values() if isinstance(v, np.ndarray))
         total += sum(a.nbytes for pool in self._pools.values() for a in pool)
+        observations = getattr(self, "observations", None)  # (batch.observations)
+        if observations is not None:
+            total += observations.nbytes
         return total // self.batch_size
 
     # ---- shared machinery -----------------------------------------------------

@@ -45,6 +45,7 @@ import functools
 import numpy as np
 
 from fogboard_games.batch import Env
+from fogboard_games.batch.observations import Observations
 from fogboard_games.boards import rules
 
 MAX_SIZE = 8  # cells fit one uint64 bitboard
@@ -210,10 +211,15 @@ class Boards(Env):
         # rows sitting a ply out.
         self.tracking = False
         self.tensors = np.zeros((2 * B + 2, D), np.uint8)  # 0/1: float32 when read
+        # The movers' tensors as float32, kept up from the writes when they are one
+        # block of the store (see _mover_tensor).
+        self.observations = None
         self.blank = np.zeros(D, np.uint8)  # either seat's tensor at the start
         off = layout.offset
         self.o_board = off["board"]
         self.blank[self.o_board : self.o_board + 3 * n2 : 3] = 1  # every cell unknown
+        if self.always_passes:
+            self.observations = Observations(B, D, self.blank)
         self.o_movers = off.get("ply_movers")
         self.o_outcome = off["outcome"]
         if self.sense:
@@ -238,6 +244,7 @@ class Boards(Env):
         ).reshape(-1, 4)
         # (a full array, not a broadcast (4,): numpy's scatter is much faster so)
         self.ply_values = np.tile(np.array([0, 1, 1, 1], np.uint8), (B, 1))
+        self.ply_floats = self.ply_values.astype(np.float32)  # (a scatter without a cast)
         self.start_mask = np.zeros(A, bool)  # the legal actions at a game's start
         self.start_mask[n2:] = self.sense
         self.start_mask[:n2] = not self.sense
@@ -318,6 +325,8 @@ class Boards(Env):
             self.ply_keys[:, rows] = 0
             self.tensors[rows] = self.blank
             self.tensors[rows + self.batch_size] = self.blank
+            if self.observations is not None:
+                self.observations.restart(self._stamp + 1, rows)
 
     # ---- what the mover may do ------------------------------------------------
 
@@ -479,14 +488,17 @@ class Boards(Env):
         return self.tensors
 
     def _mover_tensor(self) -> np.ndarray:
-        """The movers' tensors as float32 (zeros in finished rows), written into a
-        pooled buffer nothing references any more (Env._fresh)."""
+        """The movers' tensors as float32 (zeros in finished rows). When they are
+        one block of the store (slot _mine), an earlier observation nobody holds
+        any more is brought up to date (Observations); else they are picked out
+        row by row into a pooled buffer nothing references any more (Env._fresh)."""
         tensors, B = self._tensors(), self.batch_size
+        if self.observations is not None:
+            return self.observations.read(
+                self._stamp, tensors, self._mine, self.terminated, self._finished
+            )
         out = self._fresh("observation", (B, self.tensor_size), np.float32)
-        if self.always_passes:  # the movers' tensors are one block: one pass
-            np.copyto(out, tensors[self._mine * B : (self._mine + 1) * B])
-        else:
-            np.copyto(out, tensors.take(self.mover * B + self.rows, axis=0))
+        np.copyto(out, tensors.take(self.mover * B + self.rows, axis=0))
         if self._finished:
             out[self.terminated] = 0
         return out
@@ -520,6 +532,8 @@ class Boards(Env):
         self._replaying = None
         if self.always_passes:  # every row passed at every replayed ply: undo the
             self._swap_rows(np.flatnonzero((length.max() - length) & 1))  # extra ones
+        if self.observations is not None:  # (nothing shown before: nothing to bring up)
+            self.observations.forget()
 
     def _swap_rows(self, rows: np.ndarray) -> None:
         """Exchange the two seats' data (mine / theirs) of the rows."""
@@ -532,26 +546,35 @@ class Boards(Env):
     def _write_attempts(self, acts, placed_one, attempting) -> None:
         """Each attempting row's ply into its mover's tensor: the seat's j-th
         attempt (j from my_ply_key), ply k of the game (k = _plies_made)."""
-        T = self.tensors.reshape(-1)
         B, D, n2 = self.batch_size, self.tensor_size, self.cells
+        complete = attempting is None
         if self.always_passes:  # the mover's tensors are slot _mine (see _seat_views)
-            base = self.row_at + self._mine * (B * D)
+            block = self._mine
+            base = self.row_at + block * (B * D)
         else:
+            block = None
             base = self.mover * (B * D) + self.row_at
-        if attempting is not None:  # rows sitting out write to the scratch row
+        if not complete:  # rows sitting out write to the scratch row
             base = np.where(attempting, base, self.scratch)
         key = self.my_ply_key.view(np.int64) + (acts << 1) + placed_one
-        at = self.ply_entries.take(key, axis=0, mode="clip")
-        at += base[:, None]
-        T[at] = self.ply_values
+        entries = self.ply_entries.take(key, axis=0, mode="clip")
+        self._store(base, entries, self.ply_values, block, complete, self.ply_floats)
         if self.o_movers is not None:  # public: both seats see who made ply k
-            movers = self.row_at + (self.o_movers + 2 * self._plies_made() + self.mover)
-            if attempting is not None:
-                movers = np.where(attempting, movers, self.scratch)
-            T[movers] = 1
-            T[movers + (B * D if attempting is None else B * D * attempting)] = 1
+            at = (self.o_movers + 2 * self._plies_made() + self.mover)[:, None]
+            base = self.row_at if complete else np.where(attempting, self.row_at, self.scratch)
+            self._store(base, at, 1, 0, complete, np.float32(1))
+            base = base + (B * D if complete else B * D * attempting)
+            self._store(base, at, 1, 1, complete, np.float32(1))
         step = np.int64(2 * n2)
-        self.my_ply_key.view(np.int64)[:] += step if attempting is None else step * attempting
+        self.my_ply_key.view(np.int64)[:] += step if complete else step * attempting
+
+    def _store(self, base, rel, values, block, complete, floats) -> None:
+        """Write `values` at every row's store entries base + rel (flat), and log
+        the write for the observations (see Observations.write) with `floats`,
+        the values as float32; `complete`: no row writes to the scratch row."""
+        self.tensors.reshape(-1)[rel + base[:, None]] = values
+        if self.observations is not None and self._replaying is None:
+            self.observations.write(self._stamp + 1, base, rel, floats, block, complete)
 
     def _write_sense(self, base, j, anchor, seen) -> None:
         """A sense as the seat's ply j: its rows, and the opponent stones it proved."""
@@ -568,6 +591,8 @@ class Boards(Env):
     def _write_outcome(self, rows: np.ndarray, outcome: np.ndarray) -> None:
         """Public: seat 0 won / draw / seat 1 won, in both seats' tensors."""
         at = rows * self.tensor_size + self.o_outcome + OUTCOME_AT.take(outcome[rows])
+        if self.observations is not None and self._replaying is None:
+            self.observations.end(self._stamp + 1, rows)
         T = self.tensors.reshape(-1)
         T[at] = 1
         T[at + self.batch_size * self.tensor_size] = 1
