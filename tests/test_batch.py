@@ -355,7 +355,7 @@ def test_hex_win_tables_agree_with_a_flood(size):
                     reached.add(nb)
                     todo.append(nb)
         want.append(any(geo.edges[seat][c] & 2 for c in reached))
-        boards.append(sum(int(env.goal_bits[2 * c + seat]) for c in stones))
+        boards.append(sum(int(env.goal_bits[2 * (c + 1) + seat]) for c in stones))
     got = env._joined(np.array(boards, np.uint64)) != 0
     assert got.tolist() == want
     assert 0 < sum(want) < len(want)
