@@ -16,6 +16,10 @@ WORKLOAD_PAIRS beside their C++ games and the WORKLOAD_ALONE presets (no
 C++ counterpart) alone; then OpenSpiel's Python outcome-sampling MCCFR and
 ISMCTSBot on ours and on the C++ games. Each round of a workload runs in
 short slices, ours and C++ alternating (`interleaved`).
+
+`run_batch` (`bench --batch`) measures `fogboard_games.batch` beside the C++
+loop, in the same alternating slices; the batch carries on from slice to
+slice (`BatchPlay`), as a training loop would.
 """
 
 from __future__ import annotations
@@ -400,23 +404,33 @@ def random_actions(rng, mask):
     return np.add.reduce(passed.view(np.uint8), axis=0, dtype=counts.dtype).astype(np.int64)
 
 
-def batch_rate(env, seconds: float, tensor: bool, seed: int = 0) -> float:
-    """Plies per second of a batch environment playing random legal actions,
-    restarting rows as they finish; reads the observation at every ply if `tensor`."""
-    rng = np.random.default_rng(seed)
-    state = env.reset()
-    plies = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        for _ in range(8):
-            if tensor:
-                state.observation  # noqa: B018  (reading it is the workload)
-            plies += env.batch_size - np.count_nonzero(state.terminated)
-            state = env.step(random_actions(rng, state.legal_action_mask))
-            if state.terminated.any():
-                state = env.reset(state.terminated)
-    return plies / (time.perf_counter() - start)
+class BatchPlay:
+    """A batch environment playing random legal actions, restarting rows as they
+    finish, reading the observation at every ply if `tensor`: `rate(seconds)`
+    plays on for that long from where the last call stopped and returns plies
+    (running rows' decisions) per second."""
+
+    def __init__(self, env, tensor: bool, seed: int = 0):
+        self.env, self.tensor = env, tensor
+        self.rng = np.random.default_rng(seed)
+        self.state = env.reset()
+
+    def rate(self, seconds: float) -> float:
+        env, rng, state, tensor = self.env, self.rng, self.state, self.tensor
+        self.state = None  # (held here, its observation's buffer could not be reused)
+        plies = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while time.perf_counter() < deadline:
+            for _ in range(8):
+                if tensor:
+                    state.observation  # noqa: B018  (reading it is the workload)
+                plies += env.batch_size - np.count_nonzero(state.terminated)
+                state = env.step(random_actions(rng, state.legal_action_mask))
+                if state.terminated.any():
+                    state = env.reset(state.terminated)
+        self.state = state
+        return plies / (time.perf_counter() - start)
 
 
 def run_batch(
@@ -431,7 +445,8 @@ def run_batch(
     presets = [p for p in COVERED_PRESETS if only is None or p in only]
     print(
         f"batched random play at batch {batch_size} beside the C++ game's Python loop; "
-        f"best of {rounds} alternating rounds of {seconds}s; plies/s"
+        f"best of {rounds} rounds of {seconds}s, each in {SLICES} slices alternating "
+        f"batch and C++; plies/s"
     )
     print(
         f"{'preset':<22}{'C++ game':<40}{'batch':>11}{'C++ loop':>10}{'ratio':>7}"
@@ -440,18 +455,27 @@ def run_batch(
     results = []
     for preset in presets:
         cpp = counterpart.get(preset)
-        env = batch.make(preset, batch_size=batch_size, seed=0)
         game = pyspiel.load_game(cpp) if cpp else None
+        # One environment per kind of play: the plain one never builds its tensors.
+        plays = {
+            tensor: BatchPlay(batch.make(preset, batch_size=batch_size, seed=0), tensor)
+            for tensor in (False, True)
+        }
+        for play in plays.values():
+            play.rate(seconds / SLICES)  # (warm: the first tensors, the buffers)
         best = {}
         for r in range(rounds):
-            for tensor in (False, True):
-                rate = batch_rate(env, seconds, tensor, seed=r)
-                best["batch", tensor] = max(best.get(("batch", tensor), 0.0), rate)
+            for tensor, play in plays.items():
+                measures = [lambda k, p=play: p.rate(seconds / SLICES)]
                 if game is not None:
-                    rate = playout_rate(
-                        game, seconds, "tensor()" if tensor else "plain", r, decisions_only=True
+                    mode = "tensor()" if tensor else "plain"
+                    measures.append(
+                        lambda k, g=game, m=mode, r=r: playout_rate(
+                            g, seconds / SLICES, m, r * SLICES + k, decisions_only=True
+                        )
                     )
-                    best["cpp", tensor] = max(best.get(("cpp", tensor), 0.0), rate)
+                for who, rate in zip(("batch", "cpp"), interleaved(measures, SLICES)):
+                    best[who, tensor] = max(best.get((who, tensor), 0.0), rate)
         row = {
             "preset": preset,
             "cpp": cpp,
@@ -459,7 +483,7 @@ def run_batch(
             "tensor_batch": best["batch", True],
             "plain_cpp": best.get(("cpp", False)),
             "tensor_cpp": best.get(("cpp", True)),
-            "bytes_per_row": env.memory_per_row(),
+            "bytes_per_row": plays[True].env.memory_per_row(),
         }
         plain_ratio = row["plain_batch"] / row["plain_cpp"] if cpp else None
         tensor_ratio = row["tensor_batch"] / row["tensor_cpp"] if cpp else None

@@ -129,9 +129,9 @@ class Observations:
 
     def _pick(self, stamp, block) -> Buffer:
         """The newest free buffer of the block within the log's reach; else a new
-        one while the pool has room (the free one is likely the last ply's, of
-        the other block, which the next read may want), else any free one, to
-        rebuild (its stamp None)."""
+        one while the pool has room, else the oldest free one, to rebuild (its
+        stamp None): a recent one of the other block is the one the next read
+        may want."""
         best, spare = None, None
         for buf in self.buffers:
             if not buf.free():
@@ -143,7 +143,11 @@ class Observations:
                 and (best is None or buf.stamp > best.stamp)
             ):
                 best = buf
-            elif spare is None:
+            elif (
+                spare is None
+                or spare.stamp is not None
+                and (buf.stamp is None or buf.stamp < spare.stamp)
+            ):
                 spare = buf
         if best is not None:
             return best
