@@ -414,3 +414,20 @@ def test_observations_stay_their_own(preset):
     del b  # pool[1] is still held, through `view`; pool[0] through `c`
     d = env._fresh("test", (3,), np.float32)
     assert not np.shares_memory(d, view) and not np.shares_memory(d, c)
+
+
+def test_observations_rebuild_into_their_oldest_free_buffer():
+    """With the buffer of the block wanted held, a read rebuilds into the oldest
+    free buffer, keeping the last ply's (of the other block) for the next read."""
+    from fogboard_games.batch.observations import POOL, Buffer, Observations
+
+    assert POOL == 3
+    obs = Observations(4, 3, np.zeros(3, np.uint8))
+    for stamp, block in [(10, 0), (11, 1), (3, 0)]:
+        buf = Buffer(4, 3)
+        buf.stamp, buf.block = stamp, block
+        obs.buffers.append(buf)
+    held = obs.buffers[0].array[:4]  # the one of block 0, two plies old
+    assert obs._pick(12, 0) is obs.buffers[2]  # not buffers[1], wanted at 13
+    del held
+    assert obs._pick(12, 0) is obs.buffers[0]  # free again: brought up
