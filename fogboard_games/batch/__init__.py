@@ -22,7 +22,6 @@ actions, and `make`, which says which games are covered.
 
 from __future__ import annotations
 
-import functools
 import sys
 
 import numpy as np
@@ -100,12 +99,13 @@ class State:
 class Env:
     """What every batched game shares (a subclass supplies the rules).
 
-    A subclass sets `num_players`, `num_actions`, `tensor_size`, `max_history`
+    A subclass sets `num_players`, `num_actions`, `tensor_size`, `max_history`,
+    `start_block` (lo, hi): the actions legal at a game's start, lo <= a < hi,
     and `mover` (B,) int64 (a seat in every row: finished rows are told by
     `terminated`), and implements `_restart(rows)` (rows: an int index array;
     chance is drawn there and logged with `_log`), `_legal_mask()`,
-    `_start_mask()` (the legal actions at a game's start), `_play(actions,
-    active)` and the tensor reads `_mover_tensor()` and `_seat_tensor(p)`.
+    `_play(actions, active)` and the tensor reads `_mover_tensor()` and
+    `_seat_tensor(p)`.
 
     `_play` gets every row's action, (B,) int64, and `active`: None when every
     row is running, else the (B,) bool mask of the running rows (finished
@@ -124,6 +124,7 @@ class Env:
     num_actions: int
     tensor_size: int
     max_history: int
+    start_block: tuple[int, int]
 
     def __init__(self, game: pyspiel.Game, batch_size: int, seed):
         if not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
@@ -281,7 +282,7 @@ class Env:
         """The legal mask of the last snapshot (its (A, B) layout) with the rows of
         the bool mask `rows` at the start: a game starts with a block of actions
         [lo, hi) legal (the attempts, the senses, the opening bids)."""
-        lo, hi = self._start_block
+        lo, hi = self.start_block
         if lo == 0 and hi == self.num_actions:
             return (last | rows).T
         new = np.empty_like(last)
@@ -290,13 +291,6 @@ class Env:
         np.bitwise_and(last[:lo], keep, out=new[:lo])
         np.bitwise_and(last[hi:], keep, out=new[hi:])
         return new.T
-
-    @functools.cached_property
-    def _start_block(self) -> tuple[int, int]:
-        legal = np.flatnonzero(self._start_mask())
-        lo, hi = int(legal[0]), int(legal[-1]) + 1
-        assert len(legal) == hi - lo, "the start's legal actions are one block"
-        return lo, hi
 
     def _refuse(self, active, acts: np.ndarray, ok: np.ndarray) -> None:
         """Raise for the first running row whose action is not legal (`ok` False)."""
@@ -317,9 +311,6 @@ class Env:
         raise NotImplementedError
 
     def _legal_mask(self) -> np.ndarray:
-        raise NotImplementedError
-
-    def _start_mask(self) -> np.ndarray:
         raise NotImplementedError
 
     def _play(self, acts: np.ndarray, active):

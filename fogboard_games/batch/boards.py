@@ -207,10 +207,9 @@ class Boards(Env):
         # slots of B rows: slot s, row b at s * B + b. Slot s holds seat s's, but
         # when every ply passes the turn (always_passes) slot _mine holds the
         # mover's, like the bitboards, so the movers' tensors are one block. Row 2B
-        # stays zeros (a finished row's observation), row 2B + 1 takes the writes of
-        # rows sitting a ply out.
+        # (scratch) takes the writes of rows sitting a ply out.
         self.tracking = False
-        self.tensors = np.zeros((2 * B + 2, D), np.uint8)  # 0/1: float32 when read
+        self.tensors = np.zeros((2 * B + 1, D), np.uint8)  # 0/1: float32 when read
         # The movers' tensors as float32, kept up from the writes when they are one
         # block of the store (see _mover_tensor).
         self.observations = None
@@ -226,7 +225,7 @@ class Boards(Env):
             self.o_senses = off["senses"]
             self.o_sensed = off["sensed"]
         self.row_at = self.rows * D  # flat index of row b's tensor of seat 0
-        self.scratch = (2 * B + 1) * D
+        self.scratch = 2 * B * D
         # An attempt's four entries, by key 2 * (cells * j + cell) + placed (the
         # seat's j-th attempt): the cell leaves "unknown" and becomes own stone
         # (placed) or proven (occupied); the attempt; its result.
@@ -245,9 +244,7 @@ class Boards(Env):
         # (a full array, not a broadcast (4,): numpy's scatter is much faster so)
         self.ply_values = np.tile(np.array([0, 1, 1, 1], np.uint8), (B, 1))
         self.ply_floats = self.ply_values.astype(np.float32)  # (a scatter without a cast)
-        self.start_mask = np.zeros(A, bool)  # the legal actions at a game's start
-        self.start_mask[n2:] = self.sense
-        self.start_mask[:n2] = not self.sense
+        self.start_block = (n2, A) if self.sense else (0, n2)  # the senses, or attempts
         self.reset()
 
     def _seat_views(self, mine: int) -> None:
@@ -354,10 +351,6 @@ class Boards(Env):
             mask[n2 : self.num_actions] = self.sensing & ~self.terminated
         return mask[: self.num_actions].T
 
-    def _start_mask(self) -> np.ndarray:
-        """The legal actions at the start of a game."""
-        return self.start_mask
-
     # ---- the moves --------------------------------------------------------------
 
     def _play(self, acts: np.ndarray, active, trusted: bool = False):
@@ -394,8 +387,12 @@ class Boards(Env):
         self.my_stones |= stone
         self.my_known |= placed
         placed_one = stone != 0
+        # The plies made before this one, where the cap or the tensors read them.
+        plies = None
+        if self.cap is not None or self.tracking and self.o_movers is not None:
+            plies = self._plies_made()
         if self.tracking:
-            self._write_attempts(acts, placed_one, attempting)
+            self._write_attempts(acts, placed_one, attempting, plies)
         # The ending, after a placement (a collision, or a finished row, finds what
         # was found before: so rows not attempting are masked out).
         if self.is_hex:
@@ -407,17 +404,17 @@ class Boards(Env):
             ending = self.ending.take((self.their_stones << 9 | self.my_stones).view(np.int64))
         if attempting is not None:
             ending *= attempting
-        capped = None
+        capped = ()
         if self.cap is not None:
-            capped = (self._plies_made() >= self.cap - 1) & (ending == 0)
+            capped = (plies >= self.cap - 1) & (ending == 0)
             if attempting is not None:
                 capped &= attempting
+            capped = np.flatnonzero(capped)
         ended = rewards = None
-        if np.count_nonzero(ending) or capped is not None and capped.any():
+        if np.count_nonzero(ending) or len(capped):
             outcome = ending | self.mover
-            if capped is not None and capped.any():
-                rows = np.flatnonzero(capped)
-                outcome[rows] = self._settle_by_distance(rows)
+            if len(capped):
+                outcome[capped] = self._settle_by_distance(capped)
             ended = outcome >= DRAWN
             rewards = RETURNS.take(outcome, axis=0)
             if self.tracking:
@@ -548,9 +545,9 @@ class Boards(Env):
         self.tensors[rows], self.tensors[rows + B] = self.tensors[rows + B], self.tensors[rows]
         self.mover[rows] ^= 1
 
-    def _write_attempts(self, acts, placed_one, attempting) -> None:
+    def _write_attempts(self, acts, placed_one, attempting, plies) -> None:
         """Each attempting row's ply into its mover's tensor: the seat's j-th
-        attempt (j from my_ply_key), ply k of the game (k = _plies_made)."""
+        attempt (j from my_ply_key), ply k of the game (k = plies, _plies_made)."""
         B, D, n2 = self.batch_size, self.tensor_size, self.cells
         complete = attempting is None
         if self.always_passes:  # the mover's tensors are slot _mine (see _seat_views)
@@ -565,7 +562,7 @@ class Boards(Env):
         entries = self.ply_entries.take(key, axis=0, mode="clip")
         self._store(base, entries, self.ply_values, block, complete, self.ply_floats)
         if self.o_movers is not None:  # public: both seats see who made ply k
-            at = (self.o_movers + 2 * self._plies_made() + self.mover)[:, None]
+            at = (self.o_movers + 2 * plies + self.mover)[:, None]
             base = self.row_at if complete else np.where(attempting, self.row_at, self.scratch)
             self._store(base, at, 1, 0, complete, np.float32(1))
             base = base + (B * D if complete else B * D * attempting)

@@ -63,6 +63,9 @@ class LiarsDice(Env):
                 m.bid, m.holder = bid, 0 if holds else 1
                 legal[2 * (bid + 1) + holds, m.bidding_actions()] = True
         self.legal = legal
+        opening = np.flatnonzero(legal[0])  # no standing bid: the opening bids
+        self.start_block = (int(opening[0]), int(opening[-1]) + 1)
+        assert len(opening) == opening[-1] + 1 - opening[0], "one block (Env.start_block)"
         self.legal_by_action = np.ascontiguousarray(legal.T)  # (A, keys)
         self.finished_key = 2 * (NB + 1)
         self.bid_quantity = np.array(setup.bid_quantity)
@@ -117,9 +120,6 @@ class LiarsDice(Env):
         """(B, A) bool, a transposed view of an (A, B) array (see Boards._legal_mask)."""
         keys = np.where(self.terminated, self.finished_key, self._keys(self.rows))
         return self.legal_by_action.take(keys, 1).T
-
-    def _start_mask(self) -> np.ndarray:
-        return self.legal[0].copy()  # no standing bid: the opening bids
 
     def _check(self, rows: np.ndarray, acts: np.ndarray) -> np.ndarray:
         A = self.num_actions

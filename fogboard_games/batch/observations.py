@@ -60,8 +60,8 @@ class Buffer:
 class Observations:
     """The movers' observations of one batched board game (see the module doc).
 
-    The store is (2B + 2, D): block k is rows k * B .. k * B + B - 1, then a
-    zero row and a scratch row; `blank` is a store row at a game's start. The
+    The store is (2B + 1, D): block k is rows k * B .. k * B + B - 1, then a
+    scratch row; `blank` is a store row at a game's start. The
     game calls `write` for every batch-wide store write, `restart` and `end`
     for rows starting a game (both blocks' rows blank) and ending one, and
     `read`. `stamp` is always the step the change leads to (the environment's
