@@ -104,6 +104,26 @@ def test_every_game_has_a_brief_of_10_to_20_lines():
         assert all(len(line) <= 100 for line in lines), short_name
 
 
+def test_every_game_names_its_seats_as_its_strings_do():
+    """Each shipped ruleset states its seat labels (Ruleset.seat_label): one per
+    seat, all different, each holding the name the game's strings use."""
+    names = {
+        "fogboard_phantom_ttt": ["X", "O"],
+        "fogboard_dark_hex": ["X", "O"],
+        "fogboard_recon_hex": ["X", "O"],
+        "fogboard_liars_dice": ["P0", "P1"],
+        "fogboard_mind_bluff": ["P1", "P2"],
+        "fogboard_mind_bluff_series": ["P1", "P2"],
+        "fogboard_parley": [f"C{p}" for p in range(5)],
+    }
+    assert sorted(names) == sorted(SHIPPED)
+    for short_name, seat_names in names.items():
+        game = pyspiel.load_game(short_name)
+        labels = [text.seat_label(game, p) for p in range(game.num_players())]
+        assert len(set(labels)) == len(labels) == len(seat_names), short_name
+        assert all(name in label for name, label in zip(seat_names, labels)), labels
+
+
 def test_a_game_without_a_brief_says_to_follow_the_legal_list():
     game = pyspiel.load_game("kuhn_poker")  # no ruleset, so no brief
     state = game.new_initial_state()

@@ -75,28 +75,13 @@ NO_BRIEF = (
 )
 RETRY_HEADER = "YOUR PREVIOUS REPLY COULD NOT BE USED"
 MOVES_HEADER = "YOUR LEGAL MOVES (one per line)"  # then one move per line, then a blank line
-_BOARD_SEATS = ("X (seat 0)", "O (seat 1)")
-# mind_bluff.rules.SEAT_NAMES, written out: importing a game package from
-# here (the bots package imports this module) would be circular.
-_MIND_BLUFF_SEATS = ("P1 (seat 0)", "P2 (seat 1)")
-
-# How each game names a seat in its own strings. Parley's cogs carry their
-# anonymous names and no other, so its prompt says only `C2`.
-SEAT_LABELS: dict[str, Callable[[int], str]] = {
-    "fogboard_phantom_ttt": lambda p: _BOARD_SEATS[p],
-    "fogboard_dark_hex": lambda p: _BOARD_SEATS[p],
-    "fogboard_recon_hex": lambda p: _BOARD_SEATS[p],
-    "fogboard_liars_dice": lambda p: f"seat {p} (P{p} in the record of bids)",
-    "fogboard_mind_bluff": lambda p: _MIND_BLUFF_SEATS[p],
-    "fogboard_mind_bluff_series": lambda p: _MIND_BLUFF_SEATS[p],
-    "fogboard_parley": lambda p: f"C{p}",
-}
 
 
 def seat_label(game, player: int) -> str:
-    """The name the prompt gives `player`: the game's own (`seat p` for other games)."""
-    label = SEAT_LABELS.get(game.get_type().short_name)
-    return label(player) if label else f"seat {player}"
+    """The name the prompt gives `player`: the game's own (`game.ruleset.seat_label`),
+    `seat p` for a game without one."""
+    label = getattr(getattr(game, "ruleset", None), "seat_label", None)
+    return label(player) if callable(label) else f"seat {player}"
 
 
 def brief_of(game) -> str:

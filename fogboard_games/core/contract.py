@@ -236,7 +236,9 @@ class Ruleset:
       is then told to choose from its legal moves);
     * `truth_replay(review)`, optional, renders a review (as `review()`
       gives it) turn by turn with every hidden fact shown: what
-      `python -m fogboard_games review FILE` prints.
+      `python -m fogboard_games review FILE` prints;
+    * `seat_label(p)`, optional, how the game's own strings name seat p
+      (a text seat's prompt tells it who it is so); `seat p` when None.
     """
 
     short_name: str
@@ -256,6 +258,7 @@ class Ruleset:
     brief: str = ""  # the rules in brief, for text seats
     # A review rendered turn by turn with every hidden fact (`review FILE`).
     truth_replay: Callable[[dict], str] | None = None
+    seat_label: Callable[[int], str] | None = None  # seat p as the strings name it
 
     UTILITIES: ClassVar[tuple[str, ...]] = ("zero-sum", "constant-sum", "general-sum")
     REWARD_MODELS: ClassVar[tuple[str, ...]] = ("terminal", "rewards")

@@ -90,6 +90,7 @@ RULESET = Ruleset(
     chance=True,
     max_players=6,
     brief=BRIEF,
+    seat_label=lambda p: f"seat {p} (P{p} in the record of bids)",
 )
 LiarsDiceGame = registry.register(RULESET)
 

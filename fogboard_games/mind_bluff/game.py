@@ -88,6 +88,7 @@ RULESET = Ruleset(
     resample=resample.resample,
     chance=True,
     brief=BRIEF,
+    seat_label=lambda p: f"{rules.SEAT_NAMES[p]} (seat {p})",
 )
 MindBluffGame = registry.register(RULESET)
 

@@ -265,6 +265,7 @@ RULESET = Ruleset(
     resample=series_resample,
     chance=True,
     brief=BRIEF,
+    seat_label=lambda p: f"{rules.SEAT_NAMES[p]} (seat {p})",
 )
 MindBluffSeriesGame = registry.register(RULESET)
 

@@ -94,6 +94,8 @@ RULESET = Ruleset(
     min_players=3,
     max_players=8,
     brief=BRIEF,
+    # The cogs carry their anonymous names and no other: a prompt says only C2.
+    seat_label=lambda p: f"C{p}",
 )
 ParleyGame = registry.register(RULESET)
 
