@@ -48,12 +48,14 @@ from fogboard_games.parley.rules import AIMED, DEAL, LINE, OVER, REACT, WAKE, co
 SHOWN_PHASE = {DEAL: 0, WAKE: 1, LINE: 2, rules.ACT: 3, AIMED: 3, REACT: 4, OVER: 5}
 
 
-def turn_rows(match: rules.Match):
-    """(round, index in round, turn) of every turn of the match."""
-    k, current = 0, 0
-    for t in match.turns:
-        if t.round != current:
-            current, k = t.round, 0
+def turn_rows(match: rules.Match, start: int = 0, k: int = 0):
+    """(round, index in round, turn) of the match's turns from turn `start` on,
+    `k` being turn start's index in its round (every turn by default)."""
+    turns = match.turns
+    for i in range(start, len(turns)):
+        t = turns[i]
+        if i > start and t.round != turns[i - 1].round:
+            k = 0
         yield t.round, k, t
         k += 1
 
@@ -276,31 +278,27 @@ class ParleyEncoder(contract.Encoder):
         if entry is None:
             buf = [0.0] * layout.size
             self.encode(buf, layout, match, player, "single")
-            last = len(match.turns) - 1
-            cache["tensor", player] = [buf, last, self._row_in_round(match, last)]
+            *_, (_, k, _) = turn_rows(match)  # the last turn's index in its round
+            cache["tensor", player] = [buf, len(match.turns) - 1, k]
             return buf[:]
         # The turn under way at the last read, and its index within its round.
-        buf, first, k = entry
+        buf, first, first_k = entry
         at = layout.offset
         seats = (player,)
         base, v = at["cards"], 1
         for r in range(match.turns[first].round, len(match.deals)):
             self._cards(buf, base, match, r, seats, v)
         rows, n = self.setup.max_turns, self.setup.players
-        for i in range(first, len(match.turns)):
-            t = match.turns[i]
-            if i > first and t.round != match.turns[i - 1].round:
-                k = 0
-            row = t.round * rows + k
+        for r, k, t in turn_rows(match, first, first_k):
+            row = r * rows + k
             if t.it == player:
                 self._shot(buf, at["shots"] + row * (2 + n), t)
             self._turn(buf, at, "turn_", row, t)
-            k += 1
         self._points(buf, at["points"], match)
         status = at["round"]
         buf[status:] = self._zeros_after(status, layout.size)
         self._status(buf, at, match)
-        entry[1], entry[2] = len(match.turns) - 1, k - 1
+        entry[1], entry[2] = len(match.turns) - 1, k
         return buf[:]
 
     def _zeros_after(self, start: int, size: int) -> list[float]:
@@ -308,14 +306,6 @@ class ParleyEncoder(contract.Encoder):
         if zeros is None:
             zeros = self._zero_cache[start] = [0.0] * (size - start)
         return zeros
-
-    @staticmethod
-    def _row_in_round(match: rules.Match, i: int) -> int:
-        """Turn i's index within its round (once per cache: reads carry it on)."""
-        turns, r, k = match.turns, match.turns[i].round, 0
-        while i - k - 1 >= 0 and turns[i - k - 1].round == r:
-            k += 1
-        return k
 
     def true_text(self, match: rules.Match) -> str:
         s = self.setup
