@@ -445,6 +445,20 @@ def test_public_record_pieces_of_a_turn():
     assert piece(state, 3, "shots")[0][0] == [0] * 7
 
 
+def test_turns_of_a_later_round_start_again_at_its_first_row():
+    """A turn's row is its index within its round: round 1's turns fill rows
+    0 and 1 of round 1 (read through the per-match cache and at the end)."""
+    game = game_of(rounds=2)
+    state = play(game, deals((1, 2), (0, 2), (0, 1)) + ["IT C0", "shoot C2 head", "shoot C1 head"])
+    play(state, deals((2, 1), (2, 0), (1, 0)) + ["IT C1"])
+    assert piece(state, 2, "turn_it")[1] == [[0, 1, 0], [0, 0, 0]]  # cached from here on
+    play(state, ["shoot C0 head", "shoot C2 head"])
+    assert state.is_terminal()
+    for p in range(3):
+        assert piece(state, p, "turn_it") == [[[1, 0, 0], [1, 0, 0]], [[0, 1, 0], [0, 1, 0]]]
+        assert piece(state, p, "turn_target")[1] == [[1, 0, 0], [0, 0, 1]]  # C0, then C2
+
+
 # ---- the resampler --------------------------------------------------------------------------
 
 

@@ -171,7 +171,7 @@ RULESETS = {
         resample=resample.resample,
         finish_as_reviewed=review.finish_as_reviewed,
         brief=BRIEFS[short_name],
-        seat_label=lambda p: f"{observer.SEAT_NAME[p]} (seat {p})",
+        seat_label=observer.seat_label,
     )
     for short_name in SPECS
 }

@@ -42,6 +42,11 @@ SEAT_NAME = ("X", "O")
 BELIEVED_MEMO_SIZE = 1 << 17  # entries per game before the memo starts afresh
 
 
+def seat_label(seat: int) -> str:
+    """Seat `seat` as the strings name it, with its number: "X (seat 0)"."""
+    return f"{SEAT_NAME[seat]} (seat {seat})"
+
+
 class Plan(NamedTuple):
     """Offsets of the pieces the encoder writes at every call (None if absent)."""
 
@@ -76,7 +81,7 @@ class BoardEncoder(contract.Encoder):
         self.view_marks = [
             [ord("."), ord(SYMBOL[seat + 1]), ord(SYMBOL[2 - seat])] for seat in (0, 1)
         ]
-        self.view_heads = [f"{SEAT_NAME[seat]} (seat {seat}) view:\n" for seat in (0, 1)]
+        self.view_heads = [f"{seat_label(seat)} view:\n" for seat in (0, 1)]
         # [2 * cell + result]: the text of a ply without a sense (`ply_text`), made once,
         # and per own ply number j its log entries " j.<text>" (`log_entries`).
         self.plain_ply_texts = [

@@ -88,7 +88,7 @@ RULESET = Ruleset(
     resample=resample.resample,
     chance=True,
     brief=BRIEF,
-    seat_label=lambda p: f"{rules.SEAT_NAMES[p]} (seat {p})",
+    seat_label=rules.seat_label,
 )
 MindBluffGame = registry.register(RULESET)
 

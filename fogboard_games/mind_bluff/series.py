@@ -265,7 +265,7 @@ RULESET = Ruleset(
     resample=series_resample,
     chance=True,
     brief=BRIEF,
-    seat_label=lambda p: f"{rules.SEAT_NAMES[p]} (seat {p})",
+    seat_label=rules.seat_label,
 )
 MindBluffSeriesGame = registry.register(RULESET)
 

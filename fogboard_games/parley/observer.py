@@ -289,6 +289,7 @@ class ParleyEncoder(contract.Encoder):
         for r in range(match.turns[first].round, len(match.deals)):
             self._cards(buf, base, match, r, seats, v)
         rows, n = self.setup.max_turns, self.setup.players
+        k = first_k
         for r, k, t in turn_rows(match, first, first_k):
             row = r * rows + k
             if t.it == player:
