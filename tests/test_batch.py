@@ -66,13 +66,14 @@ def expect_row(env, state, s, r, players, read_tensors):
 
 
 def crosscheck(
-    game, rows=24, seed=0, steps=None, restart=False, first_read=0, read_every=1, hold=0
+    game, rows=24, seed=0, steps=None, restart=False, first_read=0, read_every=1, hold=0, pin=False
 ):
     """Random batched play against pyspiel; `restart` restarts finished rows (as
     the benchmark does); tensors are first read at step `first_read` (before
     it, plies only go to the log), then every `read_every` steps; the last
     `hold` observations read are kept referenced (so their buffers cannot be
-    brought up to date: others are)."""
+    brought up to date: others are), and with `pin` the first one too, to the
+    end. Returns the environment and the number of steps."""
     env = batch.make(game, batch_size=rows, seed=seed)
     game = env.game
     players = game.num_players()
@@ -87,6 +88,8 @@ def crosscheck(
             tensors = [env.information_state_tensor(p) for p in range(players)]
             assert tensors[0].dtype == np.float32 and s.observation.dtype == np.float32
             held = ([s.observation] + held)[:hold]
+            if pin and step == first_read:
+                pinned = s.observation  # noqa: F841  (held to the end)
         for r, state in enumerate(states):
             expect_row(env, state, s, r, players, tensors)
         if steps is None and s.terminated.all() or steps is not None and step == steps:
@@ -111,12 +114,12 @@ def crosscheck(
                 states[r] = replay(game, env.history_of(int(r)))
     for r, state in enumerate(states):
         assert env.to_pyspiel(r).history() == state.history()
-    return env
+    return env, step
 
 
 @pytest.mark.parametrize("preset", batch.COVERED_PRESETS)
 def test_presets_agree_with_pyspiel(preset):
-    assert crosscheck(preset, rows=64).history_len.max() > 0
+    assert crosscheck(preset, rows=64)[1] > 0
 
 
 @pytest.mark.parametrize("game_string", EXTRAS)
@@ -125,21 +128,33 @@ def test_other_configurations_agree_with_pyspiel(game_string):
 
 
 @pytest.mark.parametrize(
-    "read_every, hold", [(1, 0), (1, 1), (1, 2), (1, 4), (2, 0), (3, 0), (4, 1)]
+    "read_every, hold, pin, restart",
+    [(1, 0, False, True), (1, 0, True, True), (1, 1, False, True), (1, 2, False, True)]
+    + [(1, 4, False, True), (2, 0, False, True), (3, 0, False, True), (4, 1, False, True)]
+    + [(1, 0, False, False), (2, 1, True, False)],
 )
-def test_observations_brought_up_to_date_agree(read_every, hold):
+def test_observations_brought_up_to_date_agree(read_every, hold, pin, restart):
     """Under the abrupt rule an observation is an earlier one brought up to date
-    (batch.observations): with the last ones dropped or held, read at every step
-    or only some, with rows restarted, it agrees with pyspiel; both roads (a
-    buffer brought up, a buffer rebuilt whole) are taken."""
+    (batch.observations): with the last ones dropped or held (or the first
+    pinned), read at every step or only some, with rows restarted or left
+    finished (their writes go to the scratch row, their observation is zeros),
+    it agrees with pyspiel; both roads (a buffer brought up, a buffer rebuilt
+    whole) are taken."""
     for game in ("dark-hex-5", "fogboard_phantom_ttt(abrupt=true,obstype=reveal-numturns)"):
         game = game if game in batch.COVERED_PRESETS else pyspiel.load_game(game)
-        env = crosscheck(
-            game, rows=32, seed=3, steps=60, restart=True, read_every=read_every, hold=hold
+        env, _ = crosscheck(
+            game,
+            rows=32,
+            seed=3,
+            steps=60 if restart else None,
+            restart=restart,
+            read_every=read_every,
+            hold=hold,
+            pin=pin,
         )
         counts = env.observations.counts
         assert counts["rebuilt"] >= 1, counts  # the first read at least
-        if read_every <= 2 and hold <= 1:  # a buffer two plies old is free
+        if read_every <= 2 and hold <= 1:  # a buffer two plies old is free (pin: a third)
             assert counts["brought up"] > counts["rebuilt"], counts
 
 
@@ -402,6 +417,10 @@ def test_observations_stay_their_own(preset):
             s = env.reset(s.terminated)
         assert not np.shares_memory(s.observation, kept)
     assert np.array_equal(kept, copy) and np.array_equal(view, view_copy)
+    # Read-only: what a later step brings up to date in reused memory must be
+    # what the environment wrote there.
+    with pytest.raises(ValueError, match="read-only"):
+        s.observation[0, 0] = 1
     # The pool itself: a held buffer is never handed out again, a dropped one is.
     a = env._fresh("test", (3,), np.float32)
     b = env._fresh("test", (3,), np.float32)
@@ -429,5 +448,6 @@ def test_observations_rebuild_into_their_oldest_free_buffer():
         obs.buffers.append(buf)
     held = obs.buffers[0].array[:4]  # the one of block 0, two plies old
     assert obs._pick(12, 0) is obs.buffers[2]  # not buffers[1], wanted at 13
+    assert obs.buffers[2].stamp is None  # past the log's reach: rebuilt whole
     del held
     assert obs._pick(12, 0) is obs.buffers[0]  # free again: brought up

@@ -55,14 +55,16 @@ class State:
     current_player     (B,) int64: the seat to move; TERMINAL (-4) in finished rows
     legal_action_mask  (B, A) bool: the mover's legal actions; all False when finished
     observation        (B, D) float32: the mover's information-state tensor, zeros
-                       in finished rows; computed when first read
+                       in finished rows; computed when first read; read-only
     rewards            (B, P) float32: what the step that made this state paid each seat
     terminated         (B,) bool
 
     The observation is made on first access, from the environment as it is
     when this state is current: read it before the next `step` or `reset`
     (once read it is kept). A snapshot's arrays are its own: later steps
-    never change them.
+    never change them. The observation is read-only (copy it to change it):
+    its memory is reused once nothing references it, and what a later step
+    brings up to date there must be what the environment wrote.
     """
 
     __slots__ = (
@@ -92,7 +94,9 @@ class State:
                     "this state's observation was never read and the environment has "
                     "stepped since: read state.observation before the next step or reset"
                 )
-            self._observation = self._env._mover_tensor()
+            observation = self._env._mover_tensor().view()
+            observation.flags.writeable = False
+            self._observation = observation
         return self._observation
 
 

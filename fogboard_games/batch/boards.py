@@ -50,7 +50,6 @@ from fogboard_games.boards import rules
 
 MAX_SIZE = 8  # cells fit one uint64 bitboard
 UNKNOWN, OWN, PROVEN = rules.UNKNOWN, rules.OWN, rules.PROVEN
-ZERO = np.uint64(0)
 # A row's outcome at a ply, as `ending | seat`: 0 playing on, DRAWN, or WON by
 # seat; RETURNS and OUTCOME_AT (the tensors' outcome entry) by that index.
 DRAWN, WON = 2, 4
@@ -534,8 +533,6 @@ class Boards(Env):
         self._replaying = None
         if self.always_passes:  # every row passed at every replayed ply: undo the
             self._swap_rows(np.flatnonzero((length.max() - length) & 1))  # extra ones
-        if self.observations is not None:  # (nothing shown before: nothing to bring up)
-            self.observations.forget()
 
     def _swap_rows(self, rows: np.ndarray) -> None:
         """Exchange the two seats' data (mine / theirs) of the rows."""

@@ -82,7 +82,12 @@ class Observations:
 
     @property
     def nbytes(self) -> int:
-        return sum(b.array.nbytes for b in self.buffers)
+        """The buffers' bytes and the logged changes' arrays'."""
+        arrays = {id(b.array): b.array for b in self.buffers}
+        for _, changes in self.log:
+            for change in changes:
+                arrays.update((id(a), a) for a in change[1:] if isinstance(a, np.ndarray))
+        return sum(a.nbytes for a in arrays.values())
 
     def _changes(self, stamp: int) -> list:
         if not self.log or self.log[-1][0] != stamp:
@@ -104,12 +109,6 @@ class Observations:
     def end(self, stamp, rows) -> None:
         """Rows whose game ended (their observation is zeros until a restart)."""
         self._changes(stamp).append((END, rows))
-
-    def forget(self) -> None:
-        """Drop the log and what every buffer shows (the store was rebuilt)."""
-        self.log.clear()
-        for b in self.buffers:
-            b.stamp = None
 
     def read(self, stamp, store, block, terminated, finished) -> np.ndarray:
         """(B, D) float32: row b of store block `block`, zeros in finished rows."""
