@@ -253,6 +253,23 @@ def test_mind_bluff_weights_cover_exactly_the_remaining_set():
             assert state.match.remaining in weights
 
 
+def test_mind_bluff_sum_counts_count_every_pick():
+    """rules.sum_counts (the heuristic's world weights and the remaining set):
+    each total at most the cap, with as many ways as picks give it."""
+    rng = random.Random(3)
+    for _ in range(200):
+        cands = [
+            tuple(rng.sample(range(1, 5), rng.randint(1, 3))) for _ in range(rng.randint(0, 5))
+        ]
+        cap = rng.randint(0, 14)
+        want: dict[int, int] = {}
+        for picks in itertools.product(*cands):
+            if sum(picks) <= cap:
+                want[sum(picks)] = want.get(sum(picks), 0) + 1
+        assert mind_rules.sum_counts(cands, cap) == want
+        assert mind_rules.possible_sums(cands, cap) == set(want)
+
+
 def test_mind_bluff_leaves_a_losing_count_when_it_knows_the_count():
     """Under these rules a known count of 1 wins for the mover (all done) and
     2 loses, so the losing counts are 2 modulo max_eat + 1: with the count

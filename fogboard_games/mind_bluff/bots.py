@@ -86,25 +86,13 @@ def seat_view(state, seat: int) -> SeatView:
     return SeatView(s, seat, m.phase, cands, claim, forced)
 
 
-def _sum_counts(cands) -> dict[int, int]:
-    """Number of ways each total of one pick per candidate tuple arises."""
-    ways = {0: 1}
-    for c in cands:
-        nxt: dict[int, int] = {}
-        for total, w in ways.items():
-            for k in c:
-                nxt[total + k] = nxt.get(total + k, 0) + w
-        ways = nxt
-    return ways
-
-
 def world_weights(setup: rules.Setup, cands) -> dict[int, int]:
     """Count left -> number of consistent worlds (start, eats) leaving it.
 
     A world is consistent when its eats total at most its start - 1 (every
     surviving eat was smaller than the count then)."""
     out: dict[int, int] = {}
-    for total, w in _sum_counts(cands).items():
+    for total, w in rules.sum_counts(cands, max(setup.starts) - 1).items():
         for v in setup.starts:
             if v - total >= 1:
                 out[v - total] = out.get(v - total, 0) + w
@@ -120,7 +108,7 @@ def claim_chance(view: SeatView) -> float:
     """The chance (over consistent worlds) that the last turn's eat is its claim."""
     *before, last = view.cands
     total = hit = 0
-    ways = _sum_counts(before)
+    ways = rules.sum_counts(before, max(view.setup.starts) - 1)
     for k in last:
         n = sum(w for t, w in ways.items() for v in view.setup.starts if v - t - k >= 1)
         total += n

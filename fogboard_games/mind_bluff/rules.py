@@ -286,12 +286,24 @@ def surviving_turns(match: Match) -> tuple[Turn, ...]:
     return match.turns[:-1]
 
 
+def sum_counts(cands: list[tuple[int, ...]], cap: int) -> dict[int, int]:
+    """Every total of one pick from each candidate tuple, at most `cap`, with
+    the number of ways it arises (the picks are positive: a partial total
+    over `cap` cannot come back under it)."""
+    ways = {0: 1}
+    for c in cands:
+        nxt: dict[int, int] = {}
+        for total, w in ways.items():
+            for k in c:
+                if total + k <= cap:
+                    nxt[total + k] = nxt.get(total + k, 0) + w
+        ways = nxt
+    return ways
+
+
 def possible_sums(cands: list[tuple[int, ...]], cap: int) -> set[int]:
     """Every total of one pick from each candidate tuple, at most `cap`."""
-    sums = {0}
-    for c in cands:
-        sums = {s + k for s in sums for k in c if s + k <= cap}
-    return sums
+    return set(sum_counts(cands, cap))
 
 
 def remaining_set(match: Match, seen: tuple[int, ...]) -> list[int]:
