@@ -45,14 +45,12 @@ ENDINGS = ("last-dango", "all-done-win", "all-done-loss")
 LAST_DANGO, ALL_DONE_WIN, ALL_DONE_LOSS = range(3)
 
 SEAT_NAMES = ("P1", "P2")
+FIRST_NAMES = ("P1 first", "P2 first")
 
 
 def seat_label(p: int) -> str:
     """Seat p as the strings name it, with its number (a text seat's prompt)."""
     return f"{SEAT_NAMES[p]} (seat {p})"
-
-
-FIRST_NAMES = ("P1 first", "P2 first")
 
 
 class Turn(NamedTuple):
