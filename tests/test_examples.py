@@ -140,11 +140,16 @@ def test_small_league_example_prints_the_table_and_writes_json(tmp_path, monkeyp
 
     from fogboard_games import bots
 
-    # The example registers its IS-MCTS kind; keep it out of the other tests.
-    monkeypatch.setattr(bots, "BOT_KINDS", dict(bots.BOT_KINDS))
+    # The example registers its IS-MCTS kind; keep it out of the other tests
+    # (the table is emptied and refilled in place: make_bot reads that one).
+    saved = dict(bots.BOT_KINDS)
     path = tmp_path / "league.json"
     args = ["--episodes", "1", "--simulations", "5", "--out", str(path)]
-    out = _run("small_league.py", args, monkeypatch, capsys)
+    try:
+        out = _run("small_league.py", args, monkeypatch, capsys)
+    finally:
+        bots.BOT_KINDS.clear()
+        bots.BOT_KINDS.update(saved)
     assert "bot         against      games  mean score" in out, out
     report = json.loads(path.read_text())
     assert report["games"] == ["phantom-ttt-3", "mind-bluff-tiny"]

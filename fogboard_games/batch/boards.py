@@ -44,7 +44,7 @@ import functools
 
 import numpy as np
 
-from fogboard_games.batch import Env
+from fogboard_games.batch.env import Env
 from fogboard_games.batch.observations import Observations
 from fogboard_games.boards import rules
 

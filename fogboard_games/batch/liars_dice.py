@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fogboard_games.batch import Env
+from fogboard_games.batch.env import Env
 
 
 class LiarsDice(Env):

@@ -45,7 +45,7 @@ import random
 
 from fogboard_games.boards import rules
 from fogboard_games.boards.rules import BLOCKED, OWN, PLACED, PROVEN, UNKNOWN
-from fogboard_games.bots import SeatBot, register_heuristic, register_kind
+from fogboard_games.bots.base import SeatBot, register_heuristic, register_kind
 
 BOT_NAMES = ("probe", "sweep")
 BOARD_GAMES = ("fogboard_phantom_ttt", "fogboard_dark_hex", "fogboard_recon_hex")

@@ -27,8 +27,8 @@ import tempfile
 
 import pyspiel
 
-import fogboard_games
-from fogboard_games.bots import SeatBot
+from fogboard_games.bots.base import SeatBot
+from fogboard_games.core import registry
 
 FORMAT = "fogboard_games.cfr_policy.v1"
 SOLVER = "cfr+"
@@ -57,7 +57,7 @@ _PRESET_TEXTS: dict[str, str] = {}  # str(game) of each CFR preset -> its name
 def _preset_of(game) -> str | None:
     """The CFR_PRESETS name of `game`'s configuration (every parameter), or None."""
     if not _PRESET_TEXTS:
-        _PRESET_TEXTS.update({str(fogboard_games.load(n)): n for n in CFR_PRESETS})
+        _PRESET_TEXTS.update({str(registry.load(n)): n for n in CFR_PRESETS})
     return _PRESET_TEXTS.get(str(game))
 
 

@@ -31,7 +31,7 @@ import zlib
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
-from fogboard_games.bots import SeatBot
+from fogboard_games.bots.base import SeatBot
 from fogboard_games.core import glue
 
 

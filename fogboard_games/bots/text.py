@@ -66,7 +66,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 
-from fogboard_games.bots import SeatBot, kinds_for, make_bot
+from fogboard_games.bots.base import SeatBot, kinds_for, make_bot
 
 SAY_LIMIT = 100  # characters of `say` kept, as the rulebooks cap table talk
 NO_BRIEF = (

@@ -44,6 +44,11 @@ TERMINAL = -4
 NO_OPTIONS: list[int] = []
 NO_ODDS: list[tuple[int, float]] = []  # the odds of a game without chance
 
+# The format every review names, and the fields core writes into every
+# review (a ruleset's review adds its own; core.review loads them).
+REVIEW_FORMAT = "fogboard_games.review.v1"
+CORE_REVIEW_FIELDS = frozenset({"format", "game", "params", "actions", "returns"})
+
 Utility = Literal["zero-sum", "constant-sum", "general-sum"]
 RewardModel = Literal["terminal", "rewards"]
 

@@ -23,9 +23,15 @@ import random
 
 import pyspiel
 
-from fogboard_games.core.contract import CHANCE, TERMINAL, Match, Ruleset
+from fogboard_games.core.contract import (
+    CHANCE,
+    CORE_REVIEW_FIELDS,
+    REVIEW_FORMAT,
+    TERMINAL,
+    Match,
+    Ruleset,
+)
 from fogboard_games.core.observer import INFO_STATE, OBSERVATION, PieceObserver, obs_type_key
-from fogboard_games.core.review import FORMAT
 
 # Match.mover holds these outside decisions, so current_player is one attribute.
 assert (CHANCE, TERMINAL) == (int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL))
@@ -39,10 +45,6 @@ _REWARDS = {
     "terminal": pyspiel.GameType.RewardModel.TERMINAL,
     "rewards": pyspiel.GameType.RewardModel.REWARDS,
 }
-
-
-# The fields every review has; a ruleset's review adds its own.
-CORE_REVIEW_FIELDS = frozenset({"format", "game", "params", "actions", "returns"})
 
 
 class SeatError(ValueError, pyspiel.SpielError):
@@ -397,7 +399,7 @@ class State(pyspiel.State):
         if clash:
             raise RuntimeError(f"{game.short_name}'s review redefines core fields {clash}")
         return {
-            "format": FORMAT,
+            "format": REVIEW_FORMAT,
             "game": game.short_name,
             "params": dict(game.resolved_params),
             "actions": self.action_strings(),

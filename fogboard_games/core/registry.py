@@ -11,6 +11,8 @@ import dataclasses
 
 import pyspiel
 
+from fogboard_games.core import glue
+
 
 @dataclasses.dataclass(frozen=True)
 class Preset:
@@ -52,8 +54,6 @@ def register(ruleset) -> type:
     The class is one subclass of core.glue.Game per ruleset, bound to it;
     registering a short name twice returns the class made the first time.
     """
-    from fogboard_games.core import glue
-
     short_name = ruleset.short_name
     if short_name in GAMES:
         return GAMES[short_name]

@@ -19,7 +19,8 @@ from typing import Any
 
 import pyspiel
 
-FORMAT = "fogboard_games.review.v1"
+from fogboard_games.core.contract import REVIEW_FORMAT as FORMAT
+from fogboard_games.core.registry import GAMES, param_spec
 
 # No review nests deeper than a handful of levels (a Liar's Dice die sits at
 # rounds[i].hands[seat][roll][die]); the bound keeps a hostile or cyclic
@@ -188,8 +189,6 @@ def check_params(short_name: str, params: dict) -> None:
     a SpielError and an int past 32 bits into a RuntimeError, neither of
     which names the review's field.
     """
-    from fogboard_games.core.registry import param_spec
-
     spec = param_spec(short_name)
     for name, value in params.items():
         if not isinstance(name, str) or name not in spec.params:
@@ -227,9 +226,6 @@ def _short(e: Exception) -> str:
 
 def load_review(review: Any) -> pyspiel.State:
     """Rebuild the finished state a review describes; ReviewError if it can't."""
-    import fogboard_games  # noqa: F401  (registration)
-    from fogboard_games.core.registry import GAMES
-
     if not isinstance(review, dict):
         raise ReviewError(f"a review is a JSON object (dict), got {describe(review)}")
     problem = json_problem(review)

@@ -31,7 +31,7 @@ import itertools
 from functools import lru_cache
 from math import comb
 
-from fogboard_games.bots import SeatBot, register_heuristic
+from fogboard_games.bots.base import SeatBot, register_heuristic
 from fogboard_games.liars_dice import rules
 
 PROPHECY_AT = 0.6  # the least chance of an exact count for a prophecy

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from fogboard_games.bots import SeatBot, register_heuristic
+from fogboard_games.bots.base import SeatBot, register_heuristic
 from fogboard_games.mind_bluff import rules
 
 BLUFF_RATE = 0.15  # chance of a bluff on a free claim

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from fogboard_games.bots import SeatBot, register_heuristic
+from fogboard_games.bots.base import SeatBot, register_heuristic
 from fogboard_games.parley import rules
 
 PASS_RATE = 0.1  # chance of a pass when one is allowed and the table is large
