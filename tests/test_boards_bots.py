@@ -224,7 +224,7 @@ class TrueBoardProbe(bots.ProbeBot):
     """A cheating probe that also avoids opponent stones it was never shown."""
 
     def choose_attempt(self, view):
-        board = self._state.match.board
+        board = self._state.truth.board
         safe = [c for c in probe_targets(view) if board[c] == rules.EMPTY]
         return safe[0] if safe else probe_targets(view)[0]
 
@@ -268,12 +268,12 @@ def test_probe_paths_agree_with_believed_dist_to_win():
                     cells_of_seat = game.setup.cells
                     # The board rebuilt from the seat's own log is the rules' view.
                     assert view.board == tuple(
-                        state.match.view[seat * cells_of_seat : (seat + 1) * cells_of_seat]
+                        state.truth.view[seat * cells_of_seat : (seat + 1) * cells_of_seat]
                     )
                     d, cells = path_cells(view, seat)
-                    assert d == rules.believed_dist(state.match, seat)
+                    assert d == rules.believed_dist(state.truth, seat)
                     assert all(
-                        state.match.view[seat * game.setup.cells + c] == rules.UNKNOWN
+                        state.truth.view[seat * game.setup.cells + c] == rules.UNKNOWN
                         for c in cells
                     )
                 state.apply_action(rng.choice(state.legal_actions()))
@@ -338,7 +338,7 @@ def test_probe_sense_choice_maximises_cover_in_random_positions():
     for _ in range(12):
         state = game.new_initial_state()
         while not state.is_terminal():
-            if state.match.sensed is None:
+            if state.truth.sensed is None:
                 p = state.current_player()
                 view = seat_view(state, p)
                 planned = set(probe_targets(view))

@@ -69,7 +69,7 @@ def classical(game) -> bool:
 
 def trace(state, p) -> list:
     """Seat p's own observations, in order: its senses and attempts with results."""
-    m = state.match
+    m = state.truth
     out = []
     for who, anchor, seen, cell, result in m.plies:
         if who == p:
@@ -83,14 +83,14 @@ def trace(state, p) -> list:
 
 def knowledge(state, p) -> tuple:
     """Everything seat p may know at this state (docs/boards.md#what-each-seat-knows)."""
-    m = state.match
+    m = state.truth
     movers = tuple(ply[0] for ply in m.plies) if numturns(state.get_game()) else None
     outcome = (m.ending, m.winner) if m.ending is not None else None
     return (tuple(trace(state, p)), movers, outcome)
 
 
 def public_knowledge(state) -> tuple:
-    m = state.match
+    m = state.truth
     movers = tuple(ply[0] for ply in m.plies) if numturns(state.get_game()) else None
     outcome = (m.ending, m.winner) if m.ending is not None else None
     return (movers, outcome)
@@ -275,7 +275,7 @@ def opponent_twin(game, actions, p, rng, node_budget=3000):
         if t != target_trace[: len(t)]:
             return False
         if target_movers is not None:
-            movers = tuple(ply[0] for ply in state.match.plies)
+            movers = tuple(ply[0] for ply in state.truth.plies)
             if movers != target_movers[: len(movers)]:
                 return False
         return len(state.history()) <= game.max_game_length()

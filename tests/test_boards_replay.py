@@ -108,7 +108,7 @@ def random_game(game, seed, stop_chance=0.0):
     state = game.new_initial_state()
     stop = rng.random() < stop_chance
     while not state.is_terminal():
-        if stop and state.match.sensed is None and rng.random() < 0.15:
+        if stop and state.truth.sensed is None and rng.random() < 0.15:
             R.stop_at_deadline(state)
             break
         state.apply_action(rng.choice(state.legal_actions()))
@@ -139,8 +139,8 @@ def events_of(replay, kind):
 def test_hand_written_tic_tac_toe_line_loads():
     state = R.loads(TTT_LINE)
     assert state.is_terminal() and state.returns() == [1.0, -1.0]
-    assert state.match.ending == "line"
-    assert [state.match.setup.names[p[3]] for p in state.match.plies] == [
+    assert state.truth.ending == "line"
+    assert [state.truth.setup.names[p[3]] for p in state.truth.plies] == [
         "a3",
         "a1",
         "b3",
@@ -156,7 +156,7 @@ def test_hand_written_recon_deadline_loads_and_rewrites():
     loaded = R.read_replay(R.parse(RECON_DEADLINE))
     state = loaded.state
     assert state.get_game().get_type().short_name == "fogboard_recon_hex"
-    assert state.match.ending == "wall-clock" and state.returns() == [0.0, 0.0]
+    assert state.truth.ending == "wall-clock" and state.returns() == [0.0, 0.0]
     assert loaded.seed == 118829 and loaded.names == ["Sprocket", "Gizmo"]
     assert loaded.extras[0]["notes"] == "route a3-e3" and loaded.extras[1]["notes"] is None
     assert R.to_replay(state, **loaded.writer_args()) == json.loads(RECON_DEADLINE)
@@ -214,19 +214,19 @@ def test_random_games_round_trip_through_json(short_name, params):
     endings = set()
     for seed in range(25):
         state, rng = random_game(game, seed, stop_chance=0.3)
-        extras = random_extras(rng, len(state.match.plies), game.setup)
+        extras = random_extras(rng, len(state.truth.plies), game.setup)
         text = R.dumps(state, names=["X", "O"], policy_names=["px", "po"], seed=seed, extras=extras)
         text.encode("utf-8")  # strict UTF-8
         loaded = R.read_replay(R.parse(text), obstype=params.get("obstype"))
         back = loaded.state
-        assert back.match.plies == state.match.plies
-        assert back.match.ending == state.match.ending
+        assert back.truth.plies == state.truth.plies
+        assert back.truth.ending == state.truth.ending
         assert back.returns() == state.returns()
         assert [back.information_state_string(p) for p in (0, 1)] == [
             state.information_state_string(p) for p in (0, 1)
         ]
         assert R.dumps(back, **loaded.writer_args()) == text
-        endings.add(state.match.ending)
+        endings.add(state.truth.ending)
     assert "wall-clock" in endings and len(endings) >= 2
 
 
@@ -237,12 +237,12 @@ def test_bot_games_of_every_preset_round_trip(preset):
         players = [make_bot("probe", game, 0, seed), make_bot("sweep", game, 1, seed)]
         state = game.new_initial_state()
         pyspiel.evaluate_bots(state, players, seed)
-        extras = [{"scripted": True, "notes": None}] * len(state.match.plies)
+        extras = [{"scripted": True, "notes": None}] * len(state.truth.plies)
         replay = R.to_replay(state, policy_names=["probe", "sweep"], seed=seed, extras=extras)
         assert replay["config"]["maxPlies"] == {"phantom-ttt-3": 18, "dark-hex-4": 32}.get(
             preset, 50
         )
-        assert R.from_replay(json.loads(json.dumps(replay))).match.plies == state.match.plies
+        assert R.from_replay(json.loads(json.dumps(replay))).truth.plies == state.truth.plies
 
 
 def test_every_event_and_result_field_is_written():
@@ -254,7 +254,7 @@ def test_every_event_and_result_field_is_written():
     assert list(replay["results"]) == list(R.RESULT_KEYS)
     kinds = [e["kind"] for e in replay["events"]]
     assert kinds[0] == "start" and kinds[-2:] == ["win", "end"]
-    assert kinds.count("sense") == kinds.count("attempt") == len(state.match.plies)
+    assert kinds.count("sense") == kinds.count("attempt") == len(state.truth.plies)
     attempt = events_of(replay, "attempt")[0]
     assert list(attempt) == [
         "kind",
@@ -277,7 +277,7 @@ def test_ply_cap_end_round_counts_the_plies():
     replay = R.to_replay(state)
     end = replay["events"][-1]
     assert (end["round"], end["reason"], end["ending"]) == (4, "complete", "ply-cap")
-    assert R.from_replay(replay).match.ending == "ply-cap"
+    assert R.from_replay(replay).truth.ending == "ply-cap"
 
 
 def test_board_full_is_a_draw_at_the_last_ply():
@@ -330,7 +330,7 @@ def test_deadline_stop_is_scored_by_true_distance_and_reads_back():
     }
     assert replay["results"]["distToWin"] == [1, 3] and replay["results"]["reason"] == "deadline"
     back = R.from_replay(json.loads(json.dumps(replay)))
-    assert back.match.plies == state.match.plies and back.match.ending == "wall-clock"
+    assert back.truth.plies == state.truth.plies and back.truth.ending == "wall-clock"
     assert back.returns() == [1.0, -1.0]
 
 
@@ -500,10 +500,10 @@ def test_any_connecting_path_of_the_winner_is_accepted():
     )
     replay = R.to_replay(state)
     events_of(replay, "win")[0]["path"] = ["d2", "c2", "b2", "a2"]  # far edge first
-    assert R.from_replay(replay).match.winner == 0
+    assert R.from_replay(replay).truth.winner == 0
     events_of(replay, "win")[0]["path"] = ["a1", "a2", "b2", "c2", "d2"]  # longer, still a chain
     loaded = R.read_replay(replay)
-    assert loaded.state.match.winner == 0
+    assert loaded.state.truth.winner == 0
     # Written again, the replay keeps the recorded path, not the shortest one.
     assert loaded.win_path == ["a1", "a2", "b2", "c2", "d2"]
     assert R.to_replay(loaded.state, **loaded.writer_args()) == replay
@@ -588,7 +588,7 @@ def test_integer_scores_are_accepted_but_booleans_are_not():
 def test_every_results_field_is_checked(field):
     game = fogboard_games.load("recon-hex-5")
     state, rng = random_game(game, 11)
-    extras = random_extras(rng, len(state.match.plies), game.setup)
+    extras = random_extras(rng, len(state.truth.plies), game.setup)
     replay = R.to_replay(state, policy_names=["p", "q"], extras=extras)
     value = replay["results"][field]
     if isinstance(value, list):
@@ -781,7 +781,7 @@ def test_replay_errors_are_value_errors():
 def test_writer_checks_its_arguments():
     game = fogboard_games.load("phantom-ttt-3")
     state, _ = random_game(game, 2)
-    n = len(state.match.plies)
+    n = len(state.truth.plies)
     with pytest.raises(ValueError, match="extras: 1 entries"):
         R.to_replay(state, extras=[{}])
     with pytest.raises(ValueError, match="unknown key 'mood'"):

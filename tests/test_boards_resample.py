@@ -111,10 +111,10 @@ def test_the_first_mover_before_its_first_ply_has_one_world(preset):
         for k in range(5):
             # The resampler itself (the glue would redraw a wrong world until
             # the strings match, hiding a shortcut that is only sometimes wrong).
-            assert board_resample.resample(state.match, 0, random.Random(k)) == history
+            assert board_resample.resample(state.truth, 0, random.Random(k)) == history
     if preset.startswith("recon"):
         drawn = {
-            tuple(board_resample.resample(state.match, 1, random.Random(k))) for k in range(40)
+            tuple(board_resample.resample(state.truth, 1, random.Random(k))) for k in range(40)
         }
         assert len(drawn) > 1
 
@@ -213,7 +213,7 @@ STRESS_EXTRA = (
 def stress_positions(preset, playouts, seed=0):
     """(preset, history) of late positions of seeded random playouts."""
     game = fogboard_games.load(preset)
-    cells = game.new_initial_state().match.setup.cells
+    cells = game.new_initial_state().truth.setup.cells
     rng = random.Random(f"{preset}/{seed}")
     out = []
     for _ in range(playouts):
@@ -256,7 +256,7 @@ def test_resample_is_exact_late_in_games():
             target = state.information_state_string(seat)
             for _ in range(3):
                 world = game_of[preset].new_initial_state()
-                for a in board_resample.resample(state.match, seat, rng):
+                for a in board_resample.resample(state.truth, seat, rng):
                     world.apply_action(a)
                 where = (preset, history, seat, world.history())
                 assert world.information_state_string(seat) == target, where
@@ -323,7 +323,7 @@ def draw_at_revision(rev):
         sub = random.Random(int(rng.random() * 2**53))
         for _ in range(20):
             world = state.get_game().new_initial_state()
-            for a in old.resample(state.match, seat, sub):
+            for a in old.resample(state.truth, seat, sub):
                 world.apply_action(a)
             if world.information_state_string(seat) == target:
                 return world

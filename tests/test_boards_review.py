@@ -22,7 +22,7 @@ def test_review_shows_every_ply_and_both_distances():
     state = _finished("recon-hex-5", 4)
     review = state.review()
     assert review["game"] == "fogboard_recon_hex"
-    assert len(review["plies"]) == len(state.match.plies)
+    assert len(review["plies"]) == len(state.truth.plies)
     assert all(p["sense"] is not None and len(p["sensed"]) == 4 for p in review["plies"])
     assert review["plies"][-1]["distToWin"][review["winner"]] == 0
     probes = sum(p["result"] == "occupied" for p in review["plies"])

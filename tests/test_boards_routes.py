@@ -263,7 +263,7 @@ def test_believed_distance_memo_agrees_and_never_travels_with_a_state():
         if state.is_terminal():
             break
         for seat in (0, 1):
-            m = state.match
+            m = state.truth
             view = m.view[seat * m.setup.cells : (seat + 1) * m.setup.cells]
             fresh = rules.dist_to_win(m.setup, view, seat, rules.OWN, rules.PROVEN)
             own = sum(b for b, v in zip(m.setup.bits, view) if v == rules.OWN)

@@ -205,20 +205,20 @@ def test_seen_empty_record_uses_the_seats_own_ply_count():
     state = play(game, ["sense a1", "c3", "sense a1", "a3"])
     # O saw a1 empty during its first ply: its own ply count was 0, while one
     # global ply (X's) had already been made.
-    assert state.match.seen_empty_at[9 + 0] == 0
-    assert state.match.seen_empty_at[0] == 0  # X saw a1 empty at its own ply 0
+    assert state.truth.seen_empty_at[9 + 0] == 0
+    assert state.truth.seen_empty_at[0] == 0  # X saw a1 empty at its own ply 0
     assert "seen empty (own plies ago): a1(1)" in state.observation_string(1)
     state = play(game, ["sense a1", "c3", "sense a1", "a3", "sense c1", "b1", "sense b2", "c2"])
     # Two own plies later for O (four global plies later): age 2, not 4.
-    assert state.match.seen_empty_at[9 + 0] == 0
-    assert state.match.seen_empty_at[9 + 4] == 1  # b2 seen at O's own ply 1
+    assert state.truth.seen_empty_at[9 + 0] == 0
+    assert state.truth.seen_empty_at[9 + 4] == 1  # b2 seen at O's own ply 1
     assert "seen empty (own plies ago): a1(2) b2(1)" in state.observation_string(1)
     observer.set_from(state, 1)
     ages = observer.dict["seen_empty_age"][0]
     assert ages[0] == 3.0 and ages[4] == 2.0  # 1 + own plies since seen
     assert sum(1 for v in ages if v) == 2
     # X's record: a1 at its ply 0, c1 at its ply 1 (not global plies 0 and 2).
-    assert state.match.seen_empty_at[0] == 0 and state.match.seen_empty_at[2] == 1
+    assert state.truth.seen_empty_at[0] == 0 and state.truth.seen_empty_at[2] == 1
     assert "seen empty (own plies ago): a1(2) c1(1)" in state.observation_string(0)
 
 
@@ -234,7 +234,7 @@ def test_seen_empty_is_forgotten_once_the_cell_is_known():
 
 
 def _ending(state):
-    return state.match.ending
+    return state.truth.ending
 
 
 def test_hex_seat0_wins_by_joining_file_a_to_the_last_file():
@@ -310,7 +310,7 @@ def test_ttt_board_full_draw():
 def test_ply_cap_scores_by_true_dist_to_win(moves, dists, returns):
     state = play(f"{HEX}(board_size=3,max_plies={len(moves)})", moves)
     assert state.is_terminal() and _ending(state) == "ply-cap"
-    assert (rules.true_dist(state.match, 0), rules.true_dist(state.match, 1)) == dists
+    assert (rules.true_dist(state.truth, 0), rules.true_dist(state.truth, 1)) == dists
     assert state.returns() == returns
     shorter = play(f"{HEX}(board_size=3,max_plies={len(moves) + 1})", moves)
     assert not shorter.is_terminal()
@@ -320,7 +320,7 @@ def test_ply_cap_uses_the_true_board_not_beliefs():
     # X (a2 b2) believes c2 finishes; O's hidden c1 c2 make it two (b3 c3).
     state = play(f"{HEX}(board_size=3,max_plies=4)", ["a2", "c2", "b2", "c1"])
     assert state.is_terminal() and _ending(state) == "ply-cap"
-    m = state.match
+    m = state.truth
     assert (rules.believed_dist(m, 0), rules.believed_dist(m, 1)) == (1, 1)  # beliefs: a draw
     assert (rules.true_dist(m, 0), rules.true_dist(m, 1)) == (2, 1)
     assert state.returns() == [-1.0, 1.0]
@@ -338,7 +338,7 @@ def test_ply_cap_in_ttt():
     state = play(f"{TTT}(max_plies=3)", ["b2", "a1", "a2"])
     assert state.is_terminal() and _ending(state) == "ply-cap"
     # X (b2 a2) needs c2: 1; O (a1) needs 2 on rank 1 or file a is blocked.
-    assert (rules.true_dist(state.match, 0), rules.true_dist(state.match, 1)) == (1, 2)
+    assert (rules.true_dist(state.truth, 0), rules.true_dist(state.truth, 1)) == (1, 2)
     assert state.returns() == [1.0, -1.0]
 
 
@@ -461,12 +461,12 @@ def test_believed_dist_to_win_uses_own_and_proven_stones_only():
     # O holds b1 b2 b3 in truth; X has proven only b2.
     state = play(f"{HEX}(board_size=3)", ["a1", "b1", "a3", "b2", "b2"])
     assert state.current_player() == 0  # X collided on b2 and moves again
-    m = state.match
+    m = state.truth
     assert rules.believed_dist(m, 0) == 2  # b2 blocked: still via b1 or b3
     assert rules.true_dist(m, 0) == 2
     assert "believed distToWin: 2" in state.observation_string(0)
     state.apply_action(state.string_to_action("b3"))  # placed; O has b1 b2 only
-    assert rules.believed_dist(state.match, 0) == 1
+    assert rules.believed_dist(state.truth, 0) == 1
 
 
 # ---- parameters -----------------------------------------------------------------
@@ -594,7 +594,7 @@ def test_illegal_actions_are_refused_and_leave_the_state_unchanged(game, moves, 
         before = snapshot(state)
         if isinstance(action, str):
             # The id of a named cell; string_to_action itself names legal actions only.
-            action_id = state.match.setup.action_ids[action]
+            action_id = state.truth.setup.action_ids[action]
         else:
             action_id = action
         with pytest.raises(ValueError) as err:
@@ -727,7 +727,7 @@ def test_returns_sum_to_zero_and_are_win_draw_loss(game_string):
         r = state.returns()
         assert sum(r) == 0.0 and r[0] in (-1.0, 0.0, 1.0)
         if _ending(state) in ("connection", "line"):
-            assert r[state.match.winner] == 1.0
+            assert r[state.truth.winner] == 1.0
         assert game.min_utility() <= r[0] <= game.max_utility()
         outcomes.add(tuple(r))
     assert len(outcomes) >= 2

@@ -148,7 +148,7 @@ def test_mind_bluff_twins_the_other_seats_eats():
     # P2 ate 1 or 2 and claimed 1 either way; P1 decides its eat.
     a = testing.play(game, start + ["eat 1", "claim 1", "believe"])
     b = testing.play(game, start + ["eat 2", "claim 1", "believe"])
-    assert a.match.remaining != b.match.remaining
+    assert a.truth.remaining != b.truth.remaining
     for seed in range(10):
         assert_twins(game, a, b, 0, seed)
     # P1 responds to P2's claim of 1, eaten (1) or bluffed (2), with 1 or 2
@@ -249,8 +249,8 @@ def test_mind_bluff_weights_cover_exactly_the_remaining_set():
         for seat in (0, 1):
             view = mind_bots.seat_view(state, seat)
             weights = mind_bots.remaining_weights(view)
-            assert sorted(weights) == mind_rules.remaining_set(state.match, (seat,))
-            assert state.match.remaining in weights
+            assert sorted(weights) == mind_rules.remaining_set(state.truth, (seat,))
+            assert state.truth.remaining in weights
 
 
 def test_mind_bluff_sum_counts_count_every_pick():
@@ -291,7 +291,7 @@ def test_mind_bluff_leaves_a_losing_count_when_it_knows_the_count():
     state = testing.play(game, state.action_strings() + ["eat 1"])
     assert state.legal_actions() == [bots.make_bot("heuristic", game, 0).step(state)]
     state = testing.play(game, state.action_strings() + ["claim 1", "believe"])
-    assert mind_rules.remaining_set(state.match, (1,)) == [1]
+    assert mind_rules.remaining_set(state.truth, (1,)) == [1]
     assert state.action_to_string(bots.make_bot("heuristic", game, 1).step(state)) == "all done"
 
 

@@ -153,7 +153,7 @@ def test_dice_rolled_in_seat_order_one_per_chance_node():
         s.apply_action(s.string_to_action("roll 3"))
     assert s.current_player() == 0
     s = play(game, *rolls(1, 2, 3, 4, 5, 6))
-    assert s.match.hands == [(1, 2), (3, 4), (5, 6)]
+    assert s.truth.hands == [(1, 2), (3, 4), (5, 6)]
     assert s.information_state_string(1).startswith("seat 1 | round 1: hand 34")
 
 
@@ -287,7 +287,7 @@ def test_reroll_is_public_and_its_faces_private():
     c = play(game, *rolls(3, 4, 5, 6), "reroll", *rolls(2, 2), "reroll", *rolls(1, 1))
     assert c.current_player() == 1
     c = play(game, *rolls(3, 4, 5, 6), "reroll", *rolls(2, 2), "reroll", *rolls(1, 1), "keep")
-    assert c.current_player() == 0 and c.match.phase == rules.BIDDING
+    assert c.current_player() == 0 and c.truth.phase == rules.BIDDING
     c.apply_action(c.string_to_action("bid 3x2"))
     c.apply_action(c.string_to_action("liar"))
     show = c.review()["rounds"][0]
@@ -303,7 +303,7 @@ def test_dice_mode_across_rounds():
     # Round 1: seat 0 bids 3x2 on 1/1/2 with 1s wild... 1s are wild here:
     s = play(game, *rolls(2, 2, 1), "bid 3x2", "liar")
     # Three dice count as 2s (2, 2, wild 1): the caller, seat 1, loses its die.
-    assert s.match.dice == (1, 0, 1)
+    assert s.truth.dice == (1, 0, 1)
     assert s.is_chance_node()
     s.apply_action(s.string_to_action("roll 2"))  # seat 0
     s.apply_action(s.string_to_action("roll 2"))  # seat 2; seat 1 is skipped
@@ -324,9 +324,9 @@ def test_dice_mode_across_rounds():
 def test_dice_mode_loser_opens_next_round():
     game = load(numdice=2, dice_sides=3, mode="dice", prophecy=False)
     s = play(game, *rolls(1, 2, 3, 3), "bid 4x3", "liar")
-    assert s.match.dice == (1, 2) and s.match.opener == 0
+    assert s.truth.dice == (1, 2) and s.truth.opener == 0
     s = play(game, *rolls(1, 2, 3, 3), "bid 1x3", "liar")
-    assert s.match.dice == (2, 1) and s.match.opener == 1
+    assert s.truth.dice == (2, 1) and s.truth.opener == 1
     s.apply_action(0)
     s.apply_action(0)
     s.apply_action(0)
@@ -338,7 +338,7 @@ def test_dice_mode_loser_opens_next_round():
 def test_exact_prophecy_in_dice_mode_costs_up_to_the_payout():
     game = load(numdice=3, dice_sides=2, mode="dice", prophecy_payout=2)
     s = play(game, *rolls(2, 2, 2, 2, 2, 2), "bid 1x2", "prophecy 6x2")
-    assert s.match.dice == (1, 3)
+    assert s.truth.dice == (1, 3)
     # Play the match out at random to its end and check the review's dice.
     rng = random.Random(0)
     while not s.is_terminal():
@@ -373,7 +373,7 @@ def test_returns_within_bounds_and_zero_sum(params):
 
 
 def chance_count(state):
-    return sum(1 for e in state.match.events if e[0] == rules.ROLL)
+    return sum(1 for e in state.truth.events if e[0] == rules.ROLL)
 
 
 def test_utility_bounds():
@@ -390,7 +390,7 @@ def longest(state, memo) -> int:
     """
     if state.is_terminal():
         return 0
-    m = state.match
+    m = state.truth
     key = (
         tuple(m.dice),
         tuple(map(tuple, m.hands)),
@@ -570,9 +570,9 @@ def test_resample_keeps_the_information_state(params):
             assert world.history()[-len(s.history()) :] != [] or not s.history()
             assert len(world.history()) == len(s.history())
             # Only dice change: every decision, the seat's own hand and the mover stay.
-            decisions = [e for e in s.match.events if e[0] != rules.ROLL]
-            assert [e for e in world.match.events if e[0] != rules.ROLL] == decisions
-            assert world.match.hands[p] == s.match.hands[p]
+            decisions = [e for e in s.truth.events if e[0] != rules.ROLL]
+            assert [e for e in world.truth.events if e[0] != rules.ROLL] == decisions
+            assert world.truth.hands[p] == s.truth.hands[p]
             assert world.current_player() == s.current_player()
 
 
@@ -583,23 +583,23 @@ def test_resample_draws_other_dice_uniformly():
     counts = [0] * 6
     for _ in range(3000):
         world = s.resample_from_infostate(0, rng.random)
-        assert world.match.hands[0] == (4,)
-        counts[world.match.hands[1][0] - 1] += 1
+        assert world.truth.hands[0] == (4,)
+        counts[world.truth.hands[1][0] - 1] += 1
     assert all(400 < c < 600 for c in counts)
     # Revealed rounds are never altered.
     game = load(numdice=2, dice_sides=3, mode="dice")
     s = play(game, *rolls(1, 2, 3, 3), "bid 1x3", "liar", *rolls(2, 2, 2))
     for _ in range(50):
         world = s.resample_from_infostate(0, rng.random)
-        assert world.match.showdowns[0] == s.match.showdowns[0]
-        assert world.match.hands[0] == (2, 2)
+        assert world.truth.showdowns[0] == s.truth.showdowns[0]
+        assert world.truth.hands[0] == (2, 2)
 
 
 def test_resample_with_pyspiel_sampler():
     game = load(numdice=1)
     s = play(game, *rolls(4, 2), "bid 1x3")
     world = s.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
-    assert world.match.hands[1] == (2,)
+    assert world.truth.hands[1] == (2,)
 
 
 # ---- review -----------------------------------------------------------------------------------
@@ -659,7 +659,7 @@ def test_clones_are_independent():
     fresh = game.new_initial_state()
     fresh.apply_action(0)
     assert game.new_initial_state().is_chance_node()
-    assert game.new_initial_state().match.events == []
+    assert game.new_initial_state().truth.events == []
 
 
 def test_bid_rows_of_rounds_never_overlap():
@@ -670,10 +670,10 @@ def test_bid_rows_of_rounds_never_overlap():
     rng = random.Random(17)
     for _ in range(40):
         s = random_state(game, rng)
-        bids = sum(1 for e in s.match.events if e[0] == rules.ACT and e[2] < game.setup.num_bids)
+        bids = sum(1 for e in s.truth.events if e[0] == rules.ACT and e[2] < game.setup.num_bids)
         piece = s.information_state_tensor(0)[start : start + rows * n]
         assert piece.count(1.0) == bids and sum(piece) == bids
-        assert len(s.match.showdowns) == len(s.review()["rounds"])
+        assert len(s.truth.showdowns) == len(s.review()["rounds"])
 
 
 @pytest.mark.parametrize("params", every_config())
@@ -754,10 +754,10 @@ def _replay_with_other_dice(game, history, seat, rng):
     a, b = game.new_initial_state(), game.new_initial_state()
     pairs = []
     for action in history:
-        if a.match.showdowns:  # dice shown: the rest may differ, and lawfully
+        if a.truth.showdowns:  # dice shown: the rest may differ, and lawfully
             break
         alt = action
-        if a.is_chance_node() and a.match.roller != seat:
+        if a.is_chance_node() and a.truth.roller != seat:
             alt = rng.randrange(sides)
         # Legal decisions depend on public facts only, never on hidden dice.
         assert alt in (b.legal_actions() if not b.is_chance_node() else range(sides))
@@ -780,7 +780,7 @@ def test_other_seats_dice_never_reach_a_seat_before_the_showdown(params):
         history = state.history()
         seat = rng.randrange(game.num_players())
         for a, b in _replay_with_other_dice(game, history, seat, rng):
-            if a.match.showdowns:  # after a showdown the dice are public
+            if a.truth.showdowns:  # after a showdown the dice are public
                 break
             assert a.information_state_string(seat) == b.information_state_string(seat)
             assert a.information_state_tensor(seat) == b.information_state_tensor(seat)
@@ -790,7 +790,7 @@ def test_other_seats_dice_never_reach_a_seat_before_the_showdown(params):
         # The seat's own first die, changed, must show in its information state.
         own = game.new_initial_state()
         for i, action in enumerate(history):
-            if own.is_chance_node() and own.match.roller == seat:
+            if own.is_chance_node() and own.truth.roller == seat:
                 other = (action + 1) % game.get_parameters()["dice_sides"]
                 twin = own.child(other)
                 own.apply_action(action)
@@ -825,7 +825,7 @@ def test_a_bare_match_pickles_and_plays_on():
 def test_an_exact_prophecy_costs_the_holder_no_more_dice_than_it_has():
     game = load(players=3, numdice=1, dice_sides=2, wild="none", prophecy_payout=3, mode="dice")
     s = play(game, *rolls(1, 1, 1), "bid 1x1", "prophecy 3x1")
-    assert s.match.dice == (0, 1, 1)
+    assert s.truth.dice == (0, 1, 1)
     assert "P0 loses 1 die" in s.information_state_string(1)
     assert "loses 3" not in s.information_state_string(1)
     assert "round 2 dice 0 1 1" in s.information_state_string(1)
@@ -837,14 +837,14 @@ def test_resample_redraws_hands_rerolled_away_in_finished_rounds():
     hands and the seat's information state."""
     game = load(numdice=2, dice_sides=3, rerolls=1, mode="dice", prophecy=False)
     s = play(game, *rolls(1, 3, 3, 1), "keep", "reroll", *rolls(2, 3), "bid 1x1", "liar")
-    assert s.match.round == 1 and not s.is_terminal()
+    assert s.truth.round == 1 and not s.is_terminal()
     rng = random.Random(4)
     discarded, final = set(), set()
     for _ in range(200):
         world = s.resample_from_infostate(0, rng.random)
         assert world.information_state_string(0) == s.information_state_string(0)
         assert world.information_state_tensor(0) == s.information_state_tensor(0)
-        seat1 = [e[2] for e in world.match.events[:8] if e[0] == rules.ROLL and e[1] == 1]
+        seat1 = [e[2] for e in world.truth.events[:8] if e[0] == rules.ROLL and e[1] == 1]
         discarded.add(tuple(seat1[:2]))
         final.add(tuple(seat1[2:]))
     assert final == {(2, 3)}  # shown at the showdown

@@ -28,7 +28,7 @@ def test_action_strings_and_every_eat_always_legal():
     assert names(state) == ["eat 1", "eat 2", "eat 3", "all done"]
     state = play(TINY, ["eat 3", "claim 1", "believe", "eat 2", "claim 1", "believe"])
     # One dango is left, yet every eat stays legal: the mover cannot know.
-    assert state.match.remaining == 1
+    assert state.truth.remaining == 1
     assert names(state) == ["eat 1", "eat 2", "eat 3", "all done"]
     assert names(play(TINY, ["eat 2"])) == ["claim 1", "claim 2", "claim 3"]
     assert names(play(TINY, ["eat 2", "claim 1"])) == ["believe", "doubt"]
@@ -46,7 +46,7 @@ def test_all_done_wins_only_at_exactly_one_left():
 
 def test_eating_the_last_dango_loses_before_any_claim_and_keeps_the_debt():
     state = play(TINY, ["eat 3", "claim 1", "doubt"])  # BLUFF: P1 owes one
-    assert state.match.debts == (1, 0)
+    assert state.truth.debts == (1, 0)
     state = play(TINY, ["eat 3", "claim 1", "doubt", "eat 1", "claim 1", "believe", "eat 2"])
     assert state.is_terminal() and state.returns() == [-1.0, 1.0]
     review = state.review()
@@ -61,15 +61,15 @@ def test_eating_the_last_dango_loses_before_any_claim_and_keeps_the_debt():
 
 def test_forced_honest_claim_is_the_only_legal_one_and_pays_one_debt():
     state = play(TINY, ["eat 1", "claim 2", "doubt", "eat 1", "claim 1", "believe", "eat 2"])
-    assert state.match.debts == (1, 0)
+    assert state.truth.debts == (1, 0)
     assert names(state) == ["claim 2"]  # the truth only
     assert "(forced honest)" in state.information_state_string(1)
     assert piece(state, 1, "forced_now") == [1.0]
     with pytest.raises(ValueError, match="honesty_debt"):
         state.apply_action(6)  # claim 3 refused
     state.apply_action(state.string_to_action("claim 2"))
-    assert state.match.debts == (0, 0)  # dropped when the claim was made, before the response
-    assert state.match.turns[-1].forced is True
+    assert state.truth.debts == (0, 0)  # dropped when the claim was made, before the response
+    assert state.truth.turns[-1].forced is True
     assert "claim 2 forced" in state.information_state_string(1)
     assert piece(state, 1, "forced")[2] == 1.0
 
@@ -78,14 +78,14 @@ def test_debt_stacks_and_forces_one_claim_per_debt():
     game = "fogboard_mind_bluff(start=20)"
     moves = ["eat 1", "claim 2", "doubt"]  # BLUFF: P1 owes one
     moves += ["eat 1", "claim 1", "doubt"]  # TRUE: P1, the challenger, owes another
-    assert play(game, moves).match.debts == (2, 0)
+    assert play(game, moves).truth.debts == (2, 0)
     assert names(play(game, moves + ["eat 3"])) == ["claim 3"]
     moves += ["eat 3", "claim 3", "believe"]
-    assert play(game, moves).match.debts == (1, 0)  # one paid back
+    assert play(game, moves).truth.debts == (1, 0)  # one paid back
     moves += ["eat 1", "claim 2", "believe"]
     assert names(play(game, moves + ["eat 1"])) == ["claim 1"]  # the second debt forces again
     moves += ["eat 1", "claim 1", "believe"]
-    assert play(game, moves).match.debts == (0, 0)
+    assert play(game, moves).truth.debts == (0, 0)
     assert names(play(game, moves + ["eat 2"])) == ["claim 1", "claim 2", "claim 3"]  # P2 free
     moves += ["eat 2", "claim 3", "believe"]
     assert names(play(game, moves + ["eat 1"])) == ["claim 1", "claim 2", "claim 3"]  # P1 free
@@ -93,13 +93,13 @@ def test_debt_stacks_and_forces_one_claim_per_debt():
 
 def test_verdicts_charge_the_right_seat():
     true = play(TINY, ["eat 2", "claim 2", "doubt"])
-    assert true.match.debts == (0, 1)  # TRUE: the challenger (P2) owes
-    assert true.match.turns[-1].verdict is True
+    assert true.truth.debts == (0, 1)  # TRUE: the challenger (P2) owes
+    assert true.truth.turns[-1].verdict is True
     bluff = play(TINY, ["eat 2", "claim 1", "doubt"])
-    assert bluff.match.debts == (1, 0)  # BLUFF: the claimant owes
-    assert bluff.match.turns[-1].verdict is False
+    assert bluff.truth.debts == (1, 0)  # BLUFF: the claimant owes
+    assert bluff.truth.turns[-1].verdict is False
     believed = play(TINY, ["eat 2", "claim 1", "believe"])
-    assert believed.match.debts == (0, 0) and believed.match.turns[-1].verdict is None
+    assert believed.truth.debts == (0, 0) and believed.truth.turns[-1].verdict is None
 
 
 def test_doubting_a_forced_claim_is_legal_and_always_true():
@@ -110,13 +110,13 @@ def test_doubting_a_forced_claim_is_legal_and_always_true():
     state.apply_action(state.string_to_action("claim 1"))
     assert names(state) == ["believe", "doubt"]
     state.apply_action(state.string_to_action("doubt"))
-    assert state.match.turns[-1].verdict is True
-    assert state.match.debts == (0, 1)  # paid by P1's claim, charged to P2
+    assert state.truth.turns[-1].verdict is True
+    assert state.truth.debts == (0, 1)  # paid by P1's claim, charged to P2
 
 
 def test_all_done_is_legal_in_debt_and_pays_no_debt():
     state = play(TINY, ["eat 2", "claim 1", "doubt", "eat 1", "claim 1", "believe"])
-    assert state.match.debts == (1, 0) and "all done" in names(state)
+    assert state.truth.debts == (1, 0) and "all done" in names(state)
     state.apply_action(state.string_to_action("all done"))
     assert state.review()["turns"][-1]["debts_after"] == [1, 0]
     assert state.returns() == [-1.0, 1.0]  # 3 were left
@@ -430,10 +430,10 @@ def test_series_order_of_games_and_the_third_only_at_one_all():
     assert game.max_game_length() == 267
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
     state = game.new_initial_state()
-    assert state.current_player() == 0 and state.match.now.remaining == 30  # game 1: P1 first
+    assert state.current_player() == 0 and state.truth.now.remaining == 30  # game 1: P1 first
     state = play(game, ["eat 2", "claim 1", "doubt", "all done"])  # P2 says all done at 28
-    assert state.match.score == (1, 0) and state.current_player() == 1  # game 2: P2 first
-    assert state.match.now.remaining == 30 and state.match.now.debts == (0, 0)  # debt reset
+    assert state.truth.score == (1, 0) and state.current_player() == 1  # game 2: P2 first
+    assert state.truth.now.remaining == 30 and state.truth.now.debts == (0, 0)  # debt reset
     assert "T1" not in state.observation_string(0)
     assert "game 1" not in state.observation_string(0)  # a current view shows game 2 only
     assert "review: first P1 | T1 P1 ate 2" in state.information_state_string(0)
@@ -441,7 +441,7 @@ def test_series_order_of_games_and_the_third_only_at_one_all():
     assert two_nil.is_terminal() and two_nil.returns() == [1.0, -1.0]
     assert len(two_nil.review()["games"]) == 2
     third = play(game, ["all done", "all done"])  # P1 loses game 1, P2 loses game 2: 1-1
-    assert third.match.score == (1, 1) and third.is_chance_node()
+    assert third.truth.score == (1, 1) and third.is_chance_node()
     assert [third.action_to_string(a) for a, _ in third.chance_outcomes()] == [
         "P1 first",
         "P2 first",
@@ -522,14 +522,14 @@ def test_series_finished_games_cached_encodings_equal_fresh_ones():
                 state.apply_action(rng.choices(outcomes, odds)[0])
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
-            if not state.match.past or rng.random() < 0.7:
+            if not state.truth.past or rng.random() < 0.7:
                 continue
             p = rng.randrange(2)
             cached = [state.information_state_tensor(p)]
             for o in observers:
                 o.set_from(state, p)
                 cached.append(o.tensor.tolist())
-            for past in state.match.past:
+            for past in state.truth.past:
                 past.cache = None  # forget: the next reads encode afresh
             fresh = [state.information_state_tensor(p)]
             for o in observers:

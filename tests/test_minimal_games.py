@@ -285,9 +285,9 @@ def test_kuhn_rounds_pays_each_hand_at_its_end(hands):
                 outcomes, probs = zip(*state.chance_outcomes())
                 state.apply_action(rng.choices(outcomes, probs)[0])
             else:
-                hands_before = len(state.match.past)
+                hands_before = len(state.truth.past)
                 state.apply_action(rng.choice(state.legal_actions()))
-                ended = len(state.match.past) > hands_before
+                ended = len(state.truth.past) > hands_before
                 rewards = state.rewards()
                 # Every hand ends with a winner, so its reward is never zero.
                 assert any(rewards) == ended, state.history()

@@ -104,7 +104,7 @@ def test_every_cog_revived_each_round_and_a_new_it_drawn():
     state = play(game, deals((1, 2), (0, 2), (0, 1)) + ["IT C2", "pass", "shoot C0 head"])
     play(state, ["shoot C1 head", "shoot C0 head", "shoot C2 head", "shoot C1 head"])
     assert state.is_chance_node()
-    m = state.match
+    m = state.truth
     assert m.round == 1 and m.hp == (2, 2, 2) and m.passes_used == (0, 0, 0)
     outcomes = [state.action_to_string(a) for a, _ in state.chance_outcomes()]
     assert outcomes == ["deal C0: friend C1 enemy C2", "deal C0: friend C2 enemy C1"]
@@ -126,10 +126,10 @@ def test_hip_shot_is_chance_hit_one_in_three_and_the_target_becomes_it():
     odds = {state.action_to_string(a): p for a, p in state.chance_outcomes()}
     assert odds == {"hit": pytest.approx(1 / 3), "miss": pytest.approx(2 / 3)}
     missed = play(state.clone(), ["miss"])
-    assert missed.current_player() == 1 and missed.match.hp == (2, 2, 2)
-    assert missed.match.misses == 1
+    assert missed.current_player() == 1 and missed.truth.hp == (2, 2, 2)
+    assert missed.truth.misses == 1
     hit = play(state.clone(), ["hit"])
-    assert hit.current_player() == 1 and hit.match.hp == (2, 1, 2) and hit.match.misses == 0
+    assert hit.current_player() == 1 and hit.truth.hp == (2, 1, 2) and hit.truth.misses == 0
 
 
 def test_hip_limit_counts_missed_shots_and_then_only_head_and_pass_remain():
@@ -141,7 +141,7 @@ def test_hip_limit_counts_missed_shots_and_then_only_head_and_pass_remain():
     assert state.current_player() == 2
     assert names(state) == ["shoot C0 head", "shoot C1 head", "pass"]
     with pytest.raises(ValueError, match="hip-shots are over after 2 misses"):
-        state.apply_action(state.match.setup.hip + 1)  # shoot C1 hip
+        state.apply_action(state.truth.setup.hip + 1)  # shoot C1 hip
 
 
 def test_passes_are_counted_per_cog_per_round():
@@ -149,7 +149,7 @@ def test_passes_are_counted_per_cog_per_round():
     state = play(game, deals((1, 2), (0, 2), (0, 1)) + ["IT C0", "pass", "pass"])
     assert state.current_player() == 0 and "pass" not in names(state)
     with pytest.raises(ValueError, match="C0 has no passes left this round"):
-        state.apply_action(state.match.setup.pass_action)
+        state.apply_action(state.truth.setup.pass_action)
     play(state, ["shoot C1 hip", "miss"])
     assert "pass" in names(state)  # C1 has its own passes
     assert piece(state, 2, "passes_left", pyspiel.IIGObservationType(perfect_recall=False)) == [
@@ -196,7 +196,7 @@ def test_reaction_order_starts_after_the_actor_and_skips_the_next_it():
     play(state, ["silent", "silent", "silent", "shoot C4 head"])  # C3 hits C4: C4 IT
     # After C3: C4 is the next IT, so C0, C1 react.
     assert state.current_player() == 0
-    turn = state.match.turns[-1]
+    turn = state.truth.turns[-1]
     assert (turn.it, turn.result, turn.hp) == (3, rules.HIT, (2, 2, 2, 1, 1))
 
 
@@ -519,7 +519,7 @@ def test_resample_draws_consistent_worlds_in_proportion_to_their_chance():
     for h, p in worlds.items():
         assert abs(draws[h] / 4000 - p) < 0.025, (h, p, draws[h])
     # Head : hip for the unseen hit is 3 : 1 (a hip-shot hits one time in three).
-    head = sum(p for h, p in worlds.items() if h[4] == state.match.setup.head + 1)
+    head = sum(p for h, p in worlds.items() if h[4] == state.truth.setup.head + 1)
     assert head == pytest.approx(0.75)
 
 
@@ -530,13 +530,13 @@ def test_resample_keeps_cards_the_points_of_a_finished_round_show():
     state = play(game, deals(*cards) + moves + ["shoot C1 head"])
     # C1 put C2 OUT, C0 put C1 OUT and stood: points 3 (C0's ENEMY is not C1),
     # 2 (C1: friend C0 stood, enemy C2 killed), 1 (C2: friend C0 stood).
-    assert state.match.points == ((3, 2, 1),)
+    assert state.truth.points == ((3, 2, 1),)
     play(state, deals((2, 1), (2, 0), (1, 0)) + ["IT C1"])
     # Those points leave C1 one round-1 deal for each other cog; round 2 shows nothing.
     rng = random.Random(3)
     seen = collections.defaultdict(set)
     for _ in range(200):
-        world = state.resample_from_infostate(1, rng.random).match
+        world = state.resample_from_infostate(1, rng.random).truth
         for c in range(3):
             seen[(0, c)].add(world.deals[0][c])
             seen[(1, c)].add(world.deals[1][c])
@@ -754,7 +754,7 @@ def test_every_configuration_of_a_small_grid_plays_to_the_end():
                 state.apply_action(rng.choice(state.legal_actions()))
         assert decisions <= game.max_game_length()
         # Two rounds scored, and a cog's returns are its points over them.
-        points = state.match.points
+        points = state.truth.points
         assert len(points) == 2
         assert state.returns() == [float(sum(r[c] for r in points)) for c in range(players)]
 
@@ -782,7 +782,7 @@ def test_cached_strings_and_tensors_equal_a_fresh_encoding_at_every_step(name):
             for p in seats:
                 observer.set_from(state, p)
                 assert state.information_state_tensor(p) == observer.tensor.tolist()
-                fresh = state.match.copy()
+                fresh = state.truth.copy()
                 text = fresh.setup.encoder.describe(fresh, p, INFO_STATE)
                 assert state.information_state_string(p) == text
                 steps += 1

@@ -147,10 +147,10 @@ def test_parley_pays_round_points_at_round_ends():
         if termination:
             aec.step(None)
             continue
-        round_before = raw.game_state.match.round
+        round_before = raw.game_state.truth.round
         aec.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
         if any(raw.rewards.values()):
-            assert raw.game_state.is_terminal() or raw.game_state.match.round == round_before + 1
+            assert raw.game_state.is_terminal() or raw.game_state.truth.round == round_before + 1
             paid_at.append(round_before)
     assert paid_at == [0, 1, 2]  # once a round, at the move that ends it
 

@@ -165,10 +165,10 @@ def test_a_copy_does_not_carry_the_strings_over():
             state.apply_action(_random_action(state, rng))
         observers = [game.make_py_observer(t) for t in all_obs_types()]
         before = [o.string_from(state, p) for o in observers for p in (0, 1)]
-        assert state.match.cache is not None  # the reads were cached (not the start)
+        assert state.truth.cache is not None  # the reads were cached (not the start)
         twin = state.clone()
         twin.apply_action(_random_action(twin, rng))
-        assert twin.match is not state.match and twin.match.cache is None
+        assert twin.truth is not state.truth and twin.truth.cache is None
         after = [o.string_from(state, p) for o in observers for p in (0, 1)]
         assert after == before
         cold = game.new_initial_state()
@@ -189,12 +189,12 @@ def test_a_wall_clock_stop_is_a_new_position_for_the_strings():
     for action in (0, 4):
         state.apply_action(action)
     running = [state.information_state_string(p) for p in (0, 1)]
-    review.stop_at_wall_clock(state.writable_match())
+    review.stop_at_wall_clock(state.writable_truth())
     assert state.is_terminal()
     stopped = [state.information_state_string(p) for p in (0, 1)]
     cold = game.new_initial_state()
     for action in state.history():
         cold.apply_action(action)
-    review.stop_at_wall_clock(cold.writable_match())
+    review.stop_at_wall_clock(cold.writable_truth())
     assert stopped == [cold.information_state_string(p) for p in (0, 1)]
     assert all("result:" in text for text in stopped) and stopped != running

@@ -507,7 +507,7 @@ def test_transcripts_that_do_not_match_the_game_are_refused():
     with pytest.raises(R.ReplayError, match="'say' comes from seat 0's transcript"):
         R.to_replay(state, transcripts={0: t0}, extras={0: {"say": "hello"}})
     # Guesses may still ride along, and the other seat's extras stay its own.
-    assert state.match.plies[1][0] == 1  # the first ply always places
+    assert state.truth.plies[1][0] == 1  # the first ply always places
     extras = {0: {"guess": ["a1"]}, 1: {"scripted": False}}
     written = R.to_replay(state, transcripts={0: t0}, extras=extras)
     assert written["events"][1]["guess"] == ["a1"] and written["events"][1]["scripted"] is False

@@ -81,7 +81,7 @@ def seat_view(state, seat: int) -> SeatView:
     stone, proves that stone. The rules keep the same knowledge in
     `Match.view`; tests check that the two agree.
     """
-    m = state.match
+    m = state.truth
     geo = m.setup
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, got {seat!r}")

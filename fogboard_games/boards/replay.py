@@ -527,12 +527,12 @@ def stop_at_deadline(state) -> pyspiel.State:
     attempt) and is scored by true distToWin, smaller wins, equal draws.
     Returns the same state, now terminal.
     """
-    m = getattr(state, "match", None)
+    m = getattr(state, "truth", None)
     if not isinstance(m, rules.Match):
         raise ValueError(
             f"stop_at_deadline stops Fog-of-War board games, not {type(state).__name__}"
         )
-    review.stop_at_wall_clock(state.writable_match())
+    review.stop_at_wall_clock(state.writable_truth())
     return state
 
 
@@ -721,7 +721,7 @@ def to_replay(
     The writer refuses (ReplayError) what its reader would refuse, so a
     written replay always reads back.
     """
-    m = getattr(state, "match", None)
+    m = getattr(state, "truth", None)
     if not isinstance(m, rules.Match):
         raise ValueError(f"to_replay writes Fog-of-War board games, not {type(state).__name__}")
     geo = m.setup
@@ -824,7 +824,7 @@ class _Reader:
 
     @property
     def m(self) -> rules.Match:
-        return self.state.match
+        return self.state.truth
 
     def ply_error(self, ply: int, text: str) -> ReplayError:
         return ReplayError(f"ply {ply}: {text}")

@@ -58,7 +58,7 @@ def finish_as_reviewed(m: rules.Match, review: dict) -> None:
 def stop_at_wall_clock(m: rules.Match) -> None:
     """End the running match as a play deadline does (`wall-clock`): between
     plies, scored by true distToWin, smaller wins, equal draws. `m` must be
-    the caller's own match (state.writable_match())."""
+    the caller's own match (state.writable_truth())."""
     if m.ending is not None:
         raise ValueError(f"the game is already over ({m.ending}); nothing to stop")
     if m.sensed is not None:

@@ -123,7 +123,7 @@ class Game(pyspiel.Game):
                 f"{self.short_name}: observer parameters are not supported, got {params}"
             )
         key = obs_type_key(iig_obs_type)
-        return PieceObserver(key, self.encoder.layout(key), self.encoder, seat_of)
+        return PieceObserver(key, self.encoder.layout(key), self.encoder, _observed)
 
 
 def seat_of(state: State, player) -> int:
@@ -143,6 +143,12 @@ def seat_of(state: State, player) -> int:
     if not 0 <= seat < n:
         raise SeatError(f"player must be a seat 0..{n - 1}, got {player!r}")
     return seat
+
+
+def _observed(state: State, player) -> tuple[Match, int]:
+    """What an observer encodes: the state's match and `player` as its seat.
+    (The match is read here, in the glue, not through `State.truth`.)"""
+    return state._m, seat_of(state, player)
 
 
 def _actor(state: State, player) -> int:
@@ -169,12 +175,15 @@ class State(pyspiel.State):
         self._m = match
 
     @property
-    def match(self) -> Match:
-        """The ruleset's match behind this state. Read it, never write it:
-        other states may share it (use `writable_match()` to change it)."""
+    def truth(self) -> Match:
+        """The true match behind this state, every hidden fact included: for
+        the glue, reviews, metrics and tests, never for a seat (a bot decides
+        from what its seat's observer shows, docs/bots.md#fair-seats). Read
+        it, never write it: other states may share it (use
+        `writable_truth()` to change it)."""
         return self._m
 
-    def writable_match(self) -> Match:
+    def writable_truth(self) -> Match:
         """This state's match, copied first if other states share it."""
         m = self._m
         if m.shared:
@@ -233,7 +242,7 @@ class State(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         m = self._m
-        if m.shared:  # writable_match(), inlined: this runs at every move
+        if m.shared:  # writable_truth(), inlined: this runs at every move
             m = self._m = m.copy()
         if not m.play(action):
             raise ValueError(self._refusal(action))
@@ -424,7 +433,7 @@ class State(pyspiel.State):
         finish = m.setup.game.ruleset.finish_as_reviewed
         if finish is None:
             raise ValueError("the review's actions leave the game running")
-        finish(self.writable_match(), review)
+        finish(self.writable_truth(), review)
 
 
 class _NoChance:

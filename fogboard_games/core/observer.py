@@ -73,14 +73,15 @@ class PieceObserver:
 
     It asks the game's encoder to encode and describe the state's match, so
     the observer route and the state's own Python methods share one encoder.
-    A player that is not a seat of the game is refused (core.glue.seat_of).
+    `observed(state, player)` gives the state's match and the player as a
+    seat, refusing a player that is not one (core.glue supplies it).
     """
 
-    def __init__(self, key: ObsKey, layout: Layout, encoder, seat_of):
+    def __init__(self, key: ObsKey, layout: Layout, encoder, observed):
         self.key = key
         self.layout = layout
         self._encoder = encoder
-        self._seat_of = seat_of
+        self._observed = observed
         self.tensor = np.zeros(layout.size, np.float32)
         self.dict = {}
         for name, shape in layout.pieces:
@@ -88,12 +89,13 @@ class PieceObserver:
             self.dict[name] = self.tensor[start : start + math.prod(shape)].reshape(shape)
 
     def set_from(self, state, player: int) -> None:
-        seat = self._seat_of(state, player)
+        match, seat = self._observed(state, player)
         self.tensor.fill(0.0)
-        self._encoder.encode(self.tensor, self.layout, state.match, seat, self.key[2])
+        self._encoder.encode(self.tensor, self.layout, match, seat, self.key[2])
 
     def string_from(self, state, player: int) -> str:
-        return self._encoder.describe(state.match, self._seat_of(state, player), self.key)
+        match, seat = self._observed(state, player)
+        return self._encoder.describe(match, seat, self.key)
 
 
 def all_obs_types() -> list:

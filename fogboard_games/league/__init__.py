@@ -68,7 +68,7 @@ def episode_seed(seed: int, preset: str, kinds: Sequence[str], episode: int) -> 
 def board_metrics(state, seat: int) -> dict:
     from fogboard_games.boards import rules
 
-    totals = rules.seat_totals(state.match, seat)
+    totals = rules.seat_totals(state.truth, seat)
     return {"probes": totals["probes"], "distToWin": totals["distToWin"]}
 
 

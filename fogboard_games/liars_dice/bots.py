@@ -56,7 +56,7 @@ class SeatView:
 
 def seat_view(state, seat: int) -> SeatView:
     """The knowledge of `seat` in `state` that the bot decides from."""
-    m = state.match
+    m = state.truth
     return SeatView(m.setup, seat, m.phase, tuple(sorted(m.hands[seat])), m.in_play, m.bid)
 
 

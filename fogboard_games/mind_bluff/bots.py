@@ -77,7 +77,7 @@ def current_game(match):
 
 def seat_view(state, seat: int) -> SeatView:
     """The knowledge of `seat` in `state` (a Mind Bluff or series state)."""
-    m = current_game(state.match)
+    m = current_game(state.truth)
     s = m.setup
     cands = tuple(rules.eat_candidates(s, t, (seat,)) for t in rules.surviving_turns(m))
     last = m.turns[-1] if m.turns else None

@@ -56,7 +56,7 @@ class SeatView:
 
 def seat_view(state, seat: int) -> SeatView:
     """The knowledge of cog `seat` in `state` that the bot decides from."""
-    m = state.match
+    m = state.truth
     s = m.setup
     friend, enemy = m.deals[m.round][seat]  # its own cards only
     accusers = set()
