@@ -9,9 +9,33 @@ cycle: `__init__` imports them to register their kinds.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
+import numpy as np
 import pyspiel
+
+# The information-state observer of a seat: perfect recall, public facts and
+# that seat's own private facts (pyspiel's default for perfect_recall=True).
+INFO_STATE_TYPE = pyspiel.IIGObservationType(perfect_recall=True)
+_SEAT_OBSERVERS: dict[str, object] = {}  # game string -> its information-state observer
+
+
+def seat_pieces(state, seat: int) -> Mapping[str, np.ndarray]:
+    """The named pieces of `seat`'s information-state tensor in `state`.
+
+    This is all a fair bot reads of a state besides its legal actions and
+    its seat's information-state string: the observer writes exactly what
+    the seat knows (docs/bots.md#fair-seats). The arrays belong to an
+    observer shared per game and are overwritten by the next call: read
+    them before asking again, and copy what must be kept.
+    """
+    game = state.get_game()
+    key = str(game)
+    observer = _SEAT_OBSERVERS.get(key)
+    if observer is None:
+        observer = _SEAT_OBSERVERS[key] = game.make_py_observer(INFO_STATE_TYPE)
+    observer.set_from(state, seat)
+    return observer.dict
 
 
 class SeatBot(pyspiel.Bot):
