@@ -1,77 +1,12 @@
 """Worlds consistent with one seat's information state (docs/boards.md#resampling).
 
-`resample(match, player, rng)` returns the actions of a history whose
-information state for `player` equals the given one, drawn with positive
-probability on every history the seat cannot rule out. The distribution is
-not uniform over worlds. What the seat cannot see is the opponent's plies:
-their cells, their senses, and (under `reveal-nothing` with the classical
-rule) how many collisions each opponent turn held. The seat's own plies,
-their results and sense results, and the public ply movers under
-`reveal-numturns`, are fixed.
-
-What the seat's record fixes. The seat learns about the true board only
-through its own plies, and what they show depends only on *where and when
-the opponent placed stones*: the opponent's collisions and senses leave no
-trace in the seat's view; they only have to be possible. Time is counted in
-the seat's plies: an opponent ply at time t comes after the seat's ply t-1
-and before its ply t. So each cell has a window for an opponent stone:
-
-* seen empty (a sense, or the seat's own placement) at the seat's ply k:
-  no opponent stone by then, so placed at a time t > k or never; a cell the
-  seat owns never holds one;
-* seen holding an opponent stone (a collision or a sense) at ply k: placed
-  at a time t <= k. These cells are *required*.
-
-The opponent places in *slots*: one per opponent turn under the classical
-rule (a turn is some collisions, then one placement), one per opponent ply
-under the abrupt rule, where a ply is a placement or a collision with a
-seat stone it has not hit or sensed yet. The seat's record gives the slots
-and their times (its turn structure, and the movers under
-`reveal-numturns`), except, when the seat is not to move, whether the
-opponent has finished the ply or turn under way; such a record has two
-*shapes*, drawn first in proportion to a rough count of their worlds and
-the other tried if the first has none.
-
-Method: a randomized depth-first search picks the slots from the latest to
-the earliest: each slot's cell or, under the abrupt rule, the seat stone it
-collides with, and in recon hex the ply's sense. Options are tried in
-random order, and a pick is kept only if the earlier slots can still be
-completed on each of two counts, both decided exactly on their own:
-
-* the schedule (`_Draw._rest`): every required cell not placed yet fits an
-  earlier slot within its window, and every other slot a free cell or a
-  collision with a seat stone already on the board. A greedy
-  earliest-deadline schedule decides it, and counts the fewest free cells
-  the opponent must still take;
-* no win (`_Draw._no_win`): the opponent has not won, and since stones
-  never leave, its final stones decide that. Hex: some route of the seat
-  between its edges avoids the opponent's picked and required stones and
-  leaves enough free cells for the placements still due (the route
-  through the fewest free cells, as rules.dist_bits finds it). Tic-tac-toe: no opponent line
-  among those stones, and the board not full.
-
-Both are necessary for a completion, so no consistent world is pruned, and
-together they are sharp enough that the search almost never backtracks (it
-backtracks from where it stands; it never starts again). They are what
-keeps late positions quick: a search that replays the opponent's invisible
-plies one by one and meets a contradiction only when it happens (an
-opponent connection, a required stone with no slot left) spends its time
-permuting collisions the seat cannot see. Latest first is for recon hex:
-a sense must not show the opponent a seat stone it collides with then or
-later, and with the later plies picked, every sense is drawn among the
-anchors that show none of those (senses matter only that way). Then the
-collisions that open a classical turn are given (any seat stone on the
-board it has not hit yet: the stones on the board only grow, so any will
-do), under `reveal-nothing` a random number of them, and the history ends
-with the seat's sense of the ply under way, or, when the opponent is to
-move in recon hex, with no sense or any one. The search has checked
-everything a world must satisfy, so the history is not replayed here
-(`resample_from_infostate` checks the world's information state anyway,
-and tests/test_boards_resample.py checks this function without it).
-
-Every option of every choice is tried first with positive probability,
-and only what cannot be completed is pruned, so every consistent world has
-positive probability.
+`resample(match, player, rng)` returns the actions of a history the seat
+cannot tell from the true one, every such history with positive
+probability. It fixes the seat's own plies and draws where and when the
+opponent placed stones by a randomized depth-first search over placement
+slots, latest first, that keeps a pick only while the earlier slots can
+still be scheduled in their windows and the opponent can still have
+avoided a win (docs/boards.md#how-a-world-is-drawn says how and why).
 """
 
 from __future__ import annotations
