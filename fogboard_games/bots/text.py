@@ -1,62 +1,13 @@
-"""Text seats: a seat played by anything that answers a prompt with text.
+"""Text seats: a seat played by anything that answers a prompt with text (docs/bots.md#text-seats).
 
 `make_bot("text", game, player, seed=0, ask=ask, fallback="heuristic",
-timeout_s=None)` makes a `TextBot`. `ask(prompt: str) -> str` is any
-callable: a user wraps a language-model client in it (this module needs no
-network and no model library). Each decision the bot builds one prompt,
-asks, reads the move out of the reply, and returns that action.
-
-What the prompt holds, and nothing else:
-
-* the game's rules in brief (`game.ruleset.brief`; a game without a brief
-  gets a line saying to choose from the legal list);
-* which seat it is, by the name the game's own strings use (Parley: only
-  the anonymous cog name, `C2`; the boards: `X (seat 0)`; Mind Bluff:
-  `P1 (seat 0)`; Liar's Dice: `seat 0`);
-* the seat's `information_state_string`, verbatim;
-* its legal moves, one `state.action_to_string` per line, in id order;
-* the reply format.
-
-`build_prompt(brief, seat, info, legal)` is a pure function of those four,
-so two states with the same information state give the same prompt: the
-seat is told nothing it does not already know.
-
-The reply names its move in one of three ways (`parse_reply`):
-
-* its last non-blank line is `move: <action string>`; `say: ...` and
-  `notes: ...` lines anywhere in the reply are kept;
-* the whole reply is a JSON object with a "move" key (and optional "say"
-  and "notes");
-* a ```json fence in the reply holds such an object (the last one counts).
-
-The move is matched as `state.string_to_action` matches it: case and
-surrounding or repeated spaces do not matter. `say` is cut to 100
-characters (the rulebooks cap table talk at that), whitespace collapsed;
-`notes` are kept whole. Neither changes the game.
-
-A reply that names no move, names an illegal one, is not text, an exception
-raised by `ask`, or no answer within `timeout_s` seconds (the call runs on a
-`concurrent.futures` worker thread; a call that times out is abandoned, and
-runs on until it returns, since Python cannot stop a thread) gets exactly
-one retry: the first prompt again, followed by what was wrong and the legal
-moves. A second failure hands the decision to the fallback bot,
-`make_bot(fallback, game, player, seed)`, made when the text bot is made (a
-fallback kind that does not play the game is refused then, with a
-ValueError). The fallback sees every restart the text bot sees, so the two
-stay in step game by game.
-
-`bot.transcript` holds one dict per decision of the game under way:
-`prompt` (the first prompt), `replies` (the texts received), `problems`
-(what was wrong with each failed try), `move` (the action string played),
-`fell_back` (True when the fallback decided), `say` and `notes` ("" when
-absent or when the fallback decided). Every `restart` / `restart_at` (which
-`evaluate_bots` calls before each game) starts a fresh list; `bot.transcripts`
-keeps the list of every game, the current one last. For the boards,
-`fogboard_games.boards.replay.to_replay(state, transcripts={seat:
-bot.transcript})` writes the transcript into a `fogboards.replay.v1` replay.
-
-The bot has no randomness of its own: its moves are a function of its seed
-(through the fallback) and of what `ask` answers.
+timeout_s=None)` makes a `TextBot`; `ask(prompt: str) -> str` is any
+callable (a user wraps a language-model client in it: this module needs no
+network and no model library). The prompt is a pure function of the rules
+in brief, the seat's name, its information-state string and its legal
+moves (`build_prompt`), so the seat is told nothing it does not know; the
+reply is read by `parse_reply`, and a failed reply gets one retry, then the
+fallback bot decides. `bot.transcript` records every decision.
 """
 
 from __future__ import annotations
