@@ -1,41 +1,9 @@
-"""Batched Fog-of-War boards: phantom tic-tac-toe, dark hex, recon hex.
+"""Batched Fog-of-War boards: phantom tic-tac-toe, dark hex, recon hex (docs/batch.md).
 
-The rules are those of fogboard_games/boards/rules.py (docs/boards.md#rules),
-applied to every row at once. A ply is one attempt (in recon hex a sense,
-then an attempt, by the same seat): an empty cell takes the mover's stone
-(`placed`), an opponent stone is proven to the mover (`occupied`). A
-placement passes the turn; a collision passes it under the abrupt rule and
-lets the mover go again under the classical one. After a placement comes
-the win check (a line; hex: the mover's two edges joined), then the
-board-full check (tic-tac-toe), then the ply cap, where true distToWin
-decides. A seat's own stones and the opponent stones it has proven (by a
-collision or a sense) are not legal attempts; at a sense every anchor is.
-
-Each row keeps per seat bitboards (one uint64 each, so boards up to 8 x 8):
-its stones, and the cells it knows (its stones and the opponent stones it
-proved). They are kept mover-relative, `my_*` for the seat to move and
-`their_*` for the other: a step reads and writes the mover's boards without
-picking them out of a per-seat array, and passing the turn exchanges the two
-(under the abrupt rule without a sense every row passes at every ply, so the
-exchange is of two names, not of data). The legal attempts are the cells the
-mover does not know.
-
-Hex wins are read from lookup tables, not found by a flood fill: each seat
-also keeps its stones as a bitboard in "goal order" (rank by rank from its
-first edge to its far one: seat 1's ranks as they are, seat 0's files as
-ranks; hex adjacency survives the transposition), and after a placement the
-mover's goal board is read a few ranks at a time through tables whose
-state is the last rank read: which of its cells hold stones joined to the
-first edge, and which other stones are joined to each other through the
-ranks already read (`frontier_table`). After the last rank the state says
-whether a stone there is joined to the first edge: a win. On 5 x 5 that is
-two lookups per ply for every row, whatever the groups look like.
-
-Information-state tensors are not made until first read: plain play writes
-nothing for them. The first read replays every row's history (the pyspiel
-action ids every row keeps anyway) with tensor writes on, and from then on
-every ply writes its few entries straight into them, with one indexed store
-for all rows.
+The rules of fogboard_games/boards/rules.py (docs/boards.md#rules), applied
+to every row at once on per-seat uint64 bitboards kept mover-relative, with
+hex wins read from lookup tables and tensors written only once first read;
+docs/batch.md#how-the-boards-are-kept says how and why.
 """
 
 from __future__ import annotations
