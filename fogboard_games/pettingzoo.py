@@ -1,40 +1,11 @@
-"""Every fogboard preset as a PettingZoo AEC environment with action masks.
+"""Every fogboard preset as a PettingZoo AEC environment with action masks (docs/pettingzoo.md).
 
-    from fogboard_games.pettingzoo import env
-
-    aec = env("dark-hex-5")          # a preset name, or a pyspiel game of ours
-    aec.reset(seed=42)
-    for agent in aec.agent_iter():
-        observation, reward, termination, truncation, info = aec.last()
-        if termination or truncation:
-            action = None
-        else:
-            mask = observation["action_mask"]
-            action = aec.action_space(agent).sample(mask)
-        aec.step(action)
-
-- Agents: `player_0` .. `player_{n-1}`, `player_i` is pyspiel seat i.
-- Observations: a dict, "observation" the seat's information-state tensor
-  (perfect recall, float32, entries >= 0: flags and small counts) and
-  "action_mask" (int8, length `num_distinct_actions`; 1 at the legal
-  actions of the agent to move, all 0 for everyone else and at the end).
-- Actions: `Discrete(num_distinct_actions)`, pyspiel action ids. An illegal
-  action raises ValueError and changes nothing (wrap the env in
-  `pettingzoo.utils.wrappers.TerminateIllegalWrapper` for the
-  "illegal move loses" convention instead).
-- Chance nodes never reach an agent: the environment samples them from
-  its own RNG, seeded by `env(..., seed=)` or `reset(seed=)`.
-- Rewards: what the last step paid each agent, `state.rewards()` read at
-  the next decision (Parley: a round's points, at the move that ends it);
-  over a game they sum to `state.returns()`. Games end on their own:
-  terminations, never truncations.
-
-This is our own thin adapter, not shimmy's `OpenSpielCompatibilityV0`:
-see docs/pettingzoo.md for why, and for the reload pitfall of wrapping our
-games with shimmy directly.
-
-Needs `pip install "fogboard_games[pettingzoo]"`. The module is called
-`pettingzoo` but imports the real package absolutely, so it never shadows it.
+`env("dark-hex-5", seed=42)` gives agents `player_0` .. `player_{n-1}`
+observing their information-state tensors and an action mask; chance is
+sampled inside, so no chance node reaches an agent. It is our own thin
+adapter, not shimmy's, which reloads our games without their parameters.
+Needs `pip install "fogboard_games[pettingzoo]"`; the module imports the
+real package absolutely, so it never shadows it.
 """
 
 from __future__ import annotations
