@@ -104,3 +104,12 @@ def test_action_strings_and_replays_quote_a_refused_name_alike():
     with pytest.raises(replay.ReplayError) as read:
         replay.from_replay(r)
     assert str(read.value).startswith(f"unknown protocol {quoted(name)};")
+
+
+def test_nesting_is_bounded_in_the_text_before_the_parser_recurses():
+    ok = "[" * guards.MAX_DEPTH + "]" * guards.MAX_DEPTH
+    assert guards.nesting_too_deep(ok) is None
+    assert guards.nesting_too_deep("[" * 100_000) == guards.MAX_DEPTH
+    # Brackets inside a string are text, not nesting (escaped quotes too).
+    assert guards.nesting_too_deep('["' + "[" * 100 + '\\"' + "{" * 100 + '"]') is None
+    assert guards.nesting_too_deep('{"a": ' * 33 + "1" + "}" * 33) == 6 * 32  # the 33rd "{"

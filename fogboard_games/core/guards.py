@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 # No review or replay nests deeper than a handful of levels (a Liar's Dice
@@ -125,6 +126,28 @@ def json_problem(v: Any, path: str = "", depth: int = 0, whole: str = "review") 
             return f"{where}: {describe(v)} is not a JSON number"
     else:
         return f"{where}: a {type(v).__name__} is not a JSON value"
+    return None
+
+
+# JSON strings (whose brackets are text) and brackets, lexed as JSON lexes them.
+_JSON_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.S)
+
+
+def nesting_too_deep(text: str) -> int | None:
+    """Where JSON text opens its (MAX_DEPTH + 1)th nested bracket, or None.
+
+    The JSON parser recurses once per bracket and a few thousand "[" would
+    exhaust the stack (RecursionError); this scan is a loop, run before it.
+    """
+    depth = 0
+    for token in _JSON_TOKENS.finditer(text):
+        c = text[token.start()]
+        if c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return token.start()
+        elif c in "]}":
+            depth -= 1
     return None
 
 
