@@ -23,6 +23,7 @@ import random
 
 import pyspiel
 
+from fogboard_games.core import guards
 from fogboard_games.core.contract import (
     CHANCE,
     CORE_REVIEW_FIELDS,
@@ -289,7 +290,7 @@ class State(pyspiel.State):
         m = self._m
         if not isinstance(text, str):
             raise ValueError(f"an action is named by a string, got {type(text).__name__}")
-        quoted = repr(text) if len(text) <= 40 else repr(text[:37] + "...")
+        quoted = guards.quoted(text)
         if m.mover == TERMINAL:
             raise ValueError(f"{quoted} refused: the game is over, no action is legal")
         key = _spelling(text)

@@ -9,119 +9,35 @@ against the rebuilt game. Anything else it refuses with a `ReviewError`
 naming the field (`params.max_plies`, `plies[3].cell`) or the action step:
 a value that is not plain JSON, a parameter the game does not allow, an
 action the rules do not allow there, a fact the rules do not reproduce.
+The guards it shares with the replays (describe, the plain-JSON check, the
+bounds) are core/guards.py, still importable from here.
 """
 
 from __future__ import annotations
 
-import json
-import math
 from typing import Any
 
 import pyspiel
 
 from fogboard_games.core.contract import REVIEW_FORMAT as FORMAT
+from fogboard_games.core.guards import (
+    MAX_DEPTH,
+    MAX_INT,
+    describe,
+    field_path,
+    json_problem,
+    same_fact,
+    shortened,
+)
 from fogboard_games.core.registry import GAMES, param_spec
 
-# No review nests deeper than a handful of levels (a Liar's Dice die sits at
-# rounds[i].hands[seat][roll][die]); the bound keeps a hostile or cyclic
-# value from exhausting the stack before it is refused.
-MAX_DEPTH = 32
-# Every int a ruleset derives is small; the bound refuses an int that could
-# only overflow pyspiel's C++ ints or Python's int-to-string limit.
-MAX_INT = 2**63 - 1
+# A float field may differ from the rules' value by this much: a review is
+# only compared, never written back, and JSON writers differ on the last digit.
+CLOSE = 1e-9
 
 
 class ReviewError(ValueError):
     """A review that is malformed or that the rules do not reproduce."""
-
-
-def describe(v: Any, depth: int = 0) -> str:
-    """A short JSON-style rendering of any value, safe on hostile input.
-
-    Error messages quote what they refuse; this never recurses more than a
-    few levels, never turns a huge int into digits (Python refuses past
-    4,300 of them) and never calls a foreign object's own repr.
-    """
-    if v is None or isinstance(v, bool):
-        text = {None: "null", True: "true", False: "false"}[v]
-    elif isinstance(v, int):
-        text = str(v) if abs(v) <= MAX_INT else f"<an int of {v.bit_length()} bits>"
-    elif isinstance(v, float):
-        # json.dumps writes NaN and Infinity as the literals strict JSON lacks.
-        text = json.dumps(v)
-    elif isinstance(v, str):
-        # ASCII-escaped, so a lone surrogate or a control character shows as \uXXXX.
-        text = json.dumps(v if len(v) <= 60 else v[:57] + "...")
-    elif isinstance(v, (list, tuple, dict)):
-        if depth >= 2:
-            text = "[...]" if not isinstance(v, dict) else "{...}"
-        elif isinstance(v, dict):
-            items = [f"{describe(k, 2)}: {describe(x, depth + 1)}" for k, x in list(v.items())[:4]]
-            text = "{" + ", ".join(items + ["..."] * (len(v) > 4)) + "}"
-        else:
-            items = [describe(x, depth + 1) for x in list(v[:4])]
-            text = "[" + ", ".join(items + ["..."] * (len(v) > 4)) + "]"
-    else:
-        text = f"<a {type(v).__name__}>"
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def field_path(path: str, key: Any) -> str:
-    """`path.key` for a plain key, `path[key]` for an index or any other key."""
-    if isinstance(key, str) and key.isidentifier():
-        return f"{path}.{key}" if path else key
-    return f"{path}[{describe(key)}]"
-
-
-def json_problem(v: Any, path: str = "", depth: int = 0) -> str | None:
-    """Path and reason of the first part of `v` that is not plain JSON, or None.
-
-    Plain JSON: dicts with string keys, lists, strings, bools, None, ints of
-    at most 64 bits and finite floats. Checked before anything reads the
-    review, so later code may format, compare and hand values to pyspiel.
-    """
-    where = path or "review"
-    if depth > MAX_DEPTH:
-        return f"{where}: nested deeper than {MAX_DEPTH} levels (a review needs a few)"
-    if isinstance(v, dict):
-        for k, x in v.items():
-            if not isinstance(k, str):
-                return f"{where}: key {describe(k)} is not a string (JSON keys are strings)"
-            problem = json_problem(x, field_path(path, k), depth + 1)
-            if problem:
-                return problem
-    elif isinstance(v, list):
-        for i, x in enumerate(v):
-            problem = json_problem(x, f"{where}[{i}]", depth + 1)
-            if problem:
-                return problem
-    elif isinstance(v, bool) or v is None or isinstance(v, str):
-        pass
-    elif isinstance(v, int):
-        if abs(v) > MAX_INT:
-            return f"{where}: {describe(v)} is beyond 64 bits; no review field holds such an int"
-    elif isinstance(v, float):
-        if not math.isfinite(v):
-            return f"{where}: {describe(v)} is not a JSON number"
-    else:
-        return f"{where}: a {type(v).__name__} is not a JSON value"
-    return None
-
-
-def _same_fact(stated: Any, derived: Any) -> bool:
-    """Whether a stated leaf says what the rules derived.
-
-    An int is stated as a JSON int (1.0 or true are not 1); a float may be
-    stated as an int or a float within 1e-9 (JSON writers differ on 1 and
-    1.0, and on the last digit); anything else by exact type and value.
-    """
-    if isinstance(derived, float):
-        if isinstance(stated, bool) or not isinstance(stated, (int, float)):
-            return False
-        if isinstance(stated, int) and abs(stated) > MAX_INT:
-            return False  # would overflow the float subtraction below
-        return abs(stated - derived) < 1e-9
-    return type(stated) is type(derived) and stated == derived
 
 
 def first_difference(stated: Any, derived: Any, path: str = "") -> str | None:
@@ -155,7 +71,7 @@ def first_difference(stated: Any, derived: Any, path: str = "") -> str | None:
             if diff:
                 return diff
         return None
-    if not _same_fact(stated, derived):
+    if not same_fact(stated, derived, CLOSE):
         return f"{where}: review says {describe(stated)}, rules give {describe(derived)}"
     return None
 
@@ -205,23 +121,14 @@ def check_params(short_name: str, params: dict) -> None:
         try:
             spec.params[name].check(short_name, value)
         except ValueError as e:
-            raise ReviewError(f"params.{name}: {_short(e)}") from None
+            raise ReviewError(f"params.{name}: {shortened(e)}") from None
     try:
         spec.resolve(params)
     except ValueError as e:
         # Only the cross-parameter checks are left (a cap beyond the board):
         # their message names the parameter.
         named = [n for n in params if f"'{n}'" in str(e)]
-        raise ReviewError(f"params{'.' + named[0] if named else ''}: {_short(e)}") from None
-
-
-def _short(e: Exception) -> str:
-    """A ruleset's message, cut short when it quotes a long hostile value.
-
-    Head and tail survive: the reason usually follows the quoted value.
-    """
-    text = str(e)
-    return text if len(text) <= 300 else text[:140] + " ... " + text[-155:]
+        raise ReviewError(f"params{'.' + named[0] if named else ''}: {shortened(e)}") from None
 
 
 def load_review(review: Any) -> pyspiel.State:
@@ -246,7 +153,7 @@ def load_review(review: Any) -> pyspiel.State:
     try:
         game = pyspiel.load_game(review["game"], review["params"])
     except (ValueError, pyspiel.SpielError) as e:
-        raise ReviewError(f"params rejected: {_short(e)}") from None
+        raise ReviewError(f"params rejected: {shortened(e)}") from None
     state = game.new_initial_state()
     for step, text in enumerate(review["actions"]):
         if not isinstance(text, str):
@@ -256,7 +163,7 @@ def load_review(review: Any) -> pyspiel.State:
         try:
             action = state.string_to_action(text)
         except (ValueError, pyspiel.SpielError) as e:
-            raise ReviewError(f"action {step} ({describe(text)}): {_short(e)}") from None
+            raise ReviewError(f"action {step} ({describe(text)}): {shortened(e)}") from None
         legal = (
             state.legal_actions()
             if not state.is_chance_node()
@@ -273,7 +180,7 @@ def load_review(review: Any) -> pyspiel.State:
             state.finish_as_reviewed(review)
         except ValueError as e:
             where = f"after action {n - 1}" if n else "before any action"
-            raise ReviewError(f"{where}: {_short(e)}") from None
+            raise ReviewError(f"{where}: {shortened(e)}") from None
     if not state.is_terminal():
         raise ReviewError(
             f"actions: the review's {len(review['actions'])} actions do not finish the game"
@@ -282,3 +189,18 @@ def load_review(review: Any) -> pyspiel.State:
     if diff:
         raise ReviewError("review disagrees with the rules at " + diff)
     return state
+
+
+__all__ = [
+    "FORMAT",
+    "MAX_DEPTH",
+    "MAX_INT",
+    "ReviewError",
+    "check_params",
+    "describe",
+    "field_path",
+    "first_difference",
+    "json_problem",
+    "load_review",
+    "review_difference",
+]

@@ -1,0 +1,91 @@
+"""A replay as JSON text: strict parsing, and the text of a written replay.
+
+Strict JSON only (UTF-8, no NaN or Infinity, no duplicate keys), with the
+nesting bounded before the parser recurses and any number literal Python
+cannot hold kept as a placeholder every field refuses by name
+(docs/boards_bots_and_replays.md).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pyspiel
+
+from fogboard_games.boards.replay.read import from_replay
+from fogboard_games.boards.replay.shape import ReplayError, Unreadable
+from fogboard_games.boards.replay.write import to_replay
+from fogboard_games.core.guards import MAX_DEPTH, nesting_too_deep, quoted
+
+
+def _no_duplicates(pairs: list) -> dict:
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise ReplayError(f"duplicate JSON key {quoted(k)}")
+        out[k] = v
+    return out
+
+
+def _no_constant(name: str):
+    raise ReplayError(f"{name} is not JSON (replays are strict JSON)")
+
+
+def _int_literal(text: str) -> Any:
+    # Python refuses to read an int of more than 4,300 digits (a plain
+    # ValueError); no replay int has more than 20.
+    if len(text) > 40:
+        return Unreadable(text, f"an int of {len(text)} characters; replays hold 64-bit ints")
+    return int(text)
+
+
+def _float_literal(text: str) -> Any:
+    value = float(text)
+    # 1e400 reads as Infinity, which strict JSON does not have.
+    if not math.isfinite(value):
+        return Unreadable(text, "beyond the largest float")
+    return value
+
+
+def parse(text: str | bytes) -> Any:
+    """Strict JSON: UTF-8, no NaN/Infinity, no duplicate keys, no deep nesting.
+
+    A number literal Python cannot hold as written (an int of hundreds of
+    digits, a float past the largest double) parses to a placeholder that
+    every field refuses by name.
+    """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ReplayError(f"replay bytes are not UTF-8: {e}") from None
+    if not isinstance(text, str):
+        raise ReplayError(f"replay text must be str or bytes, got {type(text).__name__}")
+    at = nesting_too_deep(text)
+    if at is not None:
+        raise ReplayError(
+            f"replay text nests deeper than {MAX_DEPTH} levels at char {at} "
+            f"(a replay nests 4: replay, events, event, guess)"
+        )
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_constant=_no_constant,
+            parse_int=_int_literal,
+            parse_float=_float_literal,
+        )
+    except json.JSONDecodeError as e:
+        raise ReplayError(f"replay is not JSON: {e}") from None
+
+
+def dumps(state, **writer_args) -> str:
+    """JSON text of `to_replay(state, **writer_args)` (UTF-8 safe, strict)."""
+    return json.dumps(to_replay(state, **writer_args), ensure_ascii=False, allow_nan=False)
+
+
+def loads(text: str | bytes, obstype: str | None = None) -> pyspiel.State:
+    """The finished state of a replay's JSON text; ReplayError if malformed or not derived."""
+    return from_replay(parse(text), obstype)
