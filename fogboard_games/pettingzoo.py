@@ -18,6 +18,7 @@ import pyspiel
 
 import fogboard_games
 from fogboard_games.core.registry import GAMES
+from fogboard_games.core.sampling import chance_outcome
 
 try:
     import gymnasium
@@ -123,17 +124,8 @@ class FogboardAECEnv(AECEnv):
         """Play chance nodes until a decision or the end, then pay rewards,
         mark the end and pick the agent to move."""
         state = self.game_state
-        rng = self.np_random
         while state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            u = rng.random()
-            action = outcomes[-1][0]  # if rounding leaves the sum of probabilities below u
-            for outcome, probability in outcomes:
-                u -= probability
-                if u < 0.0:
-                    action = outcome
-                    break
-            state.apply_action(action)
+            state.apply_action(chance_outcome(state, self.np_random))
         # Our games show a step's rewards until the next decision (Parley
         # keeps a round's points through the next deal's chance nodes), as
         # OpenSpiel's own loops read them here.

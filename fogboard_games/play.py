@@ -27,6 +27,7 @@ from typing import TextIO
 
 import fogboard_games
 from fogboard_games import bots as bot_kinds
+from fogboard_games.core.sampling import chance_outcome
 
 
 class PlayError(ValueError):
@@ -70,8 +71,7 @@ def play(
     )
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes, odds = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(outcomes, odds)[0])
+            state.apply_action(chance_outcome(state, rng))
             continue
         player = state.current_player()
         if player != seat:

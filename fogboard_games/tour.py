@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import fogboard_games
+from fogboard_games.core.sampling import chance_outcome
 
 
 def tour(seed: int = 0) -> None:
@@ -16,8 +17,7 @@ def tour(seed: int = 0) -> None:
         decisions = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
+                state.apply_action(chance_outcome(state, rng))
             else:
                 decisions += 1
                 state.apply_action(rng.choice(state.legal_actions()))

@@ -74,6 +74,43 @@ def test_table_rows_add_up():
     assert parley["games"] == 18 and "mean_probes" not in parley
 
 
+def test_the_ruleset_declares_the_metrics_the_league_reports(monkeypatch):
+    """The league reports what a ruleset's `metrics` gives a seat, read from
+    the true match; a ruleset without them gets no extra columns."""
+    import dataclasses
+
+    import fogboard_games
+    from fogboard_games.boards import rules
+    from fogboard_games.core.contract import Match
+    from fogboard_games.core.registry import GAMES
+
+    board = fogboard_games.load("dark-hex-4")
+    state = board.new_initial_state()
+    for move in ["a1", "b2", "a2"]:
+        state.apply_action(state.string_to_action(move))
+    assert board.ruleset.metrics(state.truth, 0) == {
+        "probes": 0,
+        "distToWin": rules.true_dist(state.truth, 0),
+    }
+    assert fogboard_games.load("liars-dice-1").ruleset.metrics is None
+
+    seen = []
+
+    def metrics(match, seat):
+        seen.append(isinstance(match, Match))
+        return {"seat": seat, "paid": match.returns()[seat]}
+
+    dice = GAMES["fogboard_liars_dice"]
+    monkeypatch.setattr(dice, "ruleset", dataclasses.replace(dice.ruleset, metrics=metrics))
+    report = league.run(["liars-dice-1", "parley-tiny"], ["random"], 3, progress=False)
+    (row,) = report["table"]["liars-dice-1"]
+    # Over both seats (random against itself), from the end of each game.
+    assert row["mean_seat"] == 0.5 and row["mean_paid"] == row["mean_score"]
+    assert seen and all(seen)
+    (parley,) = report["table"]["parley-tiny"]
+    assert set(parley) == set(row) - {"mean_seat", "mean_paid"}
+
+
 def test_summary_statistics():
     job = league.Job("parley-tiny", ("random",) * 3, (1,), 0, 4, 0)
     outcomes = [

@@ -158,6 +158,14 @@ Every attempt ends your turn, placed or not.
 {_VIEW}""",
 }
 
+
+def seat_metrics(m: rules.Match, seat: int) -> dict:
+    """A seat's probes (its collisions) and true distToWin at the end: the
+    figures the league reports for the boards (docs/league.md)."""
+    totals = rules.seat_totals(m, seat)
+    return {"probes": totals["probes"], "distToWin": totals["distToWin"]}
+
+
 RULESETS = {
     short_name: Ruleset(
         short_name=short_name,
@@ -172,6 +180,7 @@ RULESETS = {
         finish_as_reviewed=review.finish_as_reviewed,
         brief=BRIEFS[short_name],
         seat_label=observer.seat_label,
+        metrics=seat_metrics,
     )
     for short_name in SPECS
 }

@@ -243,7 +243,11 @@ class Ruleset:
       gives it) turn by turn with every hidden fact shown: what
       `python -m fogboard_games review FILE` prints;
     * `seat_label(p)`, optional, how the game's own strings name seat p
-      (a text seat's prompt tells it who it is so); `seat p` when None.
+      (a text seat's prompt tells it who it is so); `seat p` when None;
+    * `metrics(match, seat)`, optional, one seat's figures of a finished
+      match as {name: number}, read from the true match (part of a review,
+      never a seat's decision): the league reports their means beside the
+      scores (docs/league.md).
     """
 
     short_name: str
@@ -264,6 +268,7 @@ class Ruleset:
     # A review rendered turn by turn with every hidden fact (`review FILE`).
     truth_replay: Callable[[dict], str] | None = None
     seat_label: Callable[[int], str] | None = None  # seat p as the strings name it
+    metrics: Callable[[Match, int], dict] | None = None  # a seat's figures at the end
 
     UTILITIES: ClassVar[tuple[str, ...]] = ("zero-sum", "constant-sum", "general-sum")
     REWARD_MODELS: ClassVar[tuple[str, ...]] = ("terminal", "rewards")

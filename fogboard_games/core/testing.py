@@ -26,6 +26,7 @@ import pyspiel
 
 from fogboard_games.core.observer import all_obs_types
 from fogboard_games.core.review import load_review
+from fogboard_games.core.sampling import chance_outcome
 
 
 def play(game, moves=()):
@@ -75,8 +76,7 @@ def _legal(state) -> list[int]:
 
 def _step(state, rng: random.Random) -> None:
     if state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes())
-        state.apply_action(rng.choices(actions, probs)[0])
+        state.apply_action(chance_outcome(state, rng))
     else:
         state.apply_action(rng.choice(state.legal_actions()))
 

@@ -1,0 +1,62 @@
+"""`python -m fogboard_games bench`: playout speed beside OpenSpiel's C++ games
+(docs/performance.md).
+
+Split by job: `playouts` times random playouts in slices alternating
+between ours and C++ (the measure under every table); `report` is the
+plain command's table, every preset beside its registered bench pair;
+`workloads` and `search` are `bench --workloads`, `batched` is
+`bench --batch`. Their names are re-exported here.
+"""
+
+from __future__ import annotations
+
+from fogboard_games.bench.batched import BATCH_LEGEND, BatchPlay, random_actions, run_batch
+from fogboard_games.bench.playouts import (
+    MODES,
+    SLICES,
+    clone_micros,
+    counterparts,
+    interleaved,
+    measure,
+    playout_rate,
+)
+from fogboard_games.bench.report import LEGEND, cell, run
+from fogboard_games.bench.search import (
+    SEARCH_PRESETS,
+    SEARCH_TARGET,
+    ismcts_rate,
+    mccfr_rate,
+    run_search_workloads,
+)
+from fogboard_games.bench.workloads import (
+    WORKLOAD_ALONE,
+    WORKLOAD_PRESETS,
+    WORKLOAD_TARGET,
+    run_workloads,
+)
+
+__all__ = [
+    "BATCH_LEGEND",
+    "LEGEND",
+    "MODES",
+    "SEARCH_PRESETS",
+    "SEARCH_TARGET",
+    "SLICES",
+    "WORKLOAD_ALONE",
+    "WORKLOAD_PRESETS",
+    "WORKLOAD_TARGET",
+    "BatchPlay",
+    "cell",
+    "clone_micros",
+    "counterparts",
+    "interleaved",
+    "ismcts_rate",
+    "mccfr_rate",
+    "measure",
+    "playout_rate",
+    "random_actions",
+    "run",
+    "run_batch",
+    "run_search_workloads",
+    "run_workloads",
+]

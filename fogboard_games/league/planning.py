@@ -1,0 +1,112 @@
+"""The league's request and its jobs (docs/league.md#what-is-played).
+
+`plan` turns the presets and bot kinds asked for into jobs in a fixed
+order, each with the seed of every game it plays (`episode_seed`): the
+order and the seeds alone fix the table, whichever backend plays the jobs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import zlib
+from collections.abc import Sequence
+
+import fogboard_games
+from fogboard_games import bots as bot_kinds
+
+
+class LeagueError(ValueError):
+    """A league request that cannot run (an unknown preset or bot, a bad count)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Job:
+    """Games of one preset with one assignment of bot kinds to seats."""
+
+    preset: str
+    kinds: tuple[str, ...]  # one bot kind per seat
+    focal: tuple[int, ...]  # the seats whose scores the table reports
+    first: int  # the first episode's index
+    count: int  # episodes
+    seed: int  # the league's seed
+
+
+@dataclasses.dataclass
+class Outcome:
+    """One game: every seat's return, the decisions played, extra metrics per seat."""
+
+    returns: list[float]
+    length: int
+    metrics: list[dict]
+
+
+def episode_seed(seed: int, preset: str, kinds: Sequence[str], episode: int) -> int:
+    """A stable seed per game (Python's hash() of a str varies between processes)."""
+    key = f"{seed}|{preset}|{','.join(kinds)}|{episode}"
+    return zlib.crc32(key.encode()) & 0x7FFFFFFF
+
+
+def parse_list(text: str, what: str) -> list[str]:
+    items = [t.strip() for t in text.split(",")]
+    if not text.strip() or any(not t for t in items):
+        raise LeagueError(f"--{what} takes a comma-separated list, got {text!r}")
+    _once(items, what)
+    return items
+
+
+def _once(items: Sequence[str], what: str) -> None:
+    """A name listed twice would play (and count) its games twice."""
+    if len(set(items)) != len(items):
+        raise LeagueError(
+            f"--{what} names {sorted(t for t in items if items.count(t) > 1)[0]!r} twice"
+        )
+
+
+def plan(games: Sequence[str], kinds: Sequence[str], episodes: int, seed: int, chunk: int = 10):
+    """The jobs of a league, in a fixed order, and the matchups each game has.
+
+    Refuses an unknown preset or bot kind, a count below 1, and a game no
+    listed kind can play; a kind that does not play a game (the boards'
+    probe at Liar's Dice) sits that game out.
+    """
+    if isinstance(episodes, bool) or not isinstance(episodes, int) or episodes < 1:
+        raise LeagueError(f"--episodes must be a positive int, got {episodes!r}")
+    _once(games, "games")
+    _once(kinds, "bots")
+    for name in games:
+        if name not in fogboard_games.PRESETS:
+            raise LeagueError(
+                f"unknown preset {name!r}; presets: {', '.join(sorted(fogboard_games.PRESETS))}"
+            )
+    known = sorted(k for k, f in bot_kinds.BOT_KINDS.items() if not getattr(f, "requires", ()))
+    for kind in kinds:
+        if kind not in bot_kinds.BOT_KINDS:
+            raise LeagueError(f"unknown bot kind {kind!r}; kinds: {', '.join(known)}")
+        needs = getattr(bot_kinds.BOT_KINDS[kind], "requires", ())
+        if needs:  # the text seat: a league cannot give it a model
+            raise LeagueError(
+                f"bot kind {kind!r} needs options ({', '.join(needs)}) a league cannot give; "
+                f"kinds: {', '.join(known)}"
+            )
+    jobs, skipped = [], []
+    for name in games:
+        game = fogboard_games.load(name)
+        playing = [k for k in kinds if k in bot_kinds.kinds_for(game)]
+        skipped += [(name, k) for k in kinds if k not in playing]
+        if not playing:
+            raise LeagueError(f"no bot kind of {', '.join(kinds)} plays {name}")
+        n = game.num_players()
+        # Each kind in each seat against each other kind in the other seats. With
+        # two seats, (x, y) is both x in seat 0 against y and y in seat 1 against
+        # x: one set of games reports both, so assignments are merged.
+        focal: dict[tuple[str, ...], list[int]] = {}
+        for kind in playing:
+            for other in [k for k in playing if k != kind] or [kind]:
+                for seat in range(n):
+                    seats = tuple(kind if s == seat else other for s in range(n))
+                    focal.setdefault(seats, []).append(seat)
+        for seats, watched in focal.items():
+            for first in range(0, episodes, chunk):
+                count = min(chunk, episodes - first)
+                jobs.append(Job(name, seats, tuple(sorted(watched)), first, count, seed))
+    return jobs, skipped

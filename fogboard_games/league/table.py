@@ -1,0 +1,100 @@
+"""The league's report: the table of its outcomes, printed and as JSON
+(docs/league.md#the-table).
+
+A row is one (kind, against) matchup over every seat it sat in; the
+columns past the length are the means of what the ruleset's `metrics`
+gives a seat (the boards' probes and distToWin).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Sequence
+
+from fogboard_games.league.planning import Job, LeagueError, Outcome
+
+
+def summarize(jobs: Sequence[Job], results: Sequence[list[Outcome]]) -> dict:
+    """Per preset, one row per (kind, against) matchup, in the order first played."""
+    rows: dict[str, dict[tuple[str, str], dict]] = {}
+    for job, outcomes in zip(jobs, results):
+        for seat in job.focal:
+            kind = job.kinds[seat]
+            others = [k for s, k in enumerate(job.kinds) if s != seat and k != kind]
+            against = others[0] if others else kind
+            row = rows.setdefault(job.preset, {}).setdefault(
+                (kind, against), {"scores": [], "lengths": [], "wdl": [0, 0, 0], "metrics": []}
+            )
+            for o in outcomes:
+                mine = o.returns[seat]
+                best = max(o.returns)
+                row["scores"].append(mine)
+                row["lengths"].append(o.length)
+                if mine < best:
+                    row["wdl"][2] += 1
+                elif o.returns.count(best) > 1:
+                    row["wdl"][1] += 1
+                else:
+                    row["wdl"][0] += 1
+                row["metrics"].append(o.metrics[seat])
+    table = {}
+    for preset, matchups in rows.items():
+        out = []
+        for (kind, against), r in matchups.items():
+            n = len(r["scores"])
+            mean = sum(r["scores"]) / n
+            var = sum((x - mean) ** 2 for x in r["scores"]) / (n - 1) if n > 1 else 0.0
+            entry = {
+                "kind": kind,
+                "against": against,
+                "games": n,
+                "mean_score": mean,
+                "ci95": 1.96 * math.sqrt(var / n),
+                "wins": r["wdl"][0],
+                "draws": r["wdl"][1],
+                "losses": r["wdl"][2],
+                "mean_length": sum(r["lengths"]) / n,
+            }
+            for key in sorted(set().union(*r["metrics"])):
+                entry["mean_" + key] = sum(m[key] for m in r["metrics"]) / n
+            out.append(entry)
+        table[preset] = out
+    return table
+
+
+def format_table(table: dict) -> str:
+    lines = []
+    for preset, rows in table.items():
+        boards = any("mean_probes" in r for r in rows)
+        head = (
+            f"{'bot':<12}{'against':<12}{'games':>6}{'mean score':>12}{'95% CI':>9}"
+            f"{'win':>6}{'draw':>6}{'loss':>6}{'length':>8}"
+        )
+        if boards:
+            head += f"{'probes':>8}{'distToWin':>10}"
+        lines += [preset, head]
+        for r in rows:
+            line = (
+                f"{r['kind']:<12}{r['against']:<12}{r['games']:>6}{r['mean_score']:>+12.3f}"
+                f"{r['ci95']:>9.3f}{r['wins']:>6}{r['draws']:>6}{r['losses']:>6}"
+                f"{r['mean_length']:>8.1f}"
+            )
+            if boards:
+                line += f"{r['mean_probes']:>8.2f}{r['mean_distToWin']:>10.2f}"
+            lines.append(line)
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
+def check_writable(path: str, what: str) -> None:
+    """LeagueError unless `path`'s directory exists (checked before a long run)."""
+    if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        raise LeagueError(f"{what} {path!r}: its directory does not exist")
+
+
+def write_json(report: dict, path: str) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(report, f, indent=1)
+        f.write("\n")

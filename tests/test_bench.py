@@ -1,0 +1,74 @@
+"""The bench's pairs come from the registry and its playouts draw chance by
+the odds (docs/performance.md). Speed itself is measured by the bench, not
+by tests."""
+
+from __future__ import annotations
+
+from fogboard_games import bench
+from fogboard_games.core import registry
+
+
+class OneDraw:
+    """A game of one chance node, outcome 0 far likelier than 1 and 2."""
+
+    ODDS = [(0, 0.98), (1, 0.01), (2, 0.01)]
+
+    def __init__(self):
+        self.drawn = []
+
+    def new_initial_state(self):
+        return Draw(self.drawn)
+
+
+class Draw:
+    def __init__(self, drawn):
+        self.drawn, self.done = drawn, False
+
+    def is_terminal(self):
+        return self.done
+
+    def is_chance_node(self):
+        return True
+
+    def chance_outcomes(self):
+        return OneDraw.ODDS
+
+    def apply_action(self, action):
+        self.drawn.append(action)
+        self.done = True
+
+
+def test_playouts_draw_chance_by_the_odds():
+    game = OneDraw()
+    assert bench.playout_rate(game, 0.05, "plain") > 0
+    share = game.drawn.count(0) / len(game.drawn)
+    assert len(game.drawn) > 500 and share > 0.95, (len(game.drawn), share)
+
+
+def test_the_workload_and_search_presets_are_registered_pairs():
+    # The rows the bench printed when it spelled these pairs itself, in order.
+    assert bench.counterparts(bench.WORKLOAD_PRESETS) == [
+        ("dark-hex-5", "dark_hex(board_size=5,gameversion=adh)"),
+        ("phantom-ttt-3", "phantom_ttt"),
+        ("liars-dice-classic-1", "liars_dice(numdice=1)"),
+    ]
+    assert [cpp for _, cpp in bench.counterparts(bench.SEARCH_PRESETS)] == [
+        "liars_dice(numdice=1)",
+        "dark_hex(board_size=5,gameversion=adh)",
+        "phantom_ttt",
+    ]
+
+
+def test_the_workloads_measure_the_registered_counterpart(capsys):
+    """A preset's C++ game is the one registered with it, in both tables."""
+    saved = list(registry.BENCH_PAIRS)
+    at = saved.index(("phantom-ttt-3", "phantom_ttt"))
+    registry.BENCH_PAIRS[at] = ("phantom-ttt-3", "phantom_ttt(obstype=reveal-numturns)")
+    try:
+        results = bench.run_workloads(rounds=1, seconds=0.005, only=["phantom-ttt-3"])
+    finally:
+        registry.BENCH_PAIRS[:] = saved
+    assert [r["cpp_game"] for r in results] == ["phantom_ttt(obstype=reveal-numturns)"] * 2
+    out = capsys.readouterr().out.splitlines()
+    rows = [line for line in out if line.startswith(("phantom-ttt-3", "ismcts phantom-ttt-3"))]
+    assert len(rows) == 2 and all("phantom_ttt(obstype=reveal-numturns)" in r for r in rows)
