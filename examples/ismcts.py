@@ -26,6 +26,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 import fogboard_games
 from fogboard_games.boards.game import SPECS as BOARD_GAMES
 from fogboard_games.bots import kinds_for, make_bot
+from fogboard_games.core.sampling import chance_outcome
 
 # The opponents: pyspiel's uniform random bot, or a fogboard bot kind. Not
 # `ismcts` (the searcher itself), `mcts` (it cheats: it searches the true
@@ -77,8 +78,7 @@ def main() -> None:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(outcomes, probs)[0])
+                state.apply_action(chance_outcome(state, rng))
             else:
                 bot = searcher if state.current_player() == seat else opponent
                 state.apply_action(bot.step(state))
