@@ -43,11 +43,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Mapping
 
 import numpy as np
 
 from fogboard_games.bots.base import SeatBot, register_heuristic, seat_pieces
-from fogboard_games.core.observer import INFO_STATE, Layout
+from fogboard_games.core.observer import INFO_STATE
 from fogboard_games.mind_bluff import observer, rules
 
 BLUFF_RATE = 0.15  # chance of a bluff on a free claim
@@ -81,65 +82,74 @@ def current_game(match):
     return getattr(match, "now", match)
 
 
-# The Layout of a single game's information state, by the Setup's built_from:
-# a series' `game{g}` piece is that flat tensor.
-_GAME_LAYOUTS: dict[tuple, Layout] = {}
+# The pieces `seat_view` reads. A series' `game{g}` piece is a single game's
+# information-state tensor, flat: these are views into it, made once per
+# piece (the observer behind `seat_pieces` keeps its arrays and overwrites
+# them in place), with the piece itself kept so that its id is never reused.
+READ = ("phase", "first", "claims", "eats", "forced", "verdicts")
+_GAME_VIEWS: dict[int, tuple[np.ndarray, dict[str, np.ndarray]]] = {}
 
 
-def game_pieces(state, seat: int) -> tuple[rules.Setup, dict[str, np.ndarray]]:
+def game_pieces(state, seat: int) -> tuple[rules.Setup, Mapping[str, np.ndarray]]:
     """The Setup and the information-state pieces of `seat` in the Mind Bluff
-    game under way: the state's own, or those of a series' current game."""
+    game under way: the state's own, or those of a series' current game
+    (the pieces `seat_view` reads)."""
     setup = state.get_game().setup
     pieces = seat_pieces(state, seat)
     if "game" not in pieces:
         return setup, pieces
-    under_way = np.flatnonzero(pieces["game"])
-    if not under_way.size:
+    under_way = pieces["game"].nonzero()[0].tolist()
+    if not under_way:
         raise ValueError("the series is over: no game under way")
-    g = int(under_way[0])
+    g = under_way[0]
     setup = setup.games[g]
-    layout = _GAME_LAYOUTS.get(setup.built_from)
-    if layout is None:
-        encoder = observer.MindBluffEncoder(setup)
-        layout = _GAME_LAYOUTS[setup.built_from] = encoder.layout(INFO_STATE)
     flat = pieces[f"game{g + 1}"]
-    return setup, {
-        name: flat[layout.offset[name] : layout.offset[name] + math.prod(shape)].reshape(shape)
-        for name, shape in layout.pieces
-    }
+    entry = _GAME_VIEWS.get(id(flat))
+    if entry is None or entry[0] is not flat:
+        layout = observer.MindBluffEncoder(setup).layout(INFO_STATE)
+        at, shape = layout.offset, layout.shape
+        views = {
+            name: flat[at[name] : at[name] + math.prod(shape[name])].reshape(shape[name])
+            for name in READ
+        }
+        entry = _GAME_VIEWS[id(flat)] = (flat, views)
+    return setup, entry[1]
 
 
 def seat_view(state, seat: int) -> SeatView:
     """The knowledge of `seat` in `state` (a Mind Bluff or series state)."""
     s, p = game_pieces(state, seat)
     m = s.max_eat
-    shown = np.flatnonzero(p["phase"])  # eat / claim / respond / over; none at chance
-    if shown.size:
-        phase = rules.EAT + int(shown[0])
+    shown = p["phase"].nonzero()[0].tolist()  # eat / claim / respond / over; none at chance
+    if shown:
+        phase = rules.EAT + shown[0]
     else:  # the coin comes before the first seat is known, a secret draw after
         phase = rules.DRAW if p["first"].any() else rules.COIN
     # Every surviving turn has a claim (turns are rows, in order), except the
     # seat's own turn under way in the claim phase.
-    claims = [int(i) % m + 1 for i in np.flatnonzero(p["claims"])]
+    claims = [i % m + 1 for i in p["claims"].ravel().nonzero()[0].tolist()]
     turns = len(claims) + (phase == rules.CLAIM)
-    own = {int(i) // m: int(i) % m + 1 for i in np.flatnonzero(p["eats"][0])}
-    forced, verdicts = p["forced"], p["verdicts"]
+    own = {i // m: i % m + 1 for i in p["eats"].ravel().nonzero()[0].tolist()}
+    forced = set(p["forced"].nonzero()[0].tolist())
+    fixed, bluffed = set(forced), set()  # forced-honest or TRUE; BLUFF
+    for i in p["verdicts"].ravel().nonzero()[0].tolist():  # (turn, TRUE / BLUFF) one-hot
+        (bluffed if i % 2 else fixed).add(i // 2)
     cands = []
     for t in range(turns):
         if t in own:
             cands.append((own[t],))
         elif t == len(claims):  # the other seat's turn under way, before its claim
             cands.append(s.eats)
-        elif forced[t] or verdicts[t, 0]:  # forced-honest, or doubted and TRUE
+        elif t in fixed:
             cands.append((claims[t],))
-        elif verdicts[t, 1]:  # BLUFF: anything but the claim
+        elif t in bluffed:  # anything but the claim
             cands.append(tuple(k for k in s.eats if k != claims[t]))
         else:
             cands.append(s.eats)
     # The latest turn's claim: a finished turn's before an eat, the one
     # under way's at a response; none at the claim, at the end or before a turn.
     if claims and phase in (rules.EAT, rules.RESPOND):
-        claim, was_forced = claims[-1], bool(forced[len(claims) - 1])
+        claim, was_forced = claims[-1], len(claims) - 1 in forced
     else:
         claim = was_forced = None
     return SeatView(s, seat, phase, tuple(cands), claim, was_forced)

@@ -29,8 +29,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
-
 from fogboard_games.bots.base import SeatBot, register_heuristic, seat_pieces
 from fogboard_games.parley import rules
 
@@ -71,19 +69,21 @@ def seat_view(state, seat: int) -> SeatView:
     n = s.players
     p = seat_pieces(state, seat)
     r = int(p["round"].argmax())
-    friend, enemy = (int(i) % n for i in np.flatnonzero(p["cards"][r, 0]))  # (friend, n + enemy)
-    hp = tuple(int(h) for h in p["hp"].argmax(axis=1))  # one-hot rows: 0 for a cog OUT
+    friend, enemy = p["cards"][r, 0].ravel().nonzero()[0].tolist()  # friend, then n + enemy
+    hp = tuple(p["hp"].argmax(axis=1).tolist())  # one-hot rows: 0 for a cog OUT
     phase = SHOWN_PHASES[int(p["phase"].argmax())]
     line = s.accuse + seat  # `accuse C{seat}`, as a line id: its column in a line one-hot
     accusers = set()
-    if "turn_line" in p:  # IT's lines this round (talk on)
-        said = np.flatnonzero(p["turn_line"][r, :, line])
-        accusers.update(int(c) for c in p["turn_it"][r, said].argmax(axis=1))
-    if "turn_reactions" in p:  # (speaker one-hot, then the line one-hot) per reaction
+    if s.talk:  # IT's lines this round
+        said = p["turn_line"][r, :, line].nonzero()[0]
+        if said.size:
+            accusers.update(p["turn_it"][r, said].argmax(axis=1).tolist())
+    if s.max_reactions:  # (speaker one-hot, then the line one-hot) per reaction
         reactions = p["turn_reactions"][r]
-        k, x = np.nonzero(reactions[:, :, n + line])
-        accusers.update(int(c) for c in reactions[k, x, :n].argmax(axis=1))
-    return SeatView(s, seat, phase, friend, enemy, hp, frozenset(accusers))
+        k, x = reactions[:, :, n + line].nonzero()
+        if k.size:
+            accusers.update(reactions[k, x, :n].argmax(axis=1).tolist())
+    return SeatView(s, seat, phase, friend, enemy - n, hp, frozenset(accusers))
 
 
 class ParleyHeuristic(SeatBot):
