@@ -82,18 +82,17 @@ def current_game(match):
     return getattr(match, "now", match)
 
 
-# The pieces `seat_view` reads. A series' `game{g}` piece is a single game's
-# information-state tensor, flat: these are views into it, made once per
-# piece (the observer behind `seat_pieces` keeps its arrays and overwrites
-# them in place), with the piece itself kept so that its id is never reused.
+# The pieces `seat_view` reads, and where they sit in a single game's
+# information-state tensor (by the Setup's built_from): a series' `game{g}`
+# piece is that tensor, flat.
 READ = ("phase", "first", "claims", "eats", "forced", "verdicts")
-_GAME_VIEWS: dict[int, tuple[np.ndarray, dict[str, np.ndarray]]] = {}
+_SPANS: dict[tuple, dict[str, tuple[int, int, tuple[int, ...]]]] = {}
 
 
 def game_pieces(state, seat: int) -> tuple[rules.Setup, Mapping[str, np.ndarray]]:
     """The Setup and the information-state pieces of `seat` in the Mind Bluff
-    game under way: the state's own, or those of a series' current game
-    (the pieces `seat_view` reads)."""
+    game under way: the state's own, or those `seat_view` reads of a
+    series' current game."""
     setup = state.get_game().setup
     pieces = seat_pieces(state, seat)
     if "game" not in pieces:
@@ -103,17 +102,15 @@ def game_pieces(state, seat: int) -> tuple[rules.Setup, Mapping[str, np.ndarray]
         raise ValueError("the series is over: no game under way")
     g = under_way[0]
     setup = setup.games[g]
-    flat = pieces[f"game{g + 1}"]
-    entry = _GAME_VIEWS.get(id(flat))
-    if entry is None or entry[0] is not flat:
+    spans = _SPANS.get(setup.built_from)
+    if spans is None:
         layout = observer.MindBluffEncoder(setup).layout(INFO_STATE)
-        at, shape = layout.offset, layout.shape
-        views = {
-            name: flat[at[name] : at[name] + math.prod(shape[name])].reshape(shape[name])
-            for name in READ
-        }
-        entry = _GAME_VIEWS[id(flat)] = (flat, views)
-    return setup, entry[1]
+        spans = _SPANS[setup.built_from] = {}
+        for name in READ:
+            at, shape = layout.offset[name], layout.shape[name]
+            spans[name] = (at, at + math.prod(shape), shape)
+    flat = pieces[f"game{g + 1}"]
+    return setup, {name: flat[a:b].reshape(shape) for name, (a, b, shape) in spans.items()}
 
 
 def seat_view(state, seat: int) -> SeatView:
