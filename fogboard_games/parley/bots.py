@@ -5,9 +5,10 @@ pieces (`bots.base.seat_pieces`, docs/parley.md#tensor-pieces) and the
 configured game's Setup: its own FRIEND and ENEMY this round (`cards`),
 and the public table: every cog's hp (so who is OUT), the phase, and the
 lines said this round (who accused it, from `turn_line` and
-`turn_reactions`). Another cog's cards, the aims of other cogs' shots and
-the kill points counted during the round are not in those pieces, so the
-bot cannot read them.
+`turn_reactions`); whether it may pass or hip-shoot it reads from its
+legal actions. Another cog's cards, the aims of other cogs' shots and the
+kill points counted during the round are not in those pieces, so the bot
+cannot read them.
 
 - Act: a cog at 1 hp can be put OUT by a head-shot, and the shooter keeps
   the gun, so it first head-shoots its ENEMY at 1 hp (a point), else
