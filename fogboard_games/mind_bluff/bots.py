@@ -1,10 +1,11 @@
 """The `heuristic` bot of Mind Bluff and of the Mind Bluff series (docs/mind_bluff.md).
 
-It decides from `seat_view`, the one place that reads a state: per turn the
-eats the seat cannot rule out (`rules.eat_candidates` with the seat's own
-eats seen, so another seat's eat is known only when a forced-honest claim
-or a TRUE verdict fixed it, and narrowed by a BLUFF verdict), the public
-claims, responses, verdicts and debts, and the possible starts. From these
+It decides from `seat_view`, built only from the seat's information-state
+pieces (`bots.base.seat_pieces`, docs/mind_bluff.md#tensor-pieces) and the
+configured game's Setup: per turn the eats the seat cannot rule out (its
+own eats from `eats`; another seat's eat is known only when a forced-honest
+claim or a TRUE verdict fixed it, and narrowed by a BLUFF verdict), the
+public claims and verdicts, the phase, and the possible starts. From these
 it weighs every consistent world alike (each unknown eat equally likely,
 each possible start equally likely, every surviving eat smaller than the
 count then) and reads off the weight of each count left; the counts with a
@@ -31,8 +32,9 @@ weight are exactly `rules.remaining_set(match, (seat,))`.
   `mind-bluff-tiny` this took the bot from even to +0.74 against the bot
   without it, and from +0.67 to +0.83 against random).
 
-The series: the bot plays the game under way (`SeriesMatch.now`); the
-finished games change nothing in its decisions but its tie-break key.
+The series: the bot plays the game under way (the `game` piece names it,
+its `game{g}` piece holds the single game's pieces); the finished games
+change nothing in its decisions but its tie-break key.
 Every random choice comes from `SeatBot.rng` keyed by the seat's
 information-state string.
 """
@@ -40,9 +42,14 @@ information-state string.
 from __future__ import annotations
 
 import dataclasses
+import math
+from collections.abc import Mapping
 
-from fogboard_games.bots.base import SeatBot, register_heuristic
-from fogboard_games.mind_bluff import rules
+import numpy as np
+
+from fogboard_games.bots.base import SeatBot, register_heuristic, seat_pieces
+from fogboard_games.core.observer import INFO_STATE
+from fogboard_games.mind_bluff import observer, rules
 
 BLUFF_RATE = 0.15  # chance of a bluff on a free claim
 HONEST_PRIOR = 0.5  # the chance the claimant claims its eat, in the doubt model
@@ -75,15 +82,74 @@ def current_game(match):
     return getattr(match, "now", match)
 
 
+# The pieces `seat_view` reads, and where they sit in a single game's
+# information-state tensor (by the Setup's built_from): a series' `game{g}`
+# piece is that tensor, flat.
+READ = ("phase", "first", "claims", "eats", "forced", "verdicts")
+_SPANS: dict[tuple, dict[str, tuple[int, int, tuple[int, ...]]]] = {}
+
+
+def game_pieces(state, seat: int) -> tuple[rules.Setup, Mapping[str, np.ndarray]]:
+    """The Setup and the information-state pieces of `seat` in the Mind Bluff
+    game under way: the state's own, or those `seat_view` reads of a
+    series' current game."""
+    setup = state.get_game().setup
+    pieces = seat_pieces(state, seat)
+    if "game" not in pieces:
+        return setup, pieces
+    under_way = pieces["game"].nonzero()[0].tolist()
+    if not under_way:
+        raise ValueError("the series is over: no game under way")
+    g = under_way[0]
+    setup = setup.games[g]
+    spans = _SPANS.get(setup.built_from)
+    if spans is None:
+        layout = observer.MindBluffEncoder(setup).layout(INFO_STATE)
+        spans = _SPANS[setup.built_from] = {}
+        for name in READ:
+            at, shape = layout.offset[name], layout.shape[name]
+            spans[name] = (at, at + math.prod(shape), shape)
+    flat = pieces[f"game{g + 1}"]
+    return setup, {name: flat[a:b].reshape(shape) for name, (a, b, shape) in spans.items()}
+
+
 def seat_view(state, seat: int) -> SeatView:
     """The knowledge of `seat` in `state` (a Mind Bluff or series state)."""
-    m = current_game(state.truth)
-    s = m.setup
-    cands = tuple(rules.eat_candidates(s, t, (seat,)) for t in rules.surviving_turns(m))
-    last = m.turns[-1] if m.turns else None
-    claim = last.claim if last is not None else None
-    forced = last.forced if last is not None else None
-    return SeatView(s, seat, m.phase, cands, claim, forced)
+    s, p = game_pieces(state, seat)
+    m = s.max_eat
+    shown = p["phase"].nonzero()[0].tolist()  # eat / claim / respond / over; none at chance
+    if shown:
+        phase = rules.EAT + shown[0]
+    else:  # the coin comes before the first seat is known, a secret draw after
+        phase = rules.DRAW if p["first"].any() else rules.COIN
+    # Every surviving turn has a claim (turns are rows, in order), except the
+    # seat's own turn under way in the claim phase.
+    claims = [i % m + 1 for i in p["claims"].ravel().nonzero()[0].tolist()]
+    turns = len(claims) + (phase == rules.CLAIM)
+    own = {i // m: i % m + 1 for i in p["eats"].ravel().nonzero()[0].tolist()}
+    forced = set(p["forced"].nonzero()[0].tolist())
+    fixed, bluffed = set(forced), set()  # forced-honest or TRUE; BLUFF
+    for i in p["verdicts"].ravel().nonzero()[0].tolist():  # (turn, TRUE / BLUFF) one-hot
+        (bluffed if i % 2 else fixed).add(i // 2)
+    cands = []
+    for t in range(turns):
+        if t in own:
+            cands.append((own[t],))
+        elif t == len(claims):  # the other seat's turn under way, before its claim
+            cands.append(s.eats)
+        elif t in fixed:
+            cands.append((claims[t],))
+        elif t in bluffed:  # anything but the claim
+            cands.append(tuple(k for k in s.eats if k != claims[t]))
+        else:
+            cands.append(s.eats)
+    # The latest turn's claim: a finished turn's before an eat, the one
+    # under way's at a response; none at the claim, at the end or before a turn.
+    if claims and phase in (rules.EAT, rules.RESPOND):
+        claim, was_forced = claims[-1], len(claims) - 1 in forced
+    else:
+        claim = was_forced = None
+    return SeatView(s, seat, phase, tuple(cands), claim, was_forced)
 
 
 def world_weights(setup: rules.Setup, cands) -> dict[int, int]:
@@ -188,6 +254,7 @@ __all__ = [
     "claim_chance",
     "claim_truth",
     "current_game",
+    "game_pieces",
     "remaining_weights",
     "seat_view",
     "world_weights",

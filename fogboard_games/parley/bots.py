@@ -1,11 +1,14 @@
 """The `heuristic` bot of Parley (docs/parley.md).
 
-It decides from `seat_view`, the one place that reads a state: its own
-FRIEND and ENEMY this round (`match.deals[round][seat]`, its own seat's
-cards only), and the public table: every cog's hp (so who is OUT), passes
-left, misses, who holds the gun, and the lines said this round (who
-accused or vouched whom). It never reads another cog's cards, the aims of
-other cogs' shots, or the kill points counted during the round.
+It decides from `seat_view`, built only from the cog's information-state
+pieces (`bots.base.seat_pieces`, docs/parley.md#tensor-pieces) and the
+configured game's Setup: its own FRIEND and ENEMY this round (`cards`),
+and the public table: every cog's hp (so who is OUT), the phase, and the
+lines said this round (who accused it, from `turn_line` and
+`turn_reactions`); whether it may pass or hip-shoot it reads from its
+legal actions. Another cog's cards, the aims of other cogs' shots and the
+kill points counted during the round are not in those pieces, so the bot
+cannot read them.
 
 - Act: a cog at 1 hp can be put OUT by a head-shot, and the shooter keeps
   the gun, so it first head-shoots its ENEMY at 1 hp (a point), else
@@ -27,7 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from fogboard_games.bots.base import SeatBot, register_heuristic
+from fogboard_games.bots.base import SeatBot, register_heuristic, seat_pieces
 from fogboard_games.parley import rules
 
 PASS_RATE = 0.1  # chance of a pass when one is allowed and the table is large
@@ -54,21 +57,34 @@ class SeatView:
         return [c for c in range(self.setup.players) if c != self.seat and self.hp[c] > 0]
 
 
+# The phases in the order of the `phase` piece (a pending hip-shot, a chance
+# node, shows as the act before it; a seat never decides there).
+SHOWN_PHASES = (rules.DEAL, rules.WAKE, rules.LINE, rules.ACT, rules.REACT, rules.OVER)
+
+
 def seat_view(state, seat: int) -> SeatView:
-    """The knowledge of cog `seat` in `state` that the bot decides from."""
-    m = state.truth
-    s = m.setup
-    friend, enemy = m.deals[m.round][seat]  # its own cards only
+    """The knowledge of cog `seat` in `state` that the bot decides from, read
+    from the cog's information-state pieces (at a decision: the cards of the
+    round under way are dealt)."""
+    s = state.get_game().setup
+    n = s.players
+    p = seat_pieces(state, seat)
+    r = int(p["round"].argmax())
+    friend, enemy = p["cards"][r, 0].ravel().nonzero()[0].tolist()  # friend, then n + enemy
+    hp = tuple(p["hp"].argmax(axis=1).tolist())  # one-hot rows: 0 for a cog OUT
+    phase = SHOWN_PHASES[int(p["phase"].argmax())]
+    line = s.accuse + seat  # `accuse C{seat}`, as a line id: its column in a line one-hot
     accusers = set()
-    for t in m.turns:
-        if t.round != m.round:
-            continue
-        lines = ([(t.it, t.line)] if t.line is not None else []) + list(t.reactions)
-        for speaker, line in lines:
-            if line == s.accuse + seat:
-                accusers.add(speaker)
-    hp = m.hp  # 0 for a cog that is OUT
-    return SeatView(s, seat, m.phase, friend, enemy, hp, frozenset(accusers))
+    if s.talk:  # IT's lines this round
+        said = p["turn_line"][r, :, line].nonzero()[0]
+        if said.size:
+            accusers.update(p["turn_it"][r, said].argmax(axis=1).tolist())
+    if s.max_reactions:  # (speaker one-hot, then the line one-hot) per reaction
+        reactions = p["turn_reactions"][r]
+        k, x = reactions[:, :, n + line].nonzero()
+        if k.size:
+            accusers.update(reactions[k, x, :n].argmax(axis=1).tolist())
+    return SeatView(s, seat, phase, friend, enemy - n, hp, frozenset(accusers))
 
 
 class ParleyHeuristic(SeatBot):
