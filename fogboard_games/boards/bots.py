@@ -42,13 +42,26 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import NamedTuple
 
 from fogboard_games.boards import rules
-from fogboard_games.boards.rules import BLOCKED, OWN, PLACED, PROVEN, UNKNOWN
-from fogboard_games.bots.base import SeatBot, register_heuristic, register_kind
+from fogboard_games.boards.rules import BLOCKED, OCCUPIED, OWN, PLACED, PROVEN, UNKNOWN
+from fogboard_games.bots.base import SeatBot, register_heuristic, register_kind, seat_pieces
 
 BOT_NAMES = ("probe", "sweep")
 BOARD_GAMES = ("fogboard_phantom_ttt", "fogboard_dark_hex", "fogboard_recon_hex")
+NO_SENSE = rules.Sense(-1, ())  # a ply without a sense, as the log holds it
+
+
+class OwnPly(NamedTuple):
+    """One of the seat's own plies as its log shows it: the sense (anchor
+    index, -1 without one, and the block's view codes, empty without one),
+    then the attempted cell and its result (PLACED / OCCUPIED)."""
+
+    anchor: int
+    seen: tuple[int, ...]
+    cell: int
+    result: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,16 +69,16 @@ class SeatView:
     """Everything one seat knows, and nothing more.
 
     `board` is the believed board (UNKNOWN / OWN / PROVEN per cell); `log`
-    holds the seat's own plies as (anchor, seen, cell, result), anchor -1
-    without a sense; `sense_now` is the (anchor, seen) of a sense made in the
-    ply under way, and `sensing` says the seat's next decision is its sense.
+    holds the seat's own plies (OwnPly); `sense_now` is the Sense of a sense
+    made in the ply under way, and `sensing` says the seat's next decision
+    is its sense.
     """
 
     geo: rules.Geometry
     seat: int
     board: tuple[int, ...]
-    log: tuple[tuple, ...]
-    sense_now: tuple | None
+    log: tuple[OwnPly, ...]
+    sense_now: rules.Sense | None
     sensing: bool
 
     @property
@@ -74,33 +87,42 @@ class SeatView:
 
 
 def seat_view(state, seat: int) -> SeatView:
-    """The information of `seat` in `state`, rebuilt from the seat's own log.
+    """The information of `seat` in `state`, read from its observer's pieces.
 
-    The believed board follows from the log alone: placed cells are own
-    stones; an `occupied` attempt, or a sensed block cell holding an opponent
-    stone, proves that stone. The rules keep the same knowledge in
-    `Match.view`; tests check that the two agree.
+    `seat_pieces` gives the seat's information-state tensor
+    (docs/boards.md#tensor-pieces): the believed board, and per own ply i
+    its attempt, result and (recon) sense. The row after the seat's last
+    ply holds a sense made in the ply under way. Whose turn it is and
+    whether the game is over are public.
     """
-    m = state.truth
-    geo = m.setup
+    geo = state.get_game().setup
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, got {seat!r}")
-    log = tuple((a, seen, cell, res) for who, a, seen, cell, res in m.plies if who == seat)
-    # Only the mover can have a sense in the ply under way; whether it is
-    # this seat's turn is known to the seat when it is asked to decide.
-    sense_now = m.sensed if (m.ending is None and m.mover == seat) else None
-    board = [UNKNOWN] * geo.cells
-    senses = [(a, seen) for a, seen, _, _ in log if a >= 0]
-    if sense_now is not None:
-        senses.append(sense_now)
-    for anchor, seen in senses:
-        for c, code in zip(geo.blocks[anchor], seen, strict=True):
-            if code == PROVEN:
-                board[c] = PROVEN
-    for _, _, cell, result in log:
-        board[cell] = OWN if result == PLACED else PROVEN
-    sensing = bool(geo.sense) and m.ending is None and m.mover == seat and m.sensed is None
-    return SeatView(geo, seat, tuple(board), log, sense_now, sensing)
+    pieces = seat_pieces(state, seat)
+    board = tuple(pieces["board"][0].argmax(axis=1).tolist())
+    # One attempt per own ply, in order: row i of `attempts` is one-hot at its cell.
+    done, cells = pieces["attempts"][0].nonzero()
+    occupied = pieces["results"][0][: len(done), OCCUPIED].tolist()
+    results = [OCCUPIED if o else PLACED for o in occupied]
+    senses = [NO_SENSE] * len(done)
+    sense_now = None
+    playing = not state.is_terminal() and state.current_player() == seat
+    if geo.sense:
+        anchors = pieces["senses"][0]
+        rows, picked = anchors.nonzero()
+        seen = pieces["sensed"][0][rows].argmax(axis=2).tolist() if len(rows) else []
+        for i, anchor, codes in zip(rows.tolist(), picked.tolist(), seen):
+            sense = rules.Sense(anchor, tuple(codes))
+            if i < len(done):
+                senses[i] = sense
+            elif playing:  # only the mover senses in the ply under way
+                sense_now = sense
+    log = tuple(
+        OwnPly(sense.anchor, sense.seen, cell, result)
+        for sense, cell, result in zip(senses, cells.tolist(), results)
+    )
+    sensing = bool(geo.sense) and playing and sense_now is None
+    return SeatView(geo, seat, board, log, sense_now, sensing)
 
 
 # ---- believed shortest paths ----------------------------------------------

@@ -31,7 +31,7 @@ import itertools
 from functools import lru_cache
 from math import comb
 
-from fogboard_games.bots.base import SeatBot, register_heuristic
+from fogboard_games.bots.base import SeatBot, register_heuristic, seat_pieces
 from fogboard_games.liars_dice import rules
 
 PROPHECY_AT = 0.6  # the least chance of an exact count for a prophecy
@@ -55,9 +55,39 @@ class SeatView:
 
 
 def seat_view(state, seat: int) -> SeatView:
-    """The knowledge of `seat` in `state` that the bot decides from."""
-    m = state.truth
-    return SeatView(m.setup, seat, m.phase, tuple(sorted(m.hands[seat])), m.in_play, m.bid)
+    """The knowledge of `seat` in `state` that the bot decides from, read from
+    its observer's pieces (docs/liars_dice.md#tensor-pieces).
+
+    The round under way is the number of showdowns so far (the last one's
+    once the match is over); the seat's current hand is its row of `hands`
+    for that round after the rerolls it made; the standing bid is the
+    round's highest bid; the dice in play are the public dice counts (every
+    die in chips mode). The phase is public: the end, a chance node (a
+    reroll once some seat rerolled this round), or the mover's choice or bid.
+    """
+    s = state.get_game().setup
+    pieces = seat_pieces(state, seat)
+    over = state.is_terminal()
+    shown = pieces["shown"]
+    rnd = int(shown.reshape(len(shown), -1).any(axis=1).sum()) - over
+    rerolled = pieces["rerolled"][rnd] if s.rerolls else None
+    rerolls_made = int(rerolled[seat].sum()) if s.rerolls else 0
+    counts = pieces["hands"][0, rnd, rerolls_made].tolist()
+    hand = tuple(face for face, k in enumerate(counts, 1) for _ in range(int(k)))
+    if s.chips:
+        in_play = s.total
+    else:
+        in_play = int(pieces["dice_counts"].argmax(axis=1).sum())
+    first = s.round_rows[rnd]
+    made = pieces["bids"][first : first + (s.total - rnd) * s.sides].any(axis=1).nonzero()[0]
+    bid = int(made[-1]) if len(made) else -1
+    if over:
+        phase = rules.OVER
+    elif state.current_player() < 0:
+        phase = rules.REROLLING if s.rerolls and rerolled.any() else rules.ROLLING
+    else:
+        phase = rules.CHOOSING if s.rerolls and s.keep in state.legal_actions() else rules.BIDDING
+    return SeatView(s, seat, phase, hand, in_play, bid)
 
 
 def face_chance(setup: rules.Setup, face: int) -> float:
