@@ -1,48 +1,21 @@
 """Baseline bots `probe` and `sweep` for the Fog-of-War boards (docs/boards_bots_and_replays.md).
 
-Both decide only from the seat's information state: its own stones, the
-opponent stones it has proven, its own attempts in order with their results,
-and its sense results. They never read the true board, the opponent's plies
-or the global ply count. `seat_view` is the one place that reads a state, and
-it rebuilds the believed board from the seat's own log (cross-checked against
-the rules' view of that seat), so nothing else can leak into a decision.
-
-- `probe` attempts a cell on its believed shortest path: hex, an unknown cell
-  lying on some least-cost route of a 0-1 BFS over the believed board (own
-  stone 0, unknown 1, proven opponent stone impassable); tic-tac-toe, an
-  unknown cell of a best untouched line (no proven opponent mark, most own
-  marks). When several cells tie, those that also lie on the opponent's
-  believed shortest path (the same search from the opponent's side of the
-  same believed board) are preferred, then a seeded RNG picks. A collision
-  proves a stone, so the next decision's path is recomputed around it. With
-  no route of its own left (tic-tac-toe only), it blocks the opponent's
-  believed path. Recon sense: the block covering the most cells of its
-  planned path (the cells it would choose among), ties by the RNG.
-- `sweep` walks a lane: seat 0 a rank left to right, seat 1 a file bottom to
-  top, tic-tac-toe rows left to right for both seats. It starts on the middle
-  lane (size // 2, as the original engine's sweep). Walking over its own
-  stones, it attempts the first cell it does not own; a proven opponent stone
-  blocks the lane, and the walk shifts one lane up (rank + 1 / file + 1 / row
-  + 1, wrapping at the edge) and continues at the same offset. Reaching the
-  end of a lane it wraps to the lane's start. Recon sense: the block just
-  ahead in its lane, i.e. anchored at the cell it would attempt, clamped to
-  the board. Sweep has no ties, so its seed changes nothing.
-
-`probe` is also the boards' `heuristic` kind (`fogboard_games.bots.make_bot(
-"heuristic", ...)`), registered here for the three board games.
-
-The walk and the paths are pure functions of the believed board, so a
-collision (or a sensed stone) is what moves them on; no bot keeps a memory
-that the seat's log does not already hold. Ties are broken by a
-`random.Random` seeded from (seed, games started, own plies, sense step), so a
-bot's action is a function of its seed and the seat's information state.
+`probe` attempts a cell on its believed shortest path (preferring cells on
+the opponent's too), `sweep` walks a lane and shifts when blocked; `probe`
+is also the boards' `heuristic` kind. Both decide from `seat_view`, built
+from the seat's observer pieces alone (docs/bots.md#fair-seats), and are
+pure functions of that view and a seeded RNG, so no bot keeps a memory the
+seat's information state does not hold.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from typing import NamedTuple
+
+import numpy as np
 
 from fogboard_games.boards import rules
 from fogboard_games.boards.rules import BLOCKED, OCCUPIED, OWN, PLACED, PROVEN, UNKNOWN
@@ -50,7 +23,6 @@ from fogboard_games.bots.base import SeatBot, register_heuristic, register_kind,
 
 BOT_NAMES = ("probe", "sweep")
 BOARD_GAMES = ("fogboard_phantom_ttt", "fogboard_dark_hex", "fogboard_recon_hex")
-NO_SENSE = rules.Sense(-1, ())  # a ply without a sense, as the log holds it
 
 
 class OwnPly(NamedTuple):
@@ -62,6 +34,13 @@ class OwnPly(NamedTuple):
     seen: tuple[int, ...]
     cell: int
     result: int
+
+
+@functools.cache
+def plain_plies(cells: int) -> list[list[OwnPly]]:
+    """[cell][result]: the OwnPly of every attempt without a sense, made once
+    per board size (most plies have no sense; a log reuses these)."""
+    return [[OwnPly(-1, (), c, r) for r in (PLACED, OCCUPIED)] for c in range(cells)]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -100,27 +79,27 @@ def seat_view(state, seat: int) -> SeatView:
         raise ValueError(f"seat must be 0 or 1, got {seat!r}")
     pieces = seat_pieces(state, seat)
     board = tuple(pieces["board"][0].argmax(axis=1).tolist())
-    # One attempt per own ply, in order: row i of `attempts` is one-hot at its cell.
-    done, cells = pieces["attempts"][0].nonzero()
-    occupied = pieces["results"][0][: len(done), OCCUPIED].tolist()
-    results = [OCCUPIED if o else PLACED for o in occupied]
-    senses = [NO_SENSE] * len(done)
+    results = pieces["results"][0]
+    done = int(np.count_nonzero(results))  # own plies: one one-hot row each
+    cells = pieces["attempts"][0][:done].argmax(axis=1).tolist()
+    plain = plain_plies(geo.cells)
+    log = [
+        plain[c][OCCUPIED if o else PLACED]
+        for c, o in zip(cells, results[:done, OCCUPIED].tolist())
+    ]
     sense_now = None
     playing = not state.is_terminal() and state.current_player() == seat
     if geo.sense:
-        anchors = pieces["senses"][0]
-        rows, picked = anchors.nonzero()
-        seen = pieces["sensed"][0][rows].argmax(axis=2).tolist() if len(rows) else []
-        for i, anchor, codes in zip(rows.tolist(), picked.tolist(), seen):
-            sense = rules.Sense(anchor, tuple(codes))
-            if i < len(done):
-                senses[i] = sense
-            elif playing:  # only the mover senses in the ply under way
-                sense_now = sense
-    log = tuple(
-        OwnPly(sense.anchor, sense.seen, cell, result)
-        for sense, cell, result in zip(senses, cells.tolist(), results)
-    )
+        # Rows 0..done-1 are the senses of its plies, row `done` one under way.
+        rows, anchors = pieces["senses"][0][: done + 1].nonzero()
+        if len(rows):
+            seen = pieces["sensed"][0][rows].argmax(axis=2).tolist()
+            for i, anchor, codes in zip(rows.tolist(), anchors.tolist(), seen):
+                if i < done:
+                    log[i] = OwnPly(anchor, tuple(codes), log[i].cell, log[i].result)
+                elif playing:  # only the mover senses in the ply under way
+                    sense_now = rules.Sense(anchor, tuple(codes))
+    log = tuple(log)
     sensing = bool(geo.sense) and playing and sense_now is None
     return SeatView(geo, seat, board, log, sense_now, sensing)
 
