@@ -1,8 +1,8 @@
 """The `heuristic` bot of Liar's Dice (docs/liars_dice.md).
 
-It decides from `seat_view`, the one place that reads a state: its own
-current hand (as a multiset), the dice in play, the standing bid and its
-holder, and the legal actions, all of which its seat knows. Every other
+It decides from `seat_view`, built from the seat's observer pieces alone
+(docs/bots.md#fair-seats): its own current hand (as a multiset), the dice
+in play and the standing bid; and from its legal actions. Every other
 die is unseen: it counts for a face F with chance 1/S, or 2/S when F is not
 the wild face and there is one (`wild=one`: 1, `wild=highest`: S), so the
 count for F is its own dice counting for F plus a binomial over the unseen
