@@ -18,6 +18,7 @@ import fogboard_games
 from fogboard_games.boards import bots as board_bots
 from fogboard_games.boards import rules as board_rules
 from fogboard_games.bots import make_bot
+from fogboard_games.bots.base import seat_pieces
 from fogboard_games.core import glue
 from fogboard_games.liars_dice import bots as dice_bots
 
@@ -186,3 +187,16 @@ def test_the_guard_catches_a_bot_reading_the_truth(truth_out_of_reach):
     truth_out_of_reach.append(True)
     with pytest.raises(AssertionError, match="read the true match"):
         Peeker(game, 0, 0).step(state)
+
+
+def test_seat_pieces_gives_the_information_state_or_the_current_view():
+    game = fogboard_games.load("liars-dice")
+    state = game.new_initial_state()
+    for face in (0, 0, 2, 3, 4, 5, 5, 5, 5, 5):  # seat 0 rolls 1 1 3 4 5, seat 1 all 6s
+        state.apply_action(face)
+    recall = dict(seat_pieces(state, 0))
+    assert "hands" in recall and "hand" not in recall
+    assert recall["hands"][0, 0, 0].tolist() == [2, 0, 1, 1, 1, 0]
+    view = seat_pieces(state, 0, recall=False)
+    assert "hands" not in view and view["hand"][0].tolist() == [2, 0, 1, 1, 1, 0]
+    assert seat_pieces(state, 1, recall=False)["hand"][0].tolist() == [0, 0, 0, 0, 0, 5]

@@ -1,6 +1,6 @@
 """The `heuristic` bot of Liar's Dice (docs/liars_dice.md).
 
-It decides from `seat_view`, built from the seat's observer pieces alone
+It decides from `seat_view`, built from its seat's current view alone
 (docs/bots.md#fair-seats): its own current hand (as a multiset), the dice
 in play and the standing bid; and from its legal actions. Every other
 die is unseen: it counts for a face F with chance 1/S, or 2/S when F is not
@@ -56,35 +56,29 @@ class SeatView:
 
 def seat_view(state, seat: int) -> SeatView:
     """The knowledge of `seat` in `state` that the bot decides from, read from
-    its observer's pieces (docs/liars_dice.md#tensor-pieces).
+    its current view's pieces (docs/liars_dice.md#tensor-pieces).
 
-    The round under way is the number of showdowns so far (the last one's
-    once the match is over); the seat's current hand is its row of `hands`
-    for that round after the rerolls it made; the standing bid is the
-    round's highest bid; the dice in play are the public dice counts (every
-    die in chips mode). The phase is public: the end, a chance node (a
-    reroll once some seat rerolled this round), or the mover's choice or bid.
+    The current view holds all of it, and is written without walking the
+    match's history: the seat's hand, the dice counts (every die is in play
+    in chips mode), the standing bid. The phase is public: the end, a chance
+    node (a reroll once some seat rerolled this round), or the mover's
+    choice or bid.
     """
     s = state.get_game().setup
-    pieces = seat_pieces(state, seat)
-    over = state.is_terminal()
-    shown = pieces["shown"]
-    rnd = int(shown.reshape(len(shown), -1).any(axis=1).sum()) - over
-    rerolled = pieces["rerolled"][rnd] if s.rerolls else None
-    rerolls_made = int(rerolled[seat].sum()) if s.rerolls else 0
-    counts = pieces["hands"][0, rnd, rerolls_made].tolist()
+    pieces = seat_pieces(state, seat, recall=False)
+    counts = pieces["hand"][0].tolist()
     hand = tuple(face for face, k in enumerate(counts, 1) for _ in range(int(k)))
     if s.chips:
         in_play = s.total
     else:
         in_play = int(pieces["dice_counts"].argmax(axis=1).sum())
-    first = s.round_rows[rnd]
-    made = pieces["bids"][first : first + (s.total - rnd) * s.sides].any(axis=1).nonzero()[0]
-    bid = int(made[-1]) if len(made) else -1
-    if over:
+    made = pieces["standing_bid"].nonzero()[0]
+    bid = int(made[0]) if len(made) else -1
+    if state.is_terminal():
         phase = rules.OVER
     elif state.current_player() < 0:
-        phase = rules.REROLLING if s.rerolls and rerolled.any() else rules.ROLLING
+        rerolled = s.rerolls and pieces["rerolls_used"][:, 0].min() == 0.0
+        phase = rules.REROLLING if rerolled else rules.ROLLING
     else:
         phase = rules.CHOOSING if s.rerolls and s.keep in state.legal_actions() else rules.BIDDING
     return SeatView(s, seat, phase, hand, in_play, bid)
