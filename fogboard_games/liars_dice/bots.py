@@ -77,8 +77,9 @@ def seat_view(state, seat: int) -> SeatView:
     if state.is_terminal():
         phase = rules.OVER
     elif state.current_player() < 0:
-        rerolled = s.rerolls and pieces["rerolls_used"][:, 0].min() == 0.0
-        phase = rules.REROLLING if rerolled else rules.ROLLING
+        # rerolls_used is one-hot per seat: column 0 clear = it rerolled.
+        rerolling = s.rerolls and pieces["rerolls_used"][:, 0].min() == 0.0
+        phase = rules.REROLLING if rerolling else rules.ROLLING
     else:
         phase = rules.CHOOSING if s.rerolls and s.keep in state.legal_actions() else rules.BIDDING
     return SeatView(s, seat, phase, hand, in_play, bid)
