@@ -1,54 +1,46 @@
 """Baseline bots `probe` and `sweep` for the Fog-of-War boards (docs/boards_bots_and_replays.md).
 
-Both decide only from the seat's information state: its own stones, the
-opponent stones it has proven, its own attempts in order with their results,
-and its sense results. They never read the true board, the opponent's plies
-or the global ply count. `seat_view` is the one place that reads a state, and
-it rebuilds the believed board from the seat's own log (cross-checked against
-the rules' view of that seat), so nothing else can leak into a decision.
-
-- `probe` attempts a cell on its believed shortest path: hex, an unknown cell
-  lying on some least-cost route of a 0-1 BFS over the believed board (own
-  stone 0, unknown 1, proven opponent stone impassable); tic-tac-toe, an
-  unknown cell of a best untouched line (no proven opponent mark, most own
-  marks). When several cells tie, those that also lie on the opponent's
-  believed shortest path (the same search from the opponent's side of the
-  same believed board) are preferred, then a seeded RNG picks. A collision
-  proves a stone, so the next decision's path is recomputed around it. With
-  no route of its own left (tic-tac-toe only), it blocks the opponent's
-  believed path. Recon sense: the block covering the most cells of its
-  planned path (the cells it would choose among), ties by the RNG.
-- `sweep` walks a lane: seat 0 a rank left to right, seat 1 a file bottom to
-  top, tic-tac-toe rows left to right for both seats. It starts on the middle
-  lane (size // 2, as the original engine's sweep). Walking over its own
-  stones, it attempts the first cell it does not own; a proven opponent stone
-  blocks the lane, and the walk shifts one lane up (rank + 1 / file + 1 / row
-  + 1, wrapping at the edge) and continues at the same offset. Reaching the
-  end of a lane it wraps to the lane's start. Recon sense: the block just
-  ahead in its lane, i.e. anchored at the cell it would attempt, clamped to
-  the board. Sweep has no ties, so its seed changes nothing.
-
-`probe` is also the boards' `heuristic` kind (`fogboard_games.bots.make_bot(
-"heuristic", ...)`), registered here for the three board games.
-
-The walk and the paths are pure functions of the believed board, so a
-collision (or a sensed stone) is what moves them on; no bot keeps a memory
-that the seat's log does not already hold. Ties are broken by a
-`random.Random` seeded from (seed, games started, own plies, sense step), so a
-bot's action is a function of its seed and the seat's information state.
+`probe` attempts a cell on its believed shortest path (preferring cells on
+the opponent's too), `sweep` walks a lane and shifts when blocked; `probe`
+is also the boards' `heuristic` kind. Both decide from `seat_view`, built
+from the seat's observer pieces alone (docs/bots.md#fair-seats), and are
+pure functions of that view and a seeded RNG, so no bot keeps a memory the
+seat's information state does not hold.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
+from typing import NamedTuple
+
+import numpy as np
 
 from fogboard_games.boards import rules
-from fogboard_games.boards.rules import BLOCKED, OWN, PLACED, PROVEN, UNKNOWN
-from fogboard_games.bots.base import SeatBot, register_heuristic, register_kind
+from fogboard_games.boards.rules import BLOCKED, OCCUPIED, OWN, PLACED, PROVEN, UNKNOWN
+from fogboard_games.bots.base import SeatBot, register_heuristic, register_kind, seat_pieces
 
 BOT_NAMES = ("probe", "sweep")
 BOARD_GAMES = ("fogboard_phantom_ttt", "fogboard_dark_hex", "fogboard_recon_hex")
+
+
+class OwnPly(NamedTuple):
+    """One of the seat's own plies as its log shows it: the sense (anchor
+    index, -1 without one, and the block's view codes, empty without one),
+    then the attempted cell and its result (PLACED / OCCUPIED)."""
+
+    anchor: int
+    seen: tuple[int, ...]
+    cell: int
+    result: int
+
+
+@functools.cache
+def plain_plies(cells: int) -> list[list[OwnPly]]:
+    """[cell][result]: the OwnPly of every attempt without a sense, made once
+    per board size (most plies have no sense; a log reuses these)."""
+    return [[OwnPly(-1, (), c, r) for r in (PLACED, OCCUPIED)] for c in range(cells)]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,16 +48,16 @@ class SeatView:
     """Everything one seat knows, and nothing more.
 
     `board` is the believed board (UNKNOWN / OWN / PROVEN per cell); `log`
-    holds the seat's own plies as (anchor, seen, cell, result), anchor -1
-    without a sense; `sense_now` is the (anchor, seen) of a sense made in the
-    ply under way, and `sensing` says the seat's next decision is its sense.
+    holds the seat's own plies (OwnPly); `sense_now` is the Sense of a sense
+    made in the ply under way, and `sensing` says the seat's next decision
+    is its sense.
     """
 
     geo: rules.Geometry
     seat: int
     board: tuple[int, ...]
-    log: tuple[tuple, ...]
-    sense_now: tuple | None
+    log: tuple[OwnPly, ...]
+    sense_now: rules.Sense | None
     sensing: bool
 
     @property
@@ -74,33 +66,42 @@ class SeatView:
 
 
 def seat_view(state, seat: int) -> SeatView:
-    """The information of `seat` in `state`, rebuilt from the seat's own log.
+    """The information of `seat` in `state`, read from its observer's pieces.
 
-    The believed board follows from the log alone: placed cells are own
-    stones; an `occupied` attempt, or a sensed block cell holding an opponent
-    stone, proves that stone. The rules keep the same knowledge in
-    `Match.view`; tests check that the two agree.
+    `seat_pieces` gives the seat's information-state tensor
+    (docs/boards.md#tensor-pieces): the believed board, and per own ply i
+    its attempt, result and (recon) sense. The row after the seat's last
+    ply holds a sense made in the ply under way. Whose turn it is and
+    whether the game is over are public.
     """
-    m = state.truth
-    geo = m.setup
+    geo = state.get_game().setup
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, got {seat!r}")
-    log = tuple((a, seen, cell, res) for who, a, seen, cell, res in m.plies if who == seat)
-    # Only the mover can have a sense in the ply under way; whether it is
-    # this seat's turn is known to the seat when it is asked to decide.
-    sense_now = m.sensed if (m.ending is None and m.mover == seat) else None
-    board = [UNKNOWN] * geo.cells
-    senses = [(a, seen) for a, seen, _, _ in log if a >= 0]
-    if sense_now is not None:
-        senses.append(sense_now)
-    for anchor, seen in senses:
-        for c, code in zip(geo.blocks[anchor], seen, strict=True):
-            if code == PROVEN:
-                board[c] = PROVEN
-    for _, _, cell, result in log:
-        board[cell] = OWN if result == PLACED else PROVEN
-    sensing = bool(geo.sense) and m.ending is None and m.mover == seat and m.sensed is None
-    return SeatView(geo, seat, tuple(board), log, sense_now, sensing)
+    pieces = seat_pieces(state, seat)
+    board = tuple(pieces["board"][0].argmax(axis=1).tolist())
+    results = pieces["results"][0]
+    done = int(np.count_nonzero(results))  # own plies: one one-hot row each
+    cells = pieces["attempts"][0][:done].argmax(axis=1).tolist()
+    plain = plain_plies(geo.cells)
+    log = [
+        plain[c][OCCUPIED if o else PLACED]
+        for c, o in zip(cells, results[:done, OCCUPIED].tolist())
+    ]
+    sense_now = None
+    playing = not state.is_terminal() and state.current_player() == seat
+    if geo.sense:
+        # Rows 0..done-1 are the senses of its plies, row `done` one under way.
+        rows, anchors = pieces["senses"][0][: done + 1].nonzero()
+        if len(rows):
+            seen = pieces["sensed"][0][rows].argmax(axis=2).tolist()
+            for i, anchor, codes in zip(rows.tolist(), anchors.tolist(), seen):
+                if i < done:
+                    log[i] = OwnPly(anchor, tuple(codes), log[i].cell, log[i].result)
+                elif playing:  # only the mover senses in the ply under way
+                    sense_now = rules.Sense(anchor, tuple(codes))
+    log = tuple(log)
+    sensing = bool(geo.sense) and playing and sense_now is None
+    return SeatView(geo, seat, board, log, sense_now, sensing)
 
 
 # ---- believed shortest paths ----------------------------------------------

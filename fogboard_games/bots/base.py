@@ -17,11 +17,15 @@ import pyspiel
 # The information-state observer of a seat: perfect recall, public facts and
 # that seat's own private facts (pyspiel's default for perfect_recall=True).
 INFO_STATE_TYPE = pyspiel.IIGObservationType(perfect_recall=True)
-_SEAT_OBSERVERS: dict[str, object] = {}  # game string -> its information-state observer
+# Its current view: the same seat's observation, a part of what it knows.
+SEAT_VIEW_TYPE = pyspiel.IIGObservationType(perfect_recall=False)
+_SEAT_OBSERVERS: dict[tuple, object] = {}  # (game string, recall) -> its observer
 
 
-def seat_pieces(state, seat: int) -> Mapping[str, np.ndarray]:
-    """The named pieces of `seat`'s information-state tensor in `state`.
+def seat_pieces(state, seat: int, recall: bool = True) -> Mapping[str, np.ndarray]:
+    """The named pieces of `seat`'s information-state tensor in `state`
+    (`recall=False`: of its current view, which is quicker to write where
+    the history is long).
 
     This is all a fair bot reads of a state besides its legal actions and
     its seat's information-state string: the observer writes exactly what
@@ -30,10 +34,11 @@ def seat_pieces(state, seat: int) -> Mapping[str, np.ndarray]:
     them before asking again, and copy what must be kept.
     """
     game = state.get_game()
-    key = str(game)
+    key = (str(game), recall)
     observer = _SEAT_OBSERVERS.get(key)
     if observer is None:
-        observer = _SEAT_OBSERVERS[key] = game.make_py_observer(INFO_STATE_TYPE)
+        kind = INFO_STATE_TYPE if recall else SEAT_VIEW_TYPE
+        observer = _SEAT_OBSERVERS[key] = game.make_py_observer(kind)
     observer.set_from(state, seat)
     return observer.dict
 

@@ -1,8 +1,8 @@
 """The `heuristic` bot of Liar's Dice (docs/liars_dice.md).
 
-It decides from `seat_view`, the one place that reads a state: its own
-current hand (as a multiset), the dice in play, the standing bid and its
-holder, and the legal actions, all of which its seat knows. Every other
+It decides from `seat_view`, built from its seat's current view alone
+(docs/bots.md#fair-seats): its own current hand (as a multiset), the dice
+in play and the standing bid; and from its legal actions. Every other
 die is unseen: it counts for a face F with chance 1/S, or 2/S when F is not
 the wild face and there is one (`wild=one`: 1, `wild=highest`: S), so the
 count for F is its own dice counting for F plus a binomial over the unseen
@@ -31,7 +31,7 @@ import itertools
 from functools import lru_cache
 from math import comb
 
-from fogboard_games.bots.base import SeatBot, register_heuristic
+from fogboard_games.bots.base import SeatBot, register_heuristic, seat_pieces
 from fogboard_games.liars_dice import rules
 
 PROPHECY_AT = 0.6  # the least chance of an exact count for a prophecy
@@ -55,9 +55,34 @@ class SeatView:
 
 
 def seat_view(state, seat: int) -> SeatView:
-    """The knowledge of `seat` in `state` that the bot decides from."""
-    m = state.truth
-    return SeatView(m.setup, seat, m.phase, tuple(sorted(m.hands[seat])), m.in_play, m.bid)
+    """The knowledge of `seat` in `state` that the bot decides from, read from
+    its current view's pieces (docs/liars_dice.md#tensor-pieces).
+
+    The current view holds all of it, and is written without walking the
+    match's history: the seat's hand, the dice counts (every die is in play
+    in chips mode), the standing bid. The phase is public: the end, a chance
+    node (a reroll once some seat rerolled this round), or the mover's
+    choice or bid.
+    """
+    s = state.get_game().setup
+    pieces = seat_pieces(state, seat, recall=False)
+    counts = pieces["hand"][0].tolist()
+    hand = tuple(face for face, k in enumerate(counts, 1) for _ in range(int(k)))
+    if s.chips:
+        in_play = s.total
+    else:
+        in_play = int(pieces["dice_counts"].argmax(axis=1).sum())
+    made = pieces["standing_bid"].nonzero()[0]
+    bid = int(made[0]) if len(made) else -1
+    if state.is_terminal():
+        phase = rules.OVER
+    elif state.current_player() < 0:
+        # rerolls_used is one-hot per seat: column 0 clear = it rerolled.
+        rerolling = s.rerolls and pieces["rerolls_used"][:, 0].min() == 0.0
+        phase = rules.REROLLING if rerolling else rules.ROLLING
+    else:
+        phase = rules.CHOOSING if s.rerolls and s.keep in state.legal_actions() else rules.BIDDING
+    return SeatView(s, seat, phase, hand, in_play, bid)
 
 
 def face_chance(setup: rules.Setup, face: int) -> float:
