@@ -17,9 +17,7 @@ import pytest
 import fogboard_games
 from fogboard_games.boards import bots as board_bots
 from fogboard_games.boards import rules as board_rules
-from fogboard_games.bots import make_bot
 from fogboard_games.bots.base import seat_pieces
-from fogboard_games.core import glue
 from fogboard_games.liars_dice import bots as dice_bots
 
 # ---- the references: the views as read from the true match ----------------------
@@ -131,62 +129,6 @@ def test_board_views_hold_senses_and_the_sense_under_way():
     assert not mine.sensing and mine == board_view_from_truth(state, 0)
     theirs = board_bots.seat_view(state, 1)
     assert theirs.sense_now is None and [ply.anchor for ply in theirs.log] == [0]
-
-
-# ---- the bots play with the truth out of reach -------------------------------------
-
-
-@pytest.fixture
-def truth_out_of_reach(monkeypatch):
-    """While a bot steps, reading `state.truth` or `writable_truth()` fails."""
-    stepping = []
-
-    def guarded(read):
-        def reach(state):
-            assert not stepping, "a bot read the true match"
-            return read(state)
-
-        return reach
-
-    monkeypatch.setattr(glue.State, "truth", property(guarded(glue.State.truth.fget)))
-    monkeypatch.setattr(glue.State, "writable_truth", guarded(glue.State.writable_truth))
-    return stepping
-
-
-@pytest.mark.parametrize(
-    "preset,kind",
-    [(name, kind) for name in presets_of(*board_bots.BOARD_GAMES) for kind in board_bots.BOTS]
-    + [(name, "heuristic") for name in presets_of("fogboard_liars_dice")],
-)
-def test_bots_play_with_the_truth_out_of_reach(truth_out_of_reach, preset, kind):
-    game = fogboard_games.load(preset)
-    n = game.num_players()
-    bots = [make_bot(kind, game, seat, seed=seat) for seat in range(n)]
-    rng = random.Random(preset)
-    for _ in range(3):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                faces, odds = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(faces, odds)[0])
-                continue
-            truth_out_of_reach.append(True)
-            action = bots[state.current_player()].step(state)
-            truth_out_of_reach.pop()
-            state.apply_action(action)
-
-
-def test_the_guard_catches_a_bot_reading_the_truth(truth_out_of_reach):
-    class Peeker(board_bots.ProbeBot):
-        def decide(self, state):
-            state.truth  # noqa: B018 - the read is the point
-            return super().decide(state)
-
-    game = fogboard_games.load("phantom-ttt-3")
-    state = game.new_initial_state()
-    truth_out_of_reach.append(True)
-    with pytest.raises(AssertionError, match="read the true match"):
-        Peeker(game, 0, 0).step(state)
 
 
 def test_seat_pieces_gives_the_information_state_or_the_current_view():

@@ -14,7 +14,6 @@ import pytest
 
 import fogboard_games
 from fogboard_games import bots
-from fogboard_games.core import glue
 from fogboard_games.mind_bluff import bots as mind_bots
 from fogboard_games.mind_bluff import rules as mind_rules
 from fogboard_games.parley import bots as parley_bots
@@ -192,38 +191,3 @@ def test_the_comparison_catches_a_wrong_view():
         assert_views_match(load("mind-bluff"), wrong_eats, mind_bluff_reference, 20)
     with pytest.raises(AssertionError):
         assert_views_match(load("parley"), last_round_accusers, parley_reference, 4)
-
-
-def play_out(game, seed: int) -> list[int]:
-    """The actions of one game of heuristic bots, chance by its odds."""
-    rng = random.Random(seed)
-    players = [bots.make_bot("heuristic", game, p, seed=seed) for p in range(game.num_players())]
-    state = game.new_initial_state()
-    actions = []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, odds = zip(*state.chance_outcomes())
-            action = rng.choices(outcomes, odds)[0]
-        else:
-            action = players[state.current_player()].step(state)
-        state.apply_action(action)
-        actions.append(action)
-    return actions
-
-
-@pytest.mark.parametrize("name", ["mind-bluff", "mind-bluff-series", "parley", "parley-tiny"])
-def test_the_heuristics_play_the_same_with_the_truth_out_of_reach(name, monkeypatch):
-    """With every public way to the true match refused, the heuristics play
-    the same games: they read only their seat's pieces and legal actions."""
-    game = load(name)
-    want = [play_out(game, seed) for seed in range(3)]
-
-    def refused(*args, **kwargs):
-        raise AssertionError("a seat reached the true state")
-
-    for name_ in ("truth", "writable_truth", "__str__", "history", "clone", "serialize"):
-        monkeypatch.setattr(glue.State, name_, property(refused) if name_ == "truth" else refused)
-    monkeypatch.setattr(glue.State, "resample_from_infostate", refused)
-    assert [play_out(game, seed) for seed in range(3)] == want
-    with pytest.raises(AssertionError, match="reached the true state"):
-        _ = game.new_initial_state().truth  # the refusal is in place
