@@ -192,7 +192,7 @@ def encode(
         hands_at = [None] * n  # seat -> (buffer, offset) its dice go to, None if not shown
         for i, seat in enumerate(seats_for(private, player, n)):
             hands_at[seat] = (0, o_hands + i * walk.hand_block)
-        walk(m, new_cursor(n, hands_at, [buf], buf))
+        walk(m, Cursor(hands_at, [buf], buf, [0] * n))
         return
     # Current view.
     if o_hand is not None:
@@ -217,23 +217,35 @@ def encode(
                 buf[o_used + seat * width + used] = 1.0
 
 
-# A walk's cursor is a list, cheap to make: [events encoded so far, round of
-# the next event, first bid row of that round, standing bid, which hand of
-# the round each seat is on, per seat the (buffer index, offset) its dice are
-# written at (None if not shown), those buffers, the buffer of the public
-# pieces, the match's DiceTexts (None until a string is asked: the Python
-# route's cursor is `match.cache`, and the strings ride along in it)].
+class Cursor:
+    """Where a walk of a match's events stands, and where it writes.
 
+    Slotted: the walk reads and writes it at every event, and a slot is read
+    as fast as a list item. The Python route's cursor is `match.cache`, and
+    the match's strings ride along in it (`texts`).
+    """
 
-def new_cursor(n: int, hands_at: list, bufs: list, public) -> list:
-    return [0, 0, 0, -1, [0] * n, hands_at, bufs, public, None]
+    __slots__ = ("done", "round", "row", "standing", "hand_no", "hands_at", "bufs", "public",
+                 "texts")  # fmt: skip
+
+    def __init__(self, hands_at: list, bufs: list, public, hand_no: list):
+        self.done = 0  # events encoded so far
+        self.round = 0  # the round of the next event
+        self.row = 0  # the first bid row of that round
+        self.standing = -1  # the standing bid, -1 before the opening bid
+        self.hand_no = hand_no  # per seat, which hand of the round it is on
+        # Per seat, (index in `bufs`, offset) its dice are written at, None if not shown.
+        self.hands_at = hands_at
+        self.bufs = bufs  # the buffers of the seats' dice
+        self.public = public  # the buffer of the public pieces
+        self.texts: DiceTexts | None = None  # the match's strings, made when first asked
 
 
 def walker(layout: Layout, setup: rules.Setup, origin: int = 0):
     """The event walk for one layout, its offsets and constants bound once.
 
     `walker(layout, setup, origin)(m, cursor)` encodes the perfect-recall
-    pieces of the events after cursor[0] and advances the cursor. A seat's
+    pieces of the events after `cursor.done` and advances the cursor. A seat's
     dice go to its own (buffer, offset); public pieces go to the public
     buffer, at their layout offset minus `origin`: `encode` writes both into
     one buffer (origin 0), `InfoStateView` keeps the public block (which
@@ -259,10 +271,11 @@ def walker(layout: Layout, setup: rules.Setup, origin: int = 0):
     )
     rerolls = setup.rerolls
 
-    def walk_events(m: rules.Match, at: list) -> None:
-        done, rnd, row, standing, hand_no, hands_at, bufs, public, _ = at
+    def walk_events(m: rules.Match, at: Cursor) -> None:
+        rnd, row, standing, hand_no = at.round, at.row, at.standing, at.hand_no
+        hands_at, bufs, public = at.hands_at, at.bufs, at.public
         events = m.events
-        for k in range(done, len(events)):
+        for k in range(at.done, len(events)):
             kind, seat, what = events[k]
             if kind == ROLL:
                 target = hands_at[seat]
@@ -298,11 +311,11 @@ def walker(layout: Layout, setup: rules.Setup, origin: int = 0):
             row = round_rows[rnd] if rnd < R else 0
             hand_no = [0] * n
             standing = -1
-        at[0] = len(events)
-        at[1] = rnd
-        at[2] = row
-        at[3] = standing
-        at[4] = hand_no
+        at.done = len(events)
+        at.round = rnd
+        at.row = row
+        at.standing = standing
+        at.hand_no = hand_no
 
     walk_events.hand_block = R * H * S  # floats of one seat's hands
     return walk_events
@@ -347,18 +360,18 @@ class InfoStateView:
         rerolls, no_rerolls = setup.rerolls, [0] * n
         roll, act = ROLL, ACT  # closure cells: read faster than module globals
 
-        def start(m: rules.Match) -> list:
+        def start(m: rules.Match) -> Cursor:
             """The match's cursor, walked to nothing yet (`match.cache`)."""
             hand_no = [0] * n if rerolls else no_rerolls  # only a reroll changes it
             own = [*map(list.copy, own_blank)] if logged else None
-            at = m.cache = [0, 0, 0, -1, hand_no, hands_at, own, public_blank[:], None]
+            at = m.cache = Cursor(hands_at, own, public_blank[:], hand_no)
             return at
 
         def tensor(m: rules.Match, player: int) -> list[float]:
             at = m.cache
             if at is None:
                 at = start(m)
-            done = at[0]
+            done = at.done
             events = m.events
             end = len(events)
             # Rolls and bids, the commonest events between two reads, are the
@@ -368,21 +381,21 @@ class InfoStateView:
                 kind, seat, what = events[done]
                 if kind == roll:
                     if logged:
-                        at[6][seat][o_face + (at[1] * H + at[4][seat]) * S + what] += 1.0
+                        at.bufs[seat][o_face + (at.round * H + at.hand_no[seat]) * S + what] += 1.0
                 elif kind == act and what < B:
-                    at[7][o_bids + (at[2] + what) * n + seat] = 1.0
-                    at[3] = what
+                    at.public[o_bids + (at.row + what) * n + seat] = 1.0
+                    at.standing = what
                 else:
-                    at[0] = done
+                    at.done = done
                     walk(m, at)
                     break
                 done += 1
             else:
-                at[0] = done
+                at.done = done
             if logged:
-                out = at[6][player] + at[7]
+                out = at.bufs[player] + at.public
             else:
-                out = own_blank[player] + at[7]
+                out = own_blank[player] + at.public
                 for face in m.hands[player]:
                     out[o_face + face] += 1.0
             if o_counts is not None:  # current dice counts: not part of the log
@@ -431,7 +444,7 @@ def dice_at_round_starts(m: rules.Match) -> list[list[int]]:
 
 
 class DiceTexts:
-    """The strings of one match, kept in its cursor (`match.cache[8]`).
+    """The strings of one match, kept in its cursor (`match.cache.texts`).
 
     `memo` holds every string asked after the first `stamp` events: every
     move appends one event and a match only moves forward, so a new count
@@ -459,13 +472,13 @@ class DiceTexts:
 
 
 def match_texts(enc: LiarsDiceEncoder, m: rules.Match) -> DiceTexts:
-    """The match's DiceTexts (in its cursor, `match.cache[8]`), made when first asked."""
+    """The match's DiceTexts (in its cursor, `match.cache.texts`), made when first asked."""
     at = m.cache
     if at is None:
         at = enc.view.start(m)
-    texts = at[8]
+    texts = at.texts
     if texts is None:
-        texts = at[8] = DiceTexts()
+        texts = at.texts = DiceTexts()
     return texts
 
 
