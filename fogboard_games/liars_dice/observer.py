@@ -122,7 +122,7 @@ class LiarsDiceEncoder(contract.Encoder):
             if token is None:
                 token = self.hand_tokens[hand] = "hand " + hand_text(hand)
             texts = self.action_texts
-            tokens = [texts[e[1]][e[2]] for e in events if e[0] == ACT]
+            tokens = [texts[seat][what] for kind, seat, what in events if kind == ACT]
             return self.info_heads[player] + ", ".join([token, *tokens])
         log = match_texts(self, m).round_log(self.setup, self.info_asked[player])
         if log.done != len(m.events) or log.joined is None:
@@ -280,7 +280,8 @@ def walker(layout: Layout, setup: rules.Setup, origin: int = 0):
             if kind == ROLL:
                 target = hands_at[seat]
                 if target is not None:
-                    bufs[target[0]][target[1] + (rnd * H + hand_no[seat]) * S + what - 1] += 1.0
+                    which, offset = target
+                    bufs[which][offset + (rnd * H + hand_no[seat]) * S + what - 1] += 1.0
                 continue
             if kind == ACT:
                 if what == reroll:
@@ -422,15 +423,15 @@ def action_text(setup: rules.Setup, seat: int, action: int) -> str:
     return f"P{seat} {setup.decision_name(action)}"
 
 
-def showdown_text(setup: rules.Setup, showdown) -> str:
-    hands, call, caller, said, bid, holder, count, winner, loser, amount = showdown
-    shown = " ".join(f"P{s}:{hand_text(h)}" for s, h in enumerate(hands) if h)
-    face = setup.bid_face[said if call == "prophecy" else bid]
+def showdown_text(setup: rules.Setup, showdown: rules.Showdown) -> str:
+    sd = showdown
+    shown = " ".join(f"P{s}:{hand_text(h)}" for s, h in enumerate(sd.hands) if h)
+    face = setup.bid_face[sd.said if sd.call == "prophecy" else sd.bid]
     verb = "loses" if setup.mode == "dice" else "pays"
-    unit = "die" if amount == 1 else "dice"
-    what = f"{amount} {unit}" if setup.mode == "dice" else str(amount)
-    target = "" if setup.mode == "dice" else f" P{winner}"
-    return f"show {shown}; {count} count as {face}s; P{loser} {verb}{target} {what}"
+    unit = "die" if sd.amount == 1 else "dice"
+    what = f"{sd.amount} {unit}" if setup.mode == "dice" else str(sd.amount)
+    target = "" if setup.mode == "dice" else f" P{sd.winner}"
+    return f"show {shown}; {sd.count} count as {face}s; P{sd.loser} {verb}{target} {what}"
 
 
 def dice_at_round_starts(m: rules.Match) -> list[list[int]]:
@@ -566,9 +567,7 @@ class RoundLog:
             self.dice = [setup.numdice] * setup.players
             self.head = self.round_head(0)
         self.tokens = []  # the round under way: strings, a hand's rewritten as it grows
-        # seat -> (its round's tokens, its token's index there, [seat, faces so
-        # far...]) of the hand being rolled
-        self.hands = {}
+        self.hands: dict[int, RolledHand] = {}  # seat -> the hand it is rolling
         self.joined = None
 
     def round_head(self, r: int) -> str:
@@ -597,9 +596,9 @@ class RoundLog:
                 if seat in self.seats:
                     hand = hands.get(seat)
                     if hand is None:
-                        hand = hands[seat] = (tokens, len(tokens), [seat])
+                        hand = hands[seat] = RolledHand(seat, tokens, len(tokens))
                         tokens.append("")
-                    hand[2].append(what)
+                    hand.faces.append(what)
                     if not rolled or rolled[-1] is not hand:  # rewritten once, at the end
                         rolled.append(hand)
             elif kind == ACT:
@@ -624,7 +623,21 @@ class RoundLog:
 
     def write_hands(self, rolled: list) -> None:
         """Rewrite the tokens of the hands that grew (and forget them)."""
-        for tokens, at, (seat, *faces) in rolled:
-            faces = "".join(map(str, sorted(faces)))
-            tokens[at] = f"P{seat} hand {faces}" if self.every else "hand " + faces
+        for hand in rolled:
+            faces = "".join(map(str, sorted(hand.faces)))
+            text = f"P{hand.seat} hand {faces}" if self.every else "hand " + faces
+            hand.tokens[hand.at] = text
         rolled.clear()
+
+
+class RolledHand:
+    """A hand being rolled, as a RoundLog shows it: its token, `tokens[at]`
+    in its round's tokens, is rewritten as its `faces` come in."""
+
+    __slots__ = ("seat", "tokens", "at", "faces")
+
+    def __init__(self, seat: int, tokens: list[str], at: int):
+        self.seat = seat
+        self.tokens = tokens
+        self.at = at
+        self.faces: list[int] = []
