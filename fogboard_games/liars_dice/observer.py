@@ -122,7 +122,10 @@ class LiarsDiceEncoder(contract.Encoder):
             if token is None:
                 token = self.hand_tokens[hand] = "hand " + hand_text(hand)
             texts = self.action_texts
-            tokens = [texts[seat][what] for kind, seat, what in events if kind == ACT]
+            # Events by position (Event is kind, seat, what): the commonest
+            # string of the game, and three item reads cost less here than
+            # unpacking every event (rolls included) or three field reads.
+            tokens = [texts[e[1]][e[2]] for e in events if e[0] == ACT]
             return self.info_heads[player] + ", ".join([token, *tokens])
         log = match_texts(self, m).round_log(self.setup, self.info_asked[player])
         if log.done != len(m.events) or log.joined is None:
