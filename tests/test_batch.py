@@ -409,9 +409,11 @@ def test_observations_stay_their_own(preset):
     copy = kept.copy()
     view = s.observation[3:5]
     view_copy = view.copy()
+    mask = s.legal_action_mask
     del s  # the view and `kept` still hold the buffer
     for _ in range(6):
-        s = env.step(random_actions(rng, env._state.legal_action_mask))
+        s = env.step(random_actions(rng, mask))
+        mask = s.legal_action_mask
         s.observation  # noqa: B018
         if s.terminated.any():
             s = env.reset(s.terminated)
@@ -421,33 +423,41 @@ def test_observations_stay_their_own(preset):
     # what the environment wrote there.
     with pytest.raises(ValueError, match="read-only"):
         s.observation[0, 0] = 1
-    # The pool itself: a held buffer is never handed out again, a dropped one is.
-    a = env._fresh("test", (3,), np.float32)
-    b = env._fresh("test", (3,), np.float32)
-    assert a is not b
-    view = b[1:]
-    del a
-    assert env._fresh("test", (3,), np.float32) is env._pools["test"][0]
-    c = env._fresh("test", (3,), np.float32)  # pool[0] is free again: c is it
-    assert c is env._pools["test"][0]
-    del b  # pool[1] is still held, through `view`; pool[0] through `c`
-    d = env._fresh("test", (3,), np.float32)
-    assert not np.shares_memory(d, view) and not np.shares_memory(d, c)
 
 
-def test_observations_rebuild_into_their_oldest_free_buffer():
-    """With the buffer of the block wanted held, a read rebuilds into the oldest
-    free buffer, keeping the last ply's (of the other block) for the next read."""
-    from fogboard_games.batch.observations import POOL, Buffer, Observations
+@pytest.mark.parametrize("preset", ["phantom-ttt-3", "dark-hex-5", "liars-dice"])
+def test_held_observations_keep_what_they_showed_and_dropped_ones_cost_no_memory(preset):
+    """Observations held over many steps, whole or only through a view of some
+    rows, keep what they showed, while every new one is read against pyspiel;
+    once dropped, their memory is reused: after holding thirty for a while
+    the environment is no larger than while holding two (its buffers for
+    reuse are bounded in number, whatever the caller held)."""
+    env = batch.make(preset, batch_size=8, seed=0)
+    game = env.game
+    rng = np.random.default_rng(1)
+    s = env.reset()
 
-    assert POOL == 3
-    obs = Observations(4, 3, np.zeros(3, np.uint8))
-    for stamp, block in [(10, 0), (11, 1), (3, 0)]:
-        buf = Buffer(4, 3)
-        buf.stamp, buf.block = stamp, block
-        obs.buffers.append(buf)
-    held = obs.buffers[0].array[:4]  # the one of block 0, two plies old
-    assert obs._pick(12, 0) is obs.buffers[2]  # not buffers[1], wanted at 13
-    assert obs.buffers[2].stamp is None  # past the log's reach: rebuilt whole
-    del held
-    assert obs._pick(12, 0) is obs.buffers[0]  # free again: brought up
+    def run(steps: int, window: int) -> int:
+        nonlocal s
+        held = []  # (observation or a view of it, a copy of it)
+        for _ in range(steps):
+            obs = s.observation
+            for r in (0, 5):  # two rows against pyspiel, each step
+                state = replay(game, env.history_of(r))
+                want = np.zeros(env.tensor_size, np.float32)
+                if not state.is_terminal():
+                    want[:] = state.information_state_tensor()
+                assert np.array_equal(obs[r], want)
+            kept = obs[2:6] if len(held) % 2 else obs  # a view alone holds the buffer too
+            held = [(kept, kept.copy()), *held][:window]
+            del obs, kept
+            s = env.step(random_actions(rng, s.legal_action_mask))
+            if s.terminated.any():
+                s = env.reset(s.terminated)
+            for kept, copy in held:
+                assert np.array_equal(kept, copy)
+        return env.memory_per_row()
+
+    holding_two = run(12, 2)
+    run(30, 30)
+    assert run(12, 2) <= 1.05 * holding_two

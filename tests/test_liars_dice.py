@@ -103,24 +103,35 @@ def test_presets_exist():
 def test_action_ids_follow_spec():
     game = load(players=3, numdice=2, prophecy=True, allow_pass=True, rerolls=1)
     s = game.new_initial_state()
-    setup = game.setup
     total, sides = 6, 6
-    assert setup.parse_action("bid 1x1") == 0
-    assert setup.parse_action("bid 3x4") == 2 * sides + 3
-    assert setup.parse_action("liar") == total * sides
-    assert setup.parse_action("prophecy 1x1") == total * sides + 1
-    assert setup.parse_action("prophecy 6x6") == 2 * total * sides
-    assert setup.parse_action("pass") == 2 * total * sides + 1
-    assert setup.parse_action("keep") == 2 * total * sides + 2
-    assert setup.parse_action("reroll") == 2 * total * sides + 3
+    # Each id is asked where it is legal: keep and reroll once the dice are
+    # rolled, bids before the opening bid, the calls on a standing bid.
+    choosing = play(game, *rolls(1, 2, 3, 4, 5, 6))
+    assert choosing.string_to_action("keep") == 2 * total * sides + 2
+    assert choosing.string_to_action("reroll") == 2 * total * sides + 3
+    opening = play(game, *rolls(1, 2, 3, 4, 5, 6), "keep", "keep", "keep")
+    assert opening.string_to_action("bid 1x1") == 0
+    assert opening.string_to_action("bid 3x4") == 2 * sides + 3
+    standing = play(game, *rolls(1, 2, 3, 4, 5, 6), "keep", "keep", "keep", "bid 1x1")
+    assert standing.string_to_action("liar") == total * sides
+    # prophecy 1x1 never raises a standing bid, so no node names it: its id is read back.
+    assert standing.action_to_string(1, total * sides + 1) == "prophecy 1x1"
+    assert standing.string_to_action("prophecy 1x2") == total * sides + 2
+    assert standing.string_to_action("prophecy 6x6") == 2 * total * sides
+    assert standing.string_to_action("pass") == 2 * total * sides + 1
     assert game.num_distinct_actions() == 2 * total * sides + 4
-    for a in range(game.num_distinct_actions()):
-        assert setup.parse_action(s.action_to_string(0, a)) == a
+    # Between them the three nodes make every other id legal, each named back to itself.
+    named = set()
+    for node in (choosing, opening, standing):
+        for a in node.legal_actions():
+            assert node.string_to_action(node.action_to_string(node.current_player(), a)) == a
+            named.add(a)
+    assert named == set(range(game.num_distinct_actions())) - {total * sides + 1}
     assert s.string_to_action("roll 5") == 4  # the root is a chance node
     assert s.action_to_string(pyspiel.PlayerId.CHANCE, 4) == "roll 5"
     for bad in ("bid 7x1", "bid 1x7", "bid 0x1", "prophecy", "fold"):
         with pytest.raises(ValueError):
-            setup.parse_action(bad)
+            standing.string_to_action(bad)
     # string_to_action names the actions of the node it is asked at, no others.
     for bad in ("roll 7", "roll 0", "bid 1x1", "liar", "roll \u0665", "5"):
         with pytest.raises(ValueError, match="legal: roll 1, roll 2, "):
@@ -817,7 +828,8 @@ def test_a_bare_match_pickles_and_plays_on():
     assert (back.setup.players, back.setup.wild, back.setup.prophecy) == (2, "one", True)
     for match in (m, back):
         assert match.play(4)
-        assert match.play(match.setup.parse_action("bid 1x3"))
+        bid = [a for a in match.options if match.setup.action_name(match.mover, a) == "bid 1x3"]
+        assert match.play(*bid)
         assert match.play(match.setup.liar)
     assert back.returns() == m.returns() != [0.0, 0.0]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import inspect
 import json
+import random
 import re
 import threading
 import zlib
@@ -364,7 +364,24 @@ def test_bad_options_are_refused_when_the_bot_is_made():
 
 
 def test_the_default_fallback_is_heuristic():
-    assert inspect.signature(text.TextBot).parameters["fallback"].default == "heuristic"
+    # An ask that never names a move: every decision falls to the fallback,
+    # which by default plays as the heuristic bot of the same seat and seed.
+    game = fogboard_games.load("parley")
+    bot = bots.make_bot("text", game, 1, 4, ask=lambda prompt: "no move here")
+    heuristic = bots.make_bot("heuristic", game, 1, 4)
+    state, rng, decided = game.new_initial_state(), random.Random(0), 0
+    while not state.is_terminal() and decided < 8:
+        if state.is_chance_node():
+            outcomes, odds = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, odds)[0])
+        elif state.current_player() == 1:
+            action = bot.step(state)
+            assert bot.transcript[-1]["fell_back"] and action == heuristic.step(state)
+            state.apply_action(action)
+            decided += 1
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert decided == 8
     bot = bots.make_bot(
         "text", fogboard_games.load("parley"), 1, 4, ask=first_legal, fallback="random"
     )

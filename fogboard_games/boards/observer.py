@@ -210,19 +210,43 @@ def cached_info_state_tensor(
     """
     cache = m.cache
     if cache is None:
-        cache = m.cache = [None, None, None]  # each seat's tensor, then texts (see describe)
-    entry = cache[player]
+        cache = m.cache = BoardCache()
+    entry = cache.tensors[player]
     if entry is None:
         buf = [0.0] * layout.size
-        cache[player] = [buf, len(m.plies), _encode_seat(buf, layout, plan, m, 0, player, 0, 0)]
+        own_plies = _encode_seat(buf, layout, plan, m, 0, player, 0, 0)
+        cache.tensors[player] = SeatTensor(buf, len(m.plies), own_plies)
         _encode_public(buf, plan, m, 0)
         return buf[:]
-    buf, done, own_plies = entry
+    buf, done = entry.buf, entry.done
     if done != len(m.plies) or m.sensed is not None or m.ending is not None:
-        entry[2] = _encode_seat(buf, layout, plan, m, 0, player, done, own_plies)
+        entry.own_plies = _encode_seat(buf, layout, plan, m, 0, player, done, entry.own_plies)
         _encode_public(buf, plan, m, done)
-        entry[1] = len(m.plies)
+        entry.done = len(m.plies)
     return buf[:]
+
+
+class BoardCache:
+    """A match's `cache`: per seat its information-state tensor (a
+    SeatTensor, made when first read) and the match's strings (BoardTexts)."""
+
+    __slots__ = ("tensors", "texts")
+
+    def __init__(self):
+        self.tensors: list[SeatTensor | None] = [None, None]
+        self.texts: BoardTexts | None = None
+
+
+class SeatTensor:
+    """A seat's cached information-state tensor, `buf`, written for the
+    first `done` plies, `own_plies` of them the seat's."""
+
+    __slots__ = ("buf", "done", "own_plies")
+
+    def __init__(self, buf: list[float], done: int, own_plies: int):
+        self.buf = buf
+        self.done = done
+        self.own_plies = own_plies
 
 
 def _encode_seat(
@@ -293,7 +317,7 @@ def _encode_public(buf, plan: Plan, m: rules.Match, start: int) -> None:
     if movers_off is not None:
         plies = m.plies
         for k in range(start, len(plies)):
-            buf[movers_off + 2 * k + plies[k][0]] = 1.0
+            buf[movers_off + 2 * k + plies[k].seat] = 1.0
     elif count_off is not None:
         buf[count_off + len(m.plies)] = 1.0
     if m.ending is not None and outcome_off is not None:
@@ -339,10 +363,9 @@ def sense_text(geo: rules.Geometry, anchor: int, seen: tuple) -> str:
 
 
 def ply_text(geo: rules.Geometry, ply: rules.Ply) -> str:
-    _, anchor, seen, cell, result = ply
-    text = f"{geo.names[cell]} {rules.RESULT_NAMES[result]}"
-    if anchor >= 0:
-        text = sense_text(geo, anchor, seen) + " " + text
+    text = f"{geo.names[ply.cell]} {rules.RESULT_NAMES[ply.result]}"
+    if ply.anchor >= 0:
+        text = sense_text(geo, ply.anchor, ply.seen) + " " + text
     return text
 
 
@@ -384,15 +407,15 @@ class SeatText:
         changed = []  # cells whose view may have changed
         for k in range(self.done, len(plies)):
             ply = plies[k]
-            if ply[0] != seat:
+            if ply.seat != seat:
                 continue
             self.own += 1
-            if ply[1] < 0:  # a ply without a sense: one of the game's few log entries
-                self.log += enc.log_entries(self.own)[2 * ply[3] + ply[4]]
+            if ply.anchor < 0:  # a ply without a sense: one of the game's few log entries
+                self.log += enc.log_entries(self.own)[2 * ply.cell + ply.result]
             else:
                 self.log += f" {self.own}.{ply_text(geo, ply)}"
-                changed += geo.blocks[ply[1]]
-            changed.append(ply[3])
+                changed += geo.blocks[ply.anchor]
+            changed.append(ply.cell)
         self.done = len(plies)
         if m.sensed is not None and m.mover == seat:
             changed += geo.blocks[m.sensed[0]]
@@ -413,7 +436,7 @@ class SeatText:
 
 
 class BoardTexts:
-    """The strings of one match, kept in `match.cache[2]` (see `describe`).
+    """The strings of one match, kept in `match.cache.texts` (see `describe`).
 
     `memo` holds every string asked at the position `stamp` names (plies so
     far, the sense under way, the ending): a match only moves forward, so a
@@ -442,20 +465,20 @@ class BoardTexts:
     def ply_movers(self, m: rules.Match) -> str:
         plies = m.plies
         if self.movers_done != len(plies):
-            movers = " ".join(SEAT_NAME[p[0]] for p in plies[self.movers_done :])
+            movers = " ".join(SEAT_NAME[p.seat] for p in plies[self.movers_done :])
             self.movers = f"{self.movers} {movers}" if self.movers else movers
             self.movers_done = len(plies)
         return self.movers
 
 
 def match_texts(m: rules.Match) -> BoardTexts:
-    """The match's BoardTexts (`match.cache[2]`), made when first asked."""
+    """The match's BoardTexts (`match.cache.texts`), made when first asked."""
     cache = m.cache
     if cache is None:
-        cache = m.cache = [None, None, None]  # the tensor route's two seats, then texts
-    texts = cache[2]
+        cache = m.cache = BoardCache()
+    texts = cache.texts
     if texts is None:
-        texts = cache[2] = BoardTexts()
+        texts = cache.texts = BoardTexts()
     return texts
 
 

@@ -60,12 +60,10 @@ class Setup(HeldByGame, metaclass=abc.ABCMeta):
     GameInfo from them. The glue also sets `game` (its game object) and
     `encoder` (the game's Encoder), None when the rules are used alone: a
     state reaches its encoder in two plain attribute reads, without the
-    slower attribute lookup of a pybind game object. `held_as` is always
-    "setup", so a pickled Setup is a reference to its game
-    (core.sharing.HeldByGame).
+    slower attribute lookup of a pybind game object. A pickled Setup is a
+    reference to its game, `game.setup` (core.sharing.HeldByGame).
     """
 
-    held_as = "setup"
     game: Any = None
     encoder: Encoder | None = None
 

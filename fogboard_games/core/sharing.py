@@ -1,7 +1,8 @@
 """How states share a ruleset's data (no pyspiel here).
 
 `SharedOnClone`: copy on write for the changing data. `HeldByGame`: the
-fixed facts (a Setup, a Geometry), which pickle as a reference to their game.
+fixed facts (a ruleset's core.contract.Setup), which pickle as a reference
+to their game (docs/adding_a_game.md).
 
 OpenSpiel clones a Python state by calling `new_initial_state()` and then
 deep-copying every attribute. Each fogboard state keeps its changing data
@@ -26,22 +27,21 @@ class SharedOnClone:
 
 
 class HeldByGame:
-    """Mixin for a ruleset's fixed facts, kept by its game as `held_as`.
+    """Mixin for a ruleset's fixed facts, kept by its game as `game.setup`.
 
     pyspiel serializes a Python state as a pickle of its attributes, so a
     pickled match would drag its facts along, caches and the observer's
-    closures included. Instead the facts pickle as `getattr(game, held_as)`,
-    the game as its parameters (core.glue.ObservedGame); facts without a game
-    (the rules used alone) are built again from `built_from`, the arguments
-    they were made with.
+    closures included. Instead the facts pickle as `game.setup`, the game as
+    its parameters (core.glue.Game); facts without a game (the rules used
+    alone) are built again from `built_from`, the arguments they were made
+    with.
     """
 
     __slots__ = ()
-    held_as = ""
     built_from: tuple = ()
 
     def __reduce__(self):
         game = getattr(self, "game", None)
         if game is None:
             return (type(self), self.built_from)
-        return (getattr, (game, self.held_as))
+        return (getattr, (game, "setup"))

@@ -122,6 +122,9 @@ class LiarsDiceEncoder(contract.Encoder):
             if token is None:
                 token = self.hand_tokens[hand] = "hand " + hand_text(hand)
             texts = self.action_texts
+            # Events by position (Event is kind, seat, what): the commonest
+            # string of the game, and three item reads cost less here than
+            # unpacking every event (rolls included) or three field reads.
             tokens = [texts[e[1]][e[2]] for e in events if e[0] == ACT]
             return self.info_heads[player] + ", ".join([token, *tokens])
         log = match_texts(self, m).round_log(self.setup, self.info_asked[player])
@@ -192,7 +195,7 @@ def encode(
         hands_at = [None] * n  # seat -> (buffer, offset) its dice go to, None if not shown
         for i, seat in enumerate(seats_for(private, player, n)):
             hands_at[seat] = (0, o_hands + i * walk.hand_block)
-        walk(m, new_cursor(n, hands_at, [buf], buf))
+        walk(m, Cursor(hands_at, [buf], buf, [0] * n))
         return
     # Current view.
     if o_hand is not None:
@@ -217,23 +220,35 @@ def encode(
                 buf[o_used + seat * width + used] = 1.0
 
 
-# A walk's cursor is a list, cheap to make: [events encoded so far, round of
-# the next event, first bid row of that round, standing bid, which hand of
-# the round each seat is on, per seat the (buffer index, offset) its dice are
-# written at (None if not shown), those buffers, the buffer of the public
-# pieces, the match's DiceTexts (None until a string is asked: the Python
-# route's cursor is `match.cache`, and the strings ride along in it)].
+class Cursor:
+    """Where a walk of a match's events stands, and where it writes.
 
+    Slotted: the walk reads and writes it at every event, and a slot is read
+    as fast as a list item. The Python route's cursor is `match.cache`, and
+    the match's strings ride along in it (`texts`).
+    """
 
-def new_cursor(n: int, hands_at: list, bufs: list, public) -> list:
-    return [0, 0, 0, -1, [0] * n, hands_at, bufs, public, None]
+    __slots__ = ("done", "round", "row", "standing", "hand_no", "hands_at", "bufs", "public",
+                 "texts")  # fmt: skip
+
+    def __init__(self, hands_at: list, bufs: list, public, hand_no: list):
+        self.done = 0  # events encoded so far
+        self.round = 0  # the round of the next event
+        self.row = 0  # the first bid row of that round
+        self.standing = -1  # the standing bid, -1 before the opening bid
+        self.hand_no = hand_no  # per seat, which hand of the round it is on
+        # Per seat, (index in `bufs`, offset) its dice are written at, None if not shown.
+        self.hands_at = hands_at
+        self.bufs = bufs  # the buffers of the seats' dice
+        self.public = public  # the buffer of the public pieces
+        self.texts: DiceTexts | None = None  # the match's strings, made when first asked
 
 
 def walker(layout: Layout, setup: rules.Setup, origin: int = 0):
     """The event walk for one layout, its offsets and constants bound once.
 
     `walker(layout, setup, origin)(m, cursor)` encodes the perfect-recall
-    pieces of the events after cursor[0] and advances the cursor. A seat's
+    pieces of the events after `cursor.done` and advances the cursor. A seat's
     dice go to its own (buffer, offset); public pieces go to the public
     buffer, at their layout offset minus `origin`: `encode` writes both into
     one buffer (origin 0), `InfoStateView` keeps the public block (which
@@ -259,15 +274,17 @@ def walker(layout: Layout, setup: rules.Setup, origin: int = 0):
     )
     rerolls = setup.rerolls
 
-    def walk_events(m: rules.Match, at: list) -> None:
-        done, rnd, row, standing, hand_no, hands_at, bufs, public, _ = at
+    def walk_events(m: rules.Match, at: Cursor) -> None:
+        rnd, row, standing, hand_no = at.round, at.row, at.standing, at.hand_no
+        hands_at, bufs, public = at.hands_at, at.bufs, at.public
         events = m.events
-        for k in range(done, len(events)):
+        for k in range(at.done, len(events)):
             kind, seat, what = events[k]
             if kind == ROLL:
                 target = hands_at[seat]
                 if target is not None:
-                    bufs[target[0]][target[1] + (rnd * H + hand_no[seat]) * S + what - 1] += 1.0
+                    which, offset = target
+                    bufs[which][offset + (rnd * H + hand_no[seat]) * S + what - 1] += 1.0
                 continue
             if kind == ACT:
                 if what == reroll:
@@ -298,11 +315,11 @@ def walker(layout: Layout, setup: rules.Setup, origin: int = 0):
             row = round_rows[rnd] if rnd < R else 0
             hand_no = [0] * n
             standing = -1
-        at[0] = len(events)
-        at[1] = rnd
-        at[2] = row
-        at[3] = standing
-        at[4] = hand_no
+        at.done = len(events)
+        at.round = rnd
+        at.row = row
+        at.standing = standing
+        at.hand_no = hand_no
 
     walk_events.hand_block = R * H * S  # floats of one seat's hands
     return walk_events
@@ -347,18 +364,18 @@ class InfoStateView:
         rerolls, no_rerolls = setup.rerolls, [0] * n
         roll, act = ROLL, ACT  # closure cells: read faster than module globals
 
-        def start(m: rules.Match) -> list:
+        def start(m: rules.Match) -> Cursor:
             """The match's cursor, walked to nothing yet (`match.cache`)."""
             hand_no = [0] * n if rerolls else no_rerolls  # only a reroll changes it
             own = [*map(list.copy, own_blank)] if logged else None
-            at = m.cache = [0, 0, 0, -1, hand_no, hands_at, own, public_blank[:], None]
+            at = m.cache = Cursor(hands_at, own, public_blank[:], hand_no)
             return at
 
         def tensor(m: rules.Match, player: int) -> list[float]:
             at = m.cache
             if at is None:
                 at = start(m)
-            done = at[0]
+            done = at.done
             events = m.events
             end = len(events)
             # Rolls and bids, the commonest events between two reads, are the
@@ -368,21 +385,21 @@ class InfoStateView:
                 kind, seat, what = events[done]
                 if kind == roll:
                     if logged:
-                        at[6][seat][o_face + (at[1] * H + at[4][seat]) * S + what] += 1.0
+                        at.bufs[seat][o_face + (at.round * H + at.hand_no[seat]) * S + what] += 1.0
                 elif kind == act and what < B:
-                    at[7][o_bids + (at[2] + what) * n + seat] = 1.0
-                    at[3] = what
+                    at.public[o_bids + (at.row + what) * n + seat] = 1.0
+                    at.standing = what
                 else:
-                    at[0] = done
+                    at.done = done
                     walk(m, at)
                     break
                 done += 1
             else:
-                at[0] = done
+                at.done = done
             if logged:
-                out = at[6][player] + at[7]
+                out = at.bufs[player] + at.public
             else:
-                out = own_blank[player] + at[7]
+                out = own_blank[player] + at.public
                 for face in m.hands[player]:
                     out[o_face + face] += 1.0
             if o_counts is not None:  # current dice counts: not part of the log
@@ -409,15 +426,15 @@ def action_text(setup: rules.Setup, seat: int, action: int) -> str:
     return f"P{seat} {setup.decision_name(action)}"
 
 
-def showdown_text(setup: rules.Setup, showdown) -> str:
-    hands, call, caller, said, bid, holder, count, winner, loser, amount = showdown
-    shown = " ".join(f"P{s}:{hand_text(h)}" for s, h in enumerate(hands) if h)
-    face = setup.bid_face[said if call == "prophecy" else bid]
+def showdown_text(setup: rules.Setup, showdown: rules.Showdown) -> str:
+    sd = showdown
+    shown = " ".join(f"P{s}:{hand_text(h)}" for s, h in enumerate(sd.hands) if h)
+    face = setup.bid_face[sd.said if sd.call == "prophecy" else sd.bid]
     verb = "loses" if setup.mode == "dice" else "pays"
-    unit = "die" if amount == 1 else "dice"
-    what = f"{amount} {unit}" if setup.mode == "dice" else str(amount)
-    target = "" if setup.mode == "dice" else f" P{winner}"
-    return f"show {shown}; {count} count as {face}s; P{loser} {verb}{target} {what}"
+    unit = "die" if sd.amount == 1 else "dice"
+    what = f"{sd.amount} {unit}" if setup.mode == "dice" else str(sd.amount)
+    target = "" if setup.mode == "dice" else f" P{sd.winner}"
+    return f"show {shown}; {sd.count} count as {face}s; P{sd.loser} {verb}{target} {what}"
 
 
 def dice_at_round_starts(m: rules.Match) -> list[list[int]]:
@@ -431,7 +448,7 @@ def dice_at_round_starts(m: rules.Match) -> list[list[int]]:
 
 
 class DiceTexts:
-    """The strings of one match, kept in its cursor (`match.cache[8]`).
+    """The strings of one match, kept in its cursor (`match.cache.texts`).
 
     `memo` holds every string asked after the first `stamp` events: every
     move appends one event and a match only moves forward, so a new count
@@ -459,13 +476,13 @@ class DiceTexts:
 
 
 def match_texts(enc: LiarsDiceEncoder, m: rules.Match) -> DiceTexts:
-    """The match's DiceTexts (in its cursor, `match.cache[8]`), made when first asked."""
+    """The match's DiceTexts (in its cursor, `match.cache.texts`), made when first asked."""
     at = m.cache
     if at is None:
         at = enc.view.start(m)
-    texts = at[8]
+    texts = at.texts
     if texts is None:
-        texts = at[8] = DiceTexts()
+        texts = at.texts = DiceTexts()
     return texts
 
 
@@ -553,9 +570,7 @@ class RoundLog:
             self.dice = [setup.numdice] * setup.players
             self.head = self.round_head(0)
         self.tokens = []  # the round under way: strings, a hand's rewritten as it grows
-        # seat -> (its round's tokens, its token's index there, [seat, faces so
-        # far...]) of the hand being rolled
-        self.hands = {}
+        self.hands: dict[int, RolledHand] = {}  # seat -> the hand it is rolling
         self.joined = None
 
     def round_head(self, r: int) -> str:
@@ -584,9 +599,9 @@ class RoundLog:
                 if seat in self.seats:
                     hand = hands.get(seat)
                     if hand is None:
-                        hand = hands[seat] = (tokens, len(tokens), [seat])
+                        hand = hands[seat] = RolledHand(seat, tokens, len(tokens))
                         tokens.append("")
-                    hand[2].append(what)
+                    hand.faces.append(what)
                     if not rolled or rolled[-1] is not hand:  # rewritten once, at the end
                         rolled.append(hand)
             elif kind == ACT:
@@ -611,7 +626,21 @@ class RoundLog:
 
     def write_hands(self, rolled: list) -> None:
         """Rewrite the tokens of the hands that grew (and forget them)."""
-        for tokens, at, (seat, *faces) in rolled:
-            faces = "".join(map(str, sorted(faces)))
-            tokens[at] = f"P{seat} hand {faces}" if self.every else "hand " + faces
+        for hand in rolled:
+            faces = "".join(map(str, sorted(hand.faces)))
+            text = f"P{hand.seat} hand {faces}" if self.every else "hand " + faces
+            hand.tokens[hand.at] = text
         rolled.clear()
+
+
+class RolledHand:
+    """A hand being rolled, as a RoundLog shows it: its token, `tokens[at]`
+    in its round's tokens, is rewritten as its `faces` come in."""
+
+    __slots__ = ("seat", "tokens", "at", "faces")
+
+    def __init__(self, seat: int, tokens: list[str], at: int):
+        self.seat = seat
+        self.tokens = tokens
+        self.at = at
+        self.faces: list[int] = []

@@ -335,38 +335,6 @@ class Setup(contract.Setup):
             return "reroll"
         raise ValueError(f"action {action!r} is out of range 0..{self.num_actions - 1}")
 
-    def parse_action(self, text: str) -> int:
-        """Action id of `bid 3x4`, `liar`, `prophecy 3x4`, `pass`, `keep`, `reroll`."""
-        key = " ".join(str(text).strip().lower().split())
-        word, _, rest = key.partition(" ")
-        if word in ("bid", "prophecy") and rest:
-            q, x, f = rest.partition("x")
-            if x and q.isdigit() and f.isdigit():
-                q, f = int(q), int(f)
-                if 1 <= q <= self.total and 1 <= f <= self.sides:
-                    bid = (q - 1) * self.sides + (f - 1)
-                    if word == "bid":
-                        return bid
-                    if self.prophecy:
-                        return self.prophecy_base + bid
-        elif not rest:
-            simple = {"liar": self.liar}
-            if self.allow_pass:
-                simple["pass"] = self.pass_action
-            if self.rerolls:
-                simple["keep"] = self.keep
-                simple["reroll"] = self.reroll
-            if word in simple:
-                return simple[word]
-        words = ["bid QxF", "liar"]
-        words += ["prophecy QxF"] if self.prophecy else []
-        words += ["pass"] if self.allow_pass else []
-        words += ["keep", "reroll"] if self.rerolls else []
-        raise ValueError(
-            f"{text!r} is not an action of this game; actions are {', '.join(words)} "
-            f"(Q 1..{self.total}, F 1..{self.sides}), and chance's 'roll F'"
-        )
-
     def count(self, hands, face: int) -> int:
         """Dice showing `face` (1-based) plus wild dice, unless face is wild."""
         wild = self.wild_face

@@ -38,7 +38,6 @@ from fogboard_games.core.contract import CHANCE, NO_ODDS, NO_OPTIONS, TERMINAL
 
 # Phases of play (chance phases first).
 COIN, DRAW, EAT, CLAIM, RESPOND, OVER = range(6)
-PHASE_WORDS = {EAT: "eat", CLAIM: "claim", RESPOND: "respond", OVER: "over"}
 
 BELIEVE, DOUBT = 0, 1  # responses as stored in a Turn
 ENDINGS = ("last-dango", "all-done-win", "all-done-loss")

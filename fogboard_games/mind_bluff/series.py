@@ -138,7 +138,7 @@ class SeriesEncoder(contract.Encoder):
     def encode(self, buf, layout: Layout, match: SeriesMatch, player: int, private: str) -> None:
         at = layout.offset
         key = layout.key
-        recall = key[0]
+        recall, _, _ = key
         if "player" in at:
             buf[at["player"] + player] = 1.0
         if "score" in at:
@@ -170,7 +170,8 @@ class SeriesEncoder(contract.Encoder):
             return cache[player, key]
         layout = enc.layout(key)
         tmp = [0.0] * layout.size
-        enc.encode(tmp, layout, m, player, key[2])
+        _, _, private = key
+        enc.encode(tmp, layout, m, player, private)
         entries = [(i, x) for i, x in enumerate(tmp) if x]
         if m.mover == TERMINAL:
             if m.cache is None:

@@ -250,14 +250,14 @@ class ParleyEncoder(contract.Encoder):
         with no cache)."""
         cache = match.cache
         if cache is None:
-            cache = match.cache = {}
-        entry = cache.get(("string", player))
+            cache = match.cache = ParleyCache(self.setup.players)
+        entry = cache.strings[player]
         if entry is None:
-            entry = cache["string", player] = [cog(player), START]
-        done, tail, entry[1] = record_words(match, seats, True, entry[1])
+            entry = cache.strings[player] = SeatString(cog(player))
+        done, tail, entry.at = record_words(match, seats, True, entry.at)
         if done:
-            entry[0] += " | " + " | ".join(done)
-        return " | ".join([entry[0], *tail, status_words(match, seats)])
+            entry.text += " | " + " | ".join(done)
+        return " | ".join([entry.text, *tail, status_words(match, seats)])
 
     def info_state_tensor(self, match: rules.Match, player: int) -> list[float]:
         """The default information-state tensor, resumed from a per-match cache.
@@ -273,16 +273,15 @@ class ParleyEncoder(contract.Encoder):
             return super().info_state_tensor(match, player)
         cache = match.cache
         if cache is None:
-            cache = match.cache = {}
-        entry = cache.get(("tensor", player))
+            cache = match.cache = ParleyCache(self.setup.players)
+        entry = cache.tensors[player]
         if entry is None:
             buf = [0.0] * layout.size
             self.encode(buf, layout, match, player, "single")
             *_, (_, k, _) = turn_rows(match)  # the last turn's index in its round
-            cache["tensor", player] = [buf, len(match.turns) - 1, k]
+            cache.tensors[player] = SeatTensor(buf, len(match.turns) - 1, k)
             return buf[:]
-        # The turn under way at the last read, and its index within its round.
-        buf, first, first_k = entry
+        buf, first, first_k = entry.buf, entry.first, entry.first_k
         at = layout.offset
         seats = (player,)
         base, v = at["cards"], 1
@@ -299,7 +298,7 @@ class ParleyEncoder(contract.Encoder):
         status = at["round"]
         buf[status:] = self._zeros_after(status, layout.size)
         self._status(buf, at, match)
-        entry[1], entry[2] = len(match.turns) - 1, k
+        entry.first, entry.first_k = len(match.turns) - 1, k
         return buf[:]
 
     def _zeros_after(self, start: int, size: int) -> list[float]:
@@ -324,10 +323,46 @@ class ParleyEncoder(contract.Encoder):
         return " | ".join(parts)
 
 
-# A cursor into the record: (round, stage, turn index); stages of a round are
-# its header, its turns, then its points.
-START = (0, 0, 0)
+# A cursor into the record: (round, stage, turn index), where `record_words`
+# stopped; stages of a round are its header, its turns, then its points. (A
+# plain tuple: one is made at every read, and a NamedTuple costs several
+# times as much to make; `record_words` unpacks it at once.)
 HEADER, TURNS, POINTS = range(3)
+START = (0, HEADER, 0)
+
+
+class ParleyCache:
+    """A match's `cache`: per seat its information-state string (SeatString)
+    and tensor (SeatTensor), each made when first read."""
+
+    __slots__ = ("strings", "tensors")
+
+    def __init__(self, players: int):
+        self.strings: list[SeatString | None] = [None] * players
+        self.tensors: list[SeatTensor | None] = [None] * players
+
+
+class SeatString:
+    """The final words of a seat's record, joined, and where they stop."""
+
+    __slots__ = ("text", "at")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.at = START
+
+
+class SeatTensor:
+    """A seat's information-state tensor, `buf`, as of the read when turn
+    `first` (index `first_k` in its round) was the latest: from that turn on
+    it is written again."""
+
+    __slots__ = ("buf", "first", "first_k")
+
+    def __init__(self, buf: list[float], first: int, first_k: int):
+        self.buf = buf
+        self.first = first
+        self.first_k = first_k
 
 
 def record_words(match: rules.Match, seats, public: bool, cursor: tuple):
