@@ -44,14 +44,14 @@ class _Record:
         self.geo = geo
         self.seat = seat
         self.opp = 1 - seat
-        self.mine = [p for p in m.plies if p[0] == seat]
+        self.mine = [p for p in m.plies if p.seat == seat]
         self.pending = m.sensed if (m.sensed is not None and m.mover == seat) else None
         # Whose move it is: the seat knows it when it is its own (it is asked
         # to act); otherwise it cannot tell (the opponent may be to move, or
         # the seat itself after an opponent ply it did not see), so worlds of
         # either kind are drawn.
         self.to_move = m.mover == seat
-        self.movers = [p[0] for p in m.plies] if geo.numturns else None
+        self.movers = [p.seat for p in m.plies] if geo.numturns else None
         K = self.K = len(self.mine)
         cells = geo.cells
         # Windows: an opponent stone on c was placed at a time t with
@@ -59,9 +59,9 @@ class _Record:
         lo = [-1] * cells
         hi = [NEVER] * cells
         own_at = [None] * cells
-        records = [(p[1], p[2], p[3], p[4]) for p in self.mine]
+        records = [(p.anchor, p.seen, p.cell, p.result) for p in self.mine]
         if self.pending is not None:
-            records.append((self.pending[0], self.pending[1], None, None))
+            records.append((self.pending.anchor, self.pending.seen, None, None))
         for k, (anchor, seen, cell, result) in enumerate(records):
             if anchor >= 0:
                 for c, code in zip(geo.blocks[anchor], seen):
@@ -111,7 +111,7 @@ class _Record:
         # Classical rule: an opponent turn before each of the seat's turns (a
         # turn ends with a placement), the first one only if the opponent opens.
         times = ([0] if seat == 1 else []) + [
-            k + 1 for k, p in enumerate(self.mine) if p[4] == rules.PLACED
+            k + 1 for k, p in enumerate(self.mine) if p.result == rules.PLACED
         ]
         turns = [Turn(t, PLACE, FREE) for t in times if t < K]
         if times and times[-1] == K:
@@ -380,10 +380,10 @@ def _assemble(rec: _Record, opp_plies: list, rng: random.Random) -> list[int]:
             j += 1
         if k < rec.K:
             ply = rec.mine[k]
-            if ply[1] >= 0:
-                actions.append(geo.cells + ply[1])
-            actions.append(ply[3])
-            last = (rec.seat, ply[4])
+            if ply.anchor >= 0:
+                actions.append(geo.cells + ply.anchor)
+            actions.append(ply.cell)
+            last = (rec.seat, ply.result)
     # A placement passes the turn; a collision too under the abrupt rule.
     if last is None:
         mover = 0
@@ -393,7 +393,7 @@ def _assemble(rec: _Record, opp_plies: list, rng: random.Random) -> list[int]:
         mover = 1 - last[0]
     if mover == rec.seat:
         if rec.pending is not None:
-            actions.append(geo.cells + rec.pending[0])
+            actions.append(geo.cells + rec.pending.anchor)
     elif geo.sense:
         anchor = rng.randrange(len(geo.anchors) + 1) - 1
         if anchor >= 0:

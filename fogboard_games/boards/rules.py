@@ -286,7 +286,7 @@ class Match(contract.Match):
         seat = self.mover
         base = seat * geo.cells
         opp_code = O_STONE if seat == 0 else X_STONE
-        own_ply = sum(1 for p in self.plies if p[0] == seat)
+        own_ply = sum(1 for p in self.plies if p.seat == seat)
         seen = []
         board, view, legal = self.board, self.view, self.legal[seat]
         for c in geo.blocks[anchor_index]:
@@ -467,7 +467,7 @@ def seat_totals(m: Match, seat: int) -> dict:
     cells = m.setup.cells
     return {
         "stones": m.board.count(seat + 1),
-        "probes": sum(1 for p in m.plies if p[0] == seat and p[4] == OCCUPIED),
+        "probes": sum(1 for p in m.plies if p.seat == seat and p.result == OCCUPIED),
         "discovered": m.view[seat * cells : (seat + 1) * cells].count(PROVEN),
         "distToWin": true_dist(m, seat),
     }

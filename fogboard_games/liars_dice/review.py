@@ -21,7 +21,7 @@ def review(m: rules.Match) -> dict:
     rounds = []
     current = None
     for event in m.events:
-        kind = event[0]
+        kind = event.kind
         if current is None:
             dice = starts[len(rounds)]
             current = {
@@ -32,19 +32,19 @@ def review(m: rules.Match) -> dict:
                 "turns": [],
             }
         if kind == rules.ROLL:
-            seat, face = event[1], event[2]
+            seat, face = event.seat, event.what
             hands = current["hands"][seat]
             if not hands or len(hands[-1]) == dice[seat]:
                 hands.append([])
             hands[-1].append(face)
         elif kind == rules.ACT:
-            seat, action = event[1], event[2]
+            seat, action = event.seat, event.what
             text = setup.decision_name(action)
             if current["opener"] is None and action != setup.keep and action != setup.reroll:
                 current["opener"] = seat
             current["turns"].append({"seat": seat, "action": text})
         else:
-            current["showdown"] = _showdown(setup, m.showdowns[event[2]])
+            current["showdown"] = _showdown(setup, m.showdowns[event.what])
             rounds.append(current)
             current = None
     out = {"rounds": rounds}
