@@ -9,7 +9,8 @@ before pyspiel), so a bad value fails at load with a message naming the
 parameter and what is allowed, instead of crashing later inside the rules.
 
 Game strings split on commas and need a `.` in floats, so parameters are
-ints, bools or comma-free strings only.
+ints, bools or comma-free strings only. `is_int` is the one test of "an int,
+not a bool" for the counts and seats callers pass.
 """
 
 from __future__ import annotations
@@ -18,6 +19,12 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 
 Value = int | bool | str
+
+
+def is_int(x: object) -> bool:
+    """An int that is not a bool (True is an int to Python, never a count or
+    a seat here); numpy ints are not ints either, as before."""
+    return x.__class__ is int or (isinstance(x, int) and not isinstance(x, bool))
 
 
 @dataclasses.dataclass(frozen=True)
