@@ -158,7 +158,7 @@ class KuhnMatch(contract.Match):
 
     def play(self, action: int) -> bool:
         # Refuse first, change after: a refused action leaves the match as it was.
-        if type(action) is not int or action not in self.options:
+        if action not in self.options:
             return False
         if self.mover == CHANCE:
             self.cards += (action,)
@@ -368,7 +368,7 @@ class RoundsMatch(contract.Match):
         return self.deals[2 * hand : 2 * hand + 2]
 
     def play(self, action: int) -> bool:
-        if type(action) is not int or action not in self.options:
+        if action not in self.options:
             return False
         if self.mover == CHANCE:
             self.deals += (action,)

@@ -1,8 +1,13 @@
-"""What core checks once for every ruleset (issue 18, item 4): a count's or a
-seat's type by `core.params.is_int`."""
+"""What core checks once for every ruleset (issue 18, item 4): an action's
+type in the glue, and a count's or a seat's by `core.params.is_int`."""
 
+import minimal_games  # registers the test games
 import numpy as np
+import pyspiel
+import pytest
 
+import fogboard_games
+from fogboard_games.core import testing
 from fogboard_games.core.params import is_int
 
 # ---- is_int --------------------------------------------------------------------------
@@ -13,3 +18,87 @@ def test_is_int_means_an_int_that_is_not_a_bool():
     # numpy ints were refused as seats, seeds and counts before: still so.
     for x in (True, False, 1.0, "1", None, np.int64(1), [1]):
         assert not is_int(x), x
+
+
+# ---- an action's type, checked once in the glue ---------------------------------------------
+
+NON_INTS = [True, False, 1.0, "0", None, np.int64(0), np.int32(1), np.float64(0.0)]
+
+
+def test_play_is_handed_ints_only(monkeypatch):
+    seen = []
+    real = minimal_games.KuhnMatch.play
+
+    def spy(match, action):
+        seen.append(type(action))
+        return real(match, action)
+
+    monkeypatch.setattr(minimal_games.KuhnMatch, "play", spy)
+    game = pyspiel.load_game("fogboard_test_kuhn")
+    state = game.new_initial_state()
+    for action in NON_INTS:
+        with pytest.raises(ValueError, match="illegal chance outcome"):
+            state._apply_action(action)
+    assert state.history() == [] and seen == []
+    testing.check_illegal_refused(game, seed=3)  # the suite's own odd actions
+    assert seen and set(seen) == {int}
+
+
+# Refusals as every ruleset's play spelled them before the glue checked the
+# type (recorded on the code before the change): word for word.
+REFUSALS = [
+    (
+        "phantom-ttt-3",
+        True,
+        "illegal action True (b1) for seat 0: not a legal attempt for this seat; "
+        "legal: a1, b1, c1, a2, b2, c2, a3, b3, c3",
+    ),
+    (
+        "phantom-ttt-3",
+        np.int64(0),
+        "illegal action np.int64(0) (a1) for seat 0: not a legal attempt for this seat; "
+        "legal: a1, b1, c1, a2, b2, c2, a3, b3, c3",
+    ),
+    (
+        "phantom-ttt-3",
+        "0",
+        "illegal action '0' (out of range 0..8) for seat 0: not a legal attempt for this seat; "
+        "legal: a1, b1, c1, a2, b2, c2, a3, b3, c3",
+    ),
+    (
+        "liars-dice-1",
+        1.0,
+        "illegal chance outcome 1.0 (out of range 0..5) for chance: chance rolls a die of "
+        "seat 0: roll 1..roll 6; legal: roll 1, roll 2, roll 3, roll 4, roll 5, roll 6",
+    ),
+    (
+        "mind-bluff-tiny",
+        None,
+        "illegal action None (out of range 0..8) for seat 0: the mover eats 1..3 or says all "
+        "done; legal: eat 1, eat 2, eat 3, all done",
+    ),
+]
+
+
+@pytest.mark.parametrize("preset,action,message", REFUSALS)
+def test_a_non_int_action_is_refused_as_before(preset, action, message):
+    state = fogboard_games.load(preset).new_initial_state()
+    with pytest.raises(ValueError) as err:
+        state._apply_action(action)
+    assert str(err.value) == message
+    assert state.history() == []
+
+
+@pytest.mark.parametrize("preset", ["dark-hex-5", "liars-dice-classic-1", "parley-tiny"])
+def test_numpy_ints_are_actions_through_apply_action(preset):
+    state = fogboard_games.load(preset).new_initial_state()
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        legal = (
+            [a for a, _ in state.chance_outcomes()]
+            if state.is_chance_node()
+            else state.legal_actions()
+        )
+        state.apply_action(np.int64(legal[-1]))  # pyspiel hands the glue a Python int
+        assert state.history()[-1] == legal[-1]

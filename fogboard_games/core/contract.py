@@ -122,7 +122,8 @@ class Match(SharedOnClone, metaclass=abc.ABCMeta):
     def play(self, action: int) -> bool:
         """Apply `action` if it is legal now (True); otherwise change nothing (False).
 
-        `action` may be anything a user passes: refuse non-ints too.
+        `action` is an int (the glue refuses any other type before play), but
+        any int: negative, past the actions, illegal here.
         """
 
     @abc.abstractmethod
