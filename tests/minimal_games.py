@@ -273,7 +273,7 @@ KUHN = Ruleset(
     long_name="Fogboard test game: Kuhn poker",
     docs="docs/adding_a_game.md",
     params=ParamSpec("fogboard_test_kuhn", []),  # no parameters
-    setup=lambda params: KuhnSetup(),
+    setup=KuhnSetup,  # called with the parameters by name: none here
     encoder=KuhnEncoder,
     review=review_kuhn,
     resample=resample_kuhn,
@@ -578,7 +578,7 @@ ROUNDS = Ruleset(
         "fogboard_test_kuhn_rounds",
         [Param("hands", 2, "hands of Kuhn poker played in a row", 1, 3)],
     ),
-    setup=lambda params: RoundsSetup(params["hands"]),
+    setup=RoundsSetup,  # RoundsSetup(hands=...)
     encoder=RoundsEncoder,
     review=review_rounds,
     resample=resample_rounds,

@@ -1,5 +1,6 @@
-"""What core checks once for every ruleset (issue 18, item 4): an action's
-type in the glue, and a count's or a seat's by `core.params.is_int`."""
+"""What core checks once for every ruleset (issue 18, item 4): a Setup built
+from the parameters by name, an action's type checked in the glue and a
+count's or a seat's by `core.params.is_int`."""
 
 import minimal_games  # registers the test games
 import numpy as np
@@ -7,7 +8,8 @@ import pyspiel
 import pytest
 
 import fogboard_games
-from fogboard_games.core import testing
+from fogboard_games.core import registry, testing
+from fogboard_games.core.contract import Ruleset
 from fogboard_games.core.params import is_int
 
 # ---- is_int --------------------------------------------------------------------------
@@ -18,6 +20,85 @@ def test_is_int_means_an_int_that_is_not_a_bool():
     # numpy ints were refused as seats, seeds and counts before: still so.
     for x in (True, False, 1.0, "1", None, np.int64(1), [1]):
         assert not is_int(x), x
+
+
+# ---- the Setup, built from the parameters by name -------------------------------------
+
+
+def test_every_setup_takes_the_parameters_by_name():
+    for short, cls in registry.GAMES.items():
+        spec = cls.ruleset.params
+        setup = cls.ruleset.setup(**spec.resolve({}))
+        assert setup.num_players >= 1, short
+
+
+@pytest.mark.parametrize(
+    "game_string,built_from",
+    [
+        # (kind, size, abrupt, sense, max_plies, numturns), as the positional setup built them
+        ("fogboard_phantom_ttt", ("ttt", 3, False, 0, 18, False)),
+        (
+            "fogboard_phantom_ttt(abrupt=true,obstype=reveal-numturns,max_plies=7)",
+            ("ttt", 3, True, 0, 7, True),
+        ),
+        ("fogboard_dark_hex(board_size=3,abrupt=true)", ("hex", 3, True, 0, 18, False)),
+        ("fogboard_dark_hex(obstype=reveal-numturns)", ("hex", 4, False, 0, 32, True)),
+        ("fogboard_recon_hex", ("hex", 5, True, 2, 50, False)),
+        (
+            "fogboard_recon_hex(board_size=3,sense=1,obstype=reveal-numturns,max_plies=9)",
+            ("hex", 3, True, 1, 9, True),
+        ),
+    ],
+)
+def test_the_board_setups_map_the_parameters_onto_the_geometry(game_string, built_from):
+    assert pyspiel.load_game(game_string).setup.built_from == built_from
+
+
+def test_the_dice_and_cog_setups_get_each_parameter_under_its_name():
+    params = {
+        "players": 3,
+        "numdice": 2,
+        "dice_sides": 4,
+        "wild": "highest",
+        "prophecy": False,
+        "prophecy_payout": 3,
+        "allow_pass": True,
+        "rerolls": 1,
+        "mode": "dice",
+    }
+    assert pyspiel.load_game("fogboard_liars_dice", params).setup.built_from == tuple(
+        params.values()
+    )
+    params = {
+        "players": 4,
+        "hp": 3,
+        "rounds": 2,
+        "passes": 1,
+        "survivors": 2,
+        "talk": False,
+        "max_reactions": 0,
+        "hip_limit": 5,
+    }
+    assert pyspiel.load_game("fogboard_parley", params).setup.built_from == tuple(params.values())
+    params = {"start": 9, "start_spread": 2, "first_player": -1, "max_eat": 2}
+    assert pyspiel.load_game("fogboard_mind_bluff", params).setup.built_from == tuple(
+        params.values()
+    )
+
+
+def test_register_refuses_a_setup_that_cannot_take_the_parameters_by_name():
+    old_style = Ruleset(
+        short_name="fogboard_test_positional_setup",
+        long_name="a setup written for the old setup(params) call",
+        docs="docs/adding_a_game.md",
+        params=minimal_games.ROUNDS.params,
+        setup=lambda params: minimal_games.RoundsSetup(params["hands"]),
+        encoder=minimal_games.RoundsEncoder,
+        review=minimal_games.review_rounds,
+    )
+    with pytest.raises(TypeError, match=r"fogboard_test_positional_setup: .*setup\(\*\*params\)"):
+        registry.register(old_style)
+    assert "fogboard_test_positional_setup" not in registry.GAMES
 
 
 # ---- an action's type, checked once in the glue ---------------------------------------------

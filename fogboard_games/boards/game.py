@@ -92,21 +92,29 @@ LONG_NAMES = {
 }
 
 
-def geometry(short_name: str):
-    """The Setup builder of one board game: validated parameters -> Geometry."""
+# The Setup builders, called with the validated parameters by name. The
+# Geometry is shared by the three games, so its arguments are not theirs:
+# the kind and size are the game's, numturns is obstype read as a flag, and
+# recon hex is abrupt only.
+def _phantom_ttt(abrupt: bool, obstype: str, max_plies: int) -> rules.Geometry:
+    return rules.Geometry("ttt", 3, abrupt, 0, max_plies, numturns=obstype == "reveal-numturns")
 
-    def build(p: dict) -> rules.Geometry:
-        sense = p.get("sense", 0)
-        return rules.Geometry(
-            "ttt" if short_name == "fogboard_phantom_ttt" else "hex",
-            p.get("board_size", 3),
-            True if sense else p["abrupt"],  # recon hex is abrupt only
-            sense,
-            p["max_plies"],
-            numturns=p["obstype"] == "reveal-numturns",
-        )
 
-    return build
+def _dark_hex(board_size: int, abrupt: bool, obstype: str, max_plies: int) -> rules.Geometry:
+    numturns = obstype == "reveal-numturns"
+    return rules.Geometry("hex", board_size, abrupt, 0, max_plies, numturns=numturns)
+
+
+def _recon_hex(board_size: int, sense: int, obstype: str, max_plies: int) -> rules.Geometry:
+    numturns = obstype == "reveal-numturns"
+    return rules.Geometry("hex", board_size, True, sense, max_plies, numturns=numturns)
+
+
+SETUPS = {
+    "fogboard_phantom_ttt": _phantom_ttt,
+    "fogboard_dark_hex": _dark_hex,
+    "fogboard_recon_hex": _recon_hex,
+}
 
 
 # The rules in brief, for text seats (fogboard_games.bots.text); docs/boards.md has them whole.
@@ -164,7 +172,7 @@ RULESETS = {
         long_name=LONG_NAMES[short_name],
         docs="docs/boards.md",
         params=SPECS[short_name],
-        setup=geometry(short_name),
+        setup=SETUPS[short_name],
         encoder=observer.BoardEncoder,
         review=review.review,
         truth_replay=review.truth_replay,

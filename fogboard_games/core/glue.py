@@ -85,7 +85,7 @@ class Game(pyspiel.Game):
     def __init__(self, params=None):
         ruleset = self.ruleset
         p = ruleset.params.resolve(params)
-        setup = ruleset.setup(p)
+        setup = ruleset.setup(**p)  # the Setup takes the parameters by name
         info = pyspiel.GameInfo(
             num_distinct_actions=setup.num_actions,
             max_chance_outcomes=setup.max_chance_outcomes,

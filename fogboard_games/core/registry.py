@@ -8,6 +8,7 @@ benchmarked the day it lands.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 
 import pyspiel
 
@@ -57,6 +58,7 @@ def register(ruleset) -> type:
     short_name = ruleset.short_name
     if short_name in GAMES:
         return GAMES[short_name]
+    _check_setup_takes_params(ruleset)
     gtype = glue.game_type(ruleset)
     stem = "".join(w.capitalize() for w in short_name.split("_"))
     state_cls = glue.state_class(ruleset, stem + "State")
@@ -74,6 +76,23 @@ def register(ruleset) -> type:
     pyspiel.register_game(gtype, cls)
     GAMES[short_name] = cls
     return cls
+
+
+def _check_setup_takes_params(ruleset) -> None:
+    """Refuse, at registration, a `setup` that cannot take the game's parameters
+    by name (the glue calls `setup(**params)` at every load)."""
+    names = list(ruleset.params.params)
+    try:
+        signature = inspect.signature(ruleset.setup)
+    except ValueError:  # no signature to read (a builtin): the first load will tell
+        return
+    try:
+        signature.bind(**dict.fromkeys(names))
+    except TypeError as e:
+        raise TypeError(
+            f"{ruleset.short_name}: Ruleset.setup is called as setup(**params), with "
+            f"the parameters {names} by name; it cannot be: {e}"
+        ) from None
 
 
 def param_spec(short_name: str):

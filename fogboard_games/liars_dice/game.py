@@ -63,26 +63,12 @@ the last seat with dice scores +1, every other seat -1/(seats - 1).
 """
 
 
-def setup(p: dict) -> rules.Setup:
-    return rules.Setup(
-        p["players"],
-        p["numdice"],
-        p["dice_sides"],
-        p["wild"],
-        p["prophecy"],
-        p["prophecy_payout"],
-        p["allow_pass"],
-        p["rerolls"],
-        p["mode"],
-    )
-
-
 RULESET = Ruleset(
     short_name=SHORT_NAME,
     long_name="Fogboard Liar's Dice",
     docs="docs/liars_dice.md",
     params=SPEC,
-    setup=setup,
+    setup=rules.Setup,  # built from the parameters by name
     encoder=observer.LiarsDiceEncoder,
     review=review.review,
     truth_replay=review.truth_replay,

@@ -72,16 +72,12 @@ A win scores +1, a loss -1.
 """
 
 
-def setup(p: dict) -> rules.Setup:
-    return rules.Setup(p["start"], p["start_spread"], p["first_player"], p["max_eat"])
-
-
 RULESET = Ruleset(
     short_name=SHORT_NAME,
     long_name="Fogboard Mind Bluff",
     docs="docs/mind_bluff.md",
     params=SPEC,
-    setup=setup,
+    setup=rules.Setup,  # built from the parameters by name
     encoder=observer.MindBluffEncoder,
     review=review.review,
     truth_replay=review.truth_replay,

@@ -258,7 +258,7 @@ RULESET = Ruleset(
         SHORT_NAME,
         [Param("max_eat", 3, "most dango one eat takes (and most one claim says)", 1, 3)],
     ),
-    setup=lambda p: SeriesSetup(p["max_eat"]),
+    setup=SeriesSetup,  # built from the parameters by name
     encoder=SeriesEncoder,
     review=series_review,
     truth_replay=truth_replay,

@@ -65,25 +65,12 @@ put its ENEMY OUT. Your score is your points over all rounds; no card is ever sh
 """
 
 
-def setup(p: dict) -> rules.Setup:
-    return rules.Setup(
-        p["players"],
-        p["hp"],
-        p["rounds"],
-        p["passes"],
-        p["survivors"],
-        p["talk"],
-        p["max_reactions"],
-        p["hip_limit"],
-    )
-
-
 RULESET = Ruleset(
     short_name=SHORT_NAME,
     long_name="Fogboard Parley",
     docs="docs/parley.md",
     params=SPEC,
-    setup=setup,
+    setup=rules.Setup,  # built from the parameters by name
     encoder=observer.ParleyEncoder,
     review=review.review,
     truth_replay=review.truth_replay,
