@@ -1,6 +1,9 @@
 """What core checks once for every ruleset (issue 18, item 4): a Setup built
-from the parameters by name, an action's type checked in the glue and a
-count's or a seat's by `core.params.is_int`."""
+from the parameters by name, cross-parameter bounds stated on the Param, an
+action's type checked in the glue and a count's or a seat's by
+`core.params.is_int`."""
+
+import pickle
 
 import minimal_games  # registers the test games
 import numpy as np
@@ -10,7 +13,8 @@ import pytest
 import fogboard_games
 from fogboard_games.core import registry, testing
 from fogboard_games.core.contract import Ruleset
-from fogboard_games.core.params import is_int
+from fogboard_games.core.params import Bound, Param, ParamError, ParamSpec, is_int
+from fogboard_games.core.review import ReviewError, check_params
 
 # ---- is_int --------------------------------------------------------------------------
 
@@ -20,6 +24,120 @@ def test_is_int_means_an_int_that_is_not_a_bool():
     # numpy ints were refused as seats, seeds and counts before: still so.
     for x in (True, False, 1.0, "1", None, np.int64(1), [1]):
         assert not is_int(x), x
+
+
+# ---- cross-parameter bounds ----------------------------------------------------------
+
+BOUNDS = [
+    (
+        "fogboard_parley",
+        {"players": 3, "survivors": 3},
+        "survivors",
+        # Pinned by tests/test_parley.py before the bound existed: unchanged.
+        "fogboard_parley: parameter 'survivors' must be an int in 1..2 "
+        "(fewer than players=3), got 3",
+    ),
+    (
+        "fogboard_mind_bluff",
+        {"start": 6, "start_spread": 5},
+        "start_spread",
+        "fogboard_mind_bluff: parameter 'start_spread' must be an int in 0..4 "
+        "(at most start - 2, start=6), got 5",
+    ),
+    (
+        "fogboard_recon_hex",
+        {"board_size": 3, "sense": 4},
+        "sense",
+        "fogboard_recon_hex: parameter 'sense' must be an int in 1..3 "
+        "(at most board_size=3), got 4",
+    ),
+    (
+        "fogboard_dark_hex",
+        {"board_size": 4, "max_plies": 33},
+        "max_plies",
+        "fogboard_dark_hex: parameter 'max_plies' must be an int in 1..32 (2 x cells) or -1, got 33",
+    ),
+    (
+        "fogboard_phantom_ttt",
+        {"max_plies": 19},
+        "max_plies",
+        "fogboard_phantom_ttt: parameter 'max_plies' must be an int in 1..18 (2 x cells) or -1, "
+        "got 19",
+    ),
+    (
+        "fogboard_recon_hex",
+        {"board_size": 3, "sense": 3, "max_plies": 19},
+        "max_plies",
+        "fogboard_recon_hex: parameter 'max_plies' must be an int in 1..18 (2 x cells) or -1, "
+        "got 19",
+    ),
+]
+
+
+@pytest.mark.parametrize("short,params,name,message", BOUNDS)
+def test_a_bound_refuses_in_the_standard_words_naming_its_parameter(short, params, name, message):
+    with pytest.raises(ParamError) as err:
+        registry.param_spec(short).resolve(params)
+    assert str(err.value) == message
+    assert err.value.param == name
+    back = pickle.loads(pickle.dumps(err.value))  # whole across a worker's pipe
+    assert (type(back), str(back), back.param) == (ParamError, message, name)
+    # pyspiel passes the refusal through as it is.
+    with pytest.raises(ParamError, match=name):
+        pyspiel.load_game(short, params)
+    with pytest.raises(ReviewError) as review_err:
+        check_params(short, params)
+    assert str(review_err.value) == f"params.{name}: {message}"
+
+
+@pytest.mark.parametrize(
+    "short,params",
+    [
+        ("fogboard_parley", {"players": 4, "survivors": 3}),
+        ("fogboard_mind_bluff", {"start": 6, "start_spread": 4}),
+        ("fogboard_recon_hex", {"board_size": 3, "sense": 3}),
+        ("fogboard_dark_hex", {"board_size": 4, "max_plies": 32}),
+        ("fogboard_dark_hex", {"board_size": 2, "max_plies": -1}),
+        ("fogboard_phantom_ttt", {"max_plies": 18}),
+    ],
+)
+def test_a_bound_lets_its_highest_value_through(short, params):
+    resolved = registry.param_spec(short).resolve(params)
+    assert all(resolved[k] == v for k, v in params.items() if v != -1)
+
+
+def test_every_value_refusal_is_a_param_error_naming_the_parameter():
+    spec = registry.param_spec("fogboard_parley")
+    for params, name in [
+        ({"players": 9}, "players"),
+        ({"talk": 1}, "talk"),
+        ({"hp": True}, "hp"),
+    ]:
+        with pytest.raises(ParamError) as err:
+            spec.resolve(params)
+        assert err.value.param == name
+
+
+def test_bounds_are_checked_in_declaration_order_after_every_own_check():
+    spec = ParamSpec(
+        "fogboard_test_order",
+        [
+            Param("a", 1, "first", 0, 9),
+            Param("b", 1, "at most a", 0, 9, bound=Bound(lambda p: p["a"], "at most a={a}")),
+            Param("c", 1, "at most b", 0, 9, bound=Bound(lambda p: p["b"], "at most b={b}")),
+        ],
+    )
+    with pytest.raises(ParamError) as err:
+        spec.resolve({"a": 0, "b": 2, "c": 10})  # c's own range first
+    assert err.value.param == "c" and "0..9" in str(err.value)
+    with pytest.raises(ParamError) as err:
+        spec.resolve({"a": 0, "b": 2, "c": 3})  # then b's bound, then c's
+    assert (
+        str(err.value)
+        == "fogboard_test_order: parameter 'b' must be an int in 0..0 (at most a=0), got 2"
+    )
+    # The table shows the widest range, as before.
+    assert "| `b` | `1` | an int in 0..9 | at most a |" in spec.table()
 
 
 # ---- the Setup, built from the parameters by name -------------------------------------

@@ -8,16 +8,18 @@ are in `rules.py`, the encodings in `observer.py`, the resampler in
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fogboard_games.boards import observer, resample, review, rules
 from fogboard_games.core import registry
 from fogboard_games.core.contract import Ruleset
-from fogboard_games.core.params import Param, ParamSpec
+from fogboard_games.core.params import Bound, Param, ParamSpec
 
 OBSTYPES = ("reveal-nothing", "reveal-numturns")
 
 
-def _common() -> list[Param]:
-    """The parameters every board game has."""
+def _common(cells: Callable[[dict], int]) -> list[Param]:
+    """The parameters every board game has; `cells(params)` counts the board's cells."""
     return [
         Param(
             "obstype",
@@ -32,23 +34,9 @@ def _common() -> list[Param]:
             1,
             242,
             extra=(-1,),
+            bound=Bound(lambda p: 2 * cells(p), "2 x cells"),
         ),
     ]
-
-
-def _check_sense(p: dict) -> None:
-    if not 1 <= p["sense"] <= p["board_size"]:
-        raise ValueError(
-            f"fogboard_recon_hex: parameter 'sense' must be an int in 1..board_size "
-            f"({p['board_size']}), got {p['sense']}"
-        )
-
-
-def _check_cap(p: dict, cells: int) -> None:
-    if p["max_plies"] > 2 * cells:
-        raise ValueError(
-            f"parameter 'max_plies' must be -1 or 1..{2 * cells} (2 x cells), got {p['max_plies']}"
-        )
 
 
 def _default_cap(p: dict) -> None:
@@ -57,11 +45,14 @@ def _default_cap(p: dict) -> None:
         p["max_plies"] = 2 * p.get("board_size", 3) ** 2
 
 
+def _hex_cells(p: dict) -> int:
+    return p["board_size"] ** 2
+
+
 SPECS = {
     "fogboard_phantom_ttt": ParamSpec(
         "fogboard_phantom_ttt",
-        [Param("abrupt", False, "a collision ends the turn")] + _common(),
-        lambda p: _check_cap(p, 9),
+        [Param("abrupt", False, "a collision ends the turn")] + _common(lambda p: 9),
         derive=_default_cap,
     ),
     "fogboard_dark_hex": ParamSpec(
@@ -70,18 +61,23 @@ SPECS = {
             Param("board_size", 4, "cells per side", 2, 11),
             Param("abrupt", False, "a collision ends the turn"),
         ]
-        + _common(),
-        lambda p: _check_cap(p, p["board_size"] ** 2),
+        + _common(_hex_cells),
         derive=_default_cap,
     ),
     "fogboard_recon_hex": ParamSpec(
         "fogboard_recon_hex",
         [
             Param("board_size", 5, "cells per side", 2, 11),
-            Param("sense", 2, "side of the sensed block (1..board_size)", 1, 11),
+            Param(
+                "sense",
+                2,
+                "side of the sensed block (1..board_size)",
+                1,
+                11,
+                bound=Bound(lambda p: p["board_size"], "at most board_size={board_size}"),
+            ),
         ]
-        + _common(),
-        lambda p: (_check_sense(p), _check_cap(p, p["board_size"] ** 2)),
+        + _common(_hex_cells),
         derive=_default_cap,
     ),
 }

@@ -12,19 +12,10 @@ from __future__ import annotations
 
 from fogboard_games.core import registry
 from fogboard_games.core.contract import Ruleset
-from fogboard_games.core.params import Param, ParamSpec
+from fogboard_games.core.params import Bound, Param, ParamSpec
 from fogboard_games.mind_bluff import observer, resample, review, rules
 
 SHORT_NAME = "fogboard_mind_bluff"
-
-
-def check(p: dict) -> None:
-    # The lowest secret start must leave a game to play (at least 2 dango).
-    if p["start_spread"] > p["start"] - 2:
-        raise ValueError(
-            f"{SHORT_NAME}: parameter 'start_spread' must be an int in 0..{p['start'] - 2} "
-            f"(at most start - 2, start={p['start']}), got {p['start_spread']}"
-        )
 
 
 SPEC = ParamSpec(
@@ -37,6 +28,8 @@ SPEC = ParamSpec(
             "s > 0: the start is a secret uniform draw of start-s..start+s (at most start-2)",
             0,
             97,
+            # The lowest secret start must leave a game to play (at least 2 dango).
+            bound=Bound(lambda p: p["start"] - 2, "at most start - 2, start={start}"),
         ),
         Param(
             "first_player",
@@ -48,7 +41,6 @@ SPEC = ParamSpec(
         ),
         Param("max_eat", 3, "most dango one eat takes (and most one claim says)", 1, 3),
     ],
-    check=check,
 )
 
 

@@ -13,19 +13,10 @@ from __future__ import annotations
 
 from fogboard_games.core import registry
 from fogboard_games.core.contract import Ruleset
-from fogboard_games.core.params import Param, ParamSpec
+from fogboard_games.core.params import Bound, Param, ParamSpec
 from fogboard_games.parley import observer, resample, review, rules
 
 SHORT_NAME = "fogboard_parley"
-
-
-def check(p: dict) -> None:
-    # A round ends when `survivors` cogs are left: at least one cog must go OUT.
-    if p["survivors"] > p["players"] - 1:
-        raise ValueError(
-            f"{SHORT_NAME}: parameter 'survivors' must be an int in 1..{p['players'] - 1} "
-            f"(fewer than players={p['players']}), got {p['survivors']}"
-        )
 
 
 SPEC = ParamSpec(
@@ -35,12 +26,19 @@ SPEC = ParamSpec(
         Param("hp", 2, "health of every cog at the start of a round", 1, 9),
         Param("rounds", 3, "rounds in a match", 1, 10),
         Param("passes", 3, "passes each cog may make per round", 0, 9),
-        Param("survivors", 1, "cogs left standing when a round ends (at most players-1)", 1, 7),
+        Param(
+            "survivors",
+            1,
+            "cogs left standing when a round ends (at most players-1)",
+            1,
+            7,
+            # A round ends when `survivors` cogs are left: at least one cog must go OUT.
+            bound=Bound(lambda p: p["players"] - 1, "fewer than players={players}"),
+        ),
         Param("talk", True, "IT says a line before it acts, and others react"),
         Param("max_reactions", 2, "most reactions after a shot or pass (with talk)", 0, 7),
         Param("hip_limit", 40, "missed shots in a round after which hip-shots are over", 0, 100),
     ],
-    check=check,
 )
 
 
