@@ -1,8 +1,10 @@
 """What core checks once for every ruleset (issue 18, item 4): a Setup built
-from the parameters by name, cross-parameter bounds stated on the Param, an
-action's type checked in the glue and a count's or a seat's by
-`core.params.is_int`."""
+from the parameters by name, cross-parameter bounds stated on the Param,
+presets and extras registered through functions, an action's type checked
+in the glue and a count's or a seat's by `core.params.is_int`."""
 
+import ast
+import pathlib
 import pickle
 
 import minimal_games  # registers the test games
@@ -15,6 +17,8 @@ from fogboard_games.core import registry, testing
 from fogboard_games.core.contract import Ruleset
 from fogboard_games.core.params import Bound, Param, ParamError, ParamSpec, is_int
 from fogboard_games.core.review import ReviewError, check_params
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 # ---- is_int --------------------------------------------------------------------------
 
@@ -217,6 +221,87 @@ def test_register_refuses_a_setup_that_cannot_take_the_parameters_by_name():
     with pytest.raises(TypeError, match=r"fogboard_test_positional_setup: .*setup\(\*\*params\)"):
         registry.register(old_style)
     assert "fogboard_test_positional_setup" not in registry.GAMES
+
+
+# ---- registration through functions -------------------------------------------------------
+
+
+def test_conformance_extras_are_added_as_copies(monkeypatch):
+    monkeypatch.setattr(registry, "CONFORMANCE_EXTRAS", {})
+    mine = {"hands": 1}
+    registry.add_conformance_extras("fogboard_test_kuhn_rounds", [mine])
+    registry.add_conformance_extras("fogboard_test_kuhn_rounds", [{"hands": 3}])
+    mine["hands"] = 2
+    assert registry.CONFORMANCE_EXTRAS == {
+        "fogboard_test_kuhn_rounds": [{"hands": 1}, {"hands": 3}]
+    }
+
+
+def test_every_shipped_game_registers_its_extras():
+    counts = {short: len(extras) for short, extras in registry.CONFORMANCE_EXTRAS.items()}
+    assert counts == {
+        "fogboard_phantom_ttt": 3,
+        "fogboard_dark_hex": 3,
+        "fogboard_recon_hex": 2,
+        "fogboard_liars_dice": 6,
+        "fogboard_mind_bluff": 4,
+        "fogboard_mind_bluff_series": 1,
+        "fogboard_parley": 5,
+    }
+
+
+TABLES = {"GAMES", "PRESETS", "CONFORMANCE_EXTRAS", "BENCH_PAIRS"}
+
+
+def _writes_to_a_table(tree: ast.AST) -> list[int]:
+    """Lines that assign into, or call a mutating method of, a registry table."""
+    lines = []
+    for node in ast.walk(tree):
+        targets = []
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for t in targets:
+            # A table's item (X[k] = ...) or the table itself (registry.X = ...);
+            # a bare `GAMES = ...` is a module's own name, not the table.
+            through_item = isinstance(t, ast.Subscript)
+            while isinstance(t, ast.Subscript):
+                t = t.value
+            name = getattr(t, "attr", getattr(t, "id", ""))
+            if name in TABLES and (through_item or isinstance(t, ast.Attribute)):
+                lines.append(node.lineno)
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in {"append", "extend", "update", "setdefault", "pop"}
+        ):
+            owner = node.func.value
+            name = getattr(owner, "attr", getattr(owner, "id", ""))
+            if name in TABLES:
+                lines.append(node.lineno)
+    return lines
+
+
+def test_only_the_registry_writes_its_tables():
+    sources = [
+        *sorted((ROOT / "fogboard_games").rglob("*.py")),
+        ROOT / "tests" / "minimal_games.py",
+    ]
+    found = {}
+    for path in sources:
+        if path == ROOT / "fogboard_games" / "core" / "registry.py":
+            continue
+        lines = _writes_to_a_table(ast.parse(path.read_text()))
+        if lines:
+            found[str(path.relative_to(ROOT))] = lines
+    assert found == {}, f"registry tables written outside core/registry.py: {found}"
+
+
+def test_the_table_scan_sees_a_write():
+    assert _writes_to_a_table(ast.parse("registry.CONFORMANCE_EXTRAS['x'] = []")) == [1]
+    assert _writes_to_a_table(ast.parse("BENCH_PAIRS.append(('a', 'b'))")) == [1]
+    assert _writes_to_a_table(ast.parse("registry.PRESETS = {}")) == [1]
+    assert _writes_to_a_table(ast.parse("registry.add_conformance_extras('x', [])")) == []
+    assert _writes_to_a_table(ast.parse("GAMES = (1, 2)")) == []  # a module's own name
 
 
 # ---- an action's type, checked once in the glue ---------------------------------------------

@@ -199,17 +199,26 @@ registry.add_preset(
 registry.add_bench_pair("phantom-ttt-3", "phantom_ttt")
 registry.add_bench_pair("dark-hex-4", "dark_hex(board_size=4)")
 registry.add_bench_pair("dark-hex-5", "dark_hex(board_size=5,gameversion=adh)")
-registry.CONFORMANCE_EXTRAS["fogboard_phantom_ttt"] = [
-    {"abrupt": True},
-    {"obstype": "reveal-numturns"},
-    {"abrupt": True, "obstype": "reveal-numturns", "max_plies": 7},
-]
-registry.CONFORMANCE_EXTRAS["fogboard_dark_hex"] = [
-    {"board_size": 2},
-    {"board_size": 3, "abrupt": True, "obstype": "reveal-numturns"},
-    {"board_size": 3, "max_plies": 6},
-]
-registry.CONFORMANCE_EXTRAS["fogboard_recon_hex"] = [
-    {"board_size": 3, "sense": 1},
-    {"board_size": 3, "sense": 3, "obstype": "reveal-numturns", "max_plies": 8},
-]
+registry.add_conformance_extras(
+    "fogboard_phantom_ttt",
+    [
+        {"abrupt": True},
+        {"obstype": "reveal-numturns"},
+        {"abrupt": True, "obstype": "reveal-numturns", "max_plies": 7},
+    ],
+)
+registry.add_conformance_extras(
+    "fogboard_dark_hex",
+    [
+        {"board_size": 2},
+        {"board_size": 3, "abrupt": True, "obstype": "reveal-numturns"},
+        {"board_size": 3, "max_plies": 6},
+    ],
+)
+registry.add_conformance_extras(
+    "fogboard_recon_hex",
+    [
+        {"board_size": 3, "sense": 1},
+        {"board_size": 3, "sense": 3, "obstype": "reveal-numturns", "max_plies": 8},
+    ],
+)

@@ -1,8 +1,11 @@
 """The list of every registered game and every named preset.
 
-Each ruleset registers itself here when imported; the conformance suite and
+Each ruleset registers itself here when imported, through the functions
+below (`register`, `add_preset`, `add_conformance_extras`, `add_bench_pair`:
+the tables are read, never written, elsewhere); the conformance suite and
 the benchmark iterate over these tables, so a new game is tested and
-benchmarked the day it lands.
+benchmarked the day it lands
+(docs/adding_a_game.md#presets-benchmark-pairs-and-conformance-extras).
 """
 
 from __future__ import annotations
@@ -47,6 +50,11 @@ BENCH_PAIRS: list[tuple[str, str]] = []
 
 def add_bench_pair(preset: str, cpp_game: str) -> None:
     BENCH_PAIRS.append((preset, cpp_game))
+
+
+def add_conformance_extras(short_name: str, params_list: list[dict]) -> None:
+    """More parameter sets of a game for the conformance suite to run."""
+    CONFORMANCE_EXTRAS.setdefault(short_name, []).extend(dict(p) for p in params_list)
 
 
 def register(ruleset) -> type:

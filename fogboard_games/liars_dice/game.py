@@ -107,18 +107,21 @@ registry.add_preset(
 )
 registry.add_bench_pair("liars-dice-classic-1", "liars_dice(numdice=1)")
 registry.add_bench_pair("liars-dice-classic", "liars_dice(numdice=5)")
-registry.CONFORMANCE_EXTRAS[SHORT_NAME] = [
-    {"numdice": 1, "dice_sides": 3, "wild": "none", "prophecy_payout": 2},
-    {"players": 3, "numdice": 1, "dice_sides": 3, "allow_pass": True},
-    {"players": 4, "numdice": 1, "dice_sides": 2, "allow_pass": True, "mode": "dice"},
-    {"numdice": 2, "dice_sides": 3, "rerolls": 2, "prophecy_payout": 3, "mode": "dice"},
-    {
-        "players": 3,
-        "numdice": 2,
-        "dice_sides": 4,
-        "wild": "highest",
-        "rerolls": 1,
-        "allow_pass": True,
-    },
-    {"players": 6, "numdice": 1, "dice_sides": 2, "prophecy": False, "mode": "dice"},
-]
+registry.add_conformance_extras(
+    SHORT_NAME,
+    [
+        {"numdice": 1, "dice_sides": 3, "wild": "none", "prophecy_payout": 2},
+        {"players": 3, "numdice": 1, "dice_sides": 3, "allow_pass": True},
+        {"players": 4, "numdice": 1, "dice_sides": 2, "allow_pass": True, "mode": "dice"},
+        {"numdice": 2, "dice_sides": 3, "rerolls": 2, "prophecy_payout": 3, "mode": "dice"},
+        {
+            "players": 3,
+            "numdice": 2,
+            "dice_sides": 4,
+            "wild": "highest",
+            "rerolls": 1,
+            "allow_pass": True,
+        },
+        {"players": 6, "numdice": 1, "dice_sides": 2, "prophecy": False, "mode": "dice"},
+    ],
+)

@@ -87,9 +87,12 @@ registry.add_preset(
     {"start": 6, "max_eat": 3},
     "6 dango, P1 first, eat 1..3 (small: exact solving)",
 )
-registry.CONFORMANCE_EXTRAS[SHORT_NAME] = [
-    {"start": 7, "start_spread": 2, "max_eat": 3},
-    {"start": 8, "first_player": -1, "max_eat": 2},
-    {"start": 6, "start_spread": 1, "first_player": -1, "max_eat": 2},
-    {"start": 5, "first_player": 1, "max_eat": 2},
-]
+registry.add_conformance_extras(
+    SHORT_NAME,
+    [
+        {"start": 7, "start_spread": 2, "max_eat": 3},
+        {"start": 8, "first_player": -1, "max_eat": 2},
+        {"start": 6, "start_spread": 1, "first_player": -1, "max_eat": 2},
+        {"start": 5, "first_player": 1, "max_eat": 2},
+    ],
+)

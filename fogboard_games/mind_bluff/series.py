@@ -275,4 +275,4 @@ registry.add_preset(
     {},
     "best of 3: 30 dango P1 first, 30 P2 first, then a coin and a secret 29..31",
 )
-registry.CONFORMANCE_EXTRAS[SHORT_NAME] = [{"max_eat": 2}]
+registry.add_conformance_extras(SHORT_NAME, [{"max_eat": 2}])

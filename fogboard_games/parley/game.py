@@ -89,10 +89,13 @@ registry.add_preset("parley", SHORT_NAME, {}, "5 cogs, 2 hp, 3 rounds, 3 passes,
 registry.add_preset(
     "parley-tiny", SHORT_NAME, TINY, "3 cogs, 2 hp, 1 round, no passes or talk (exact solving)"
 )
-registry.CONFORMANCE_EXTRAS[SHORT_NAME] = [
-    {"players": 4, "hp": 1, "rounds": 2, "passes": 1, "hip_limit": 2},
-    {"players": 8, "hp": 1, "rounds": 1, "passes": 0, "max_reactions": 3, "hip_limit": 3},
-    {"players": 4, "rounds": 2, "talk": False, "hip_limit": 3},
-    {"players": 5, "survivors": 2, "rounds": 2, "passes": 1, "hip_limit": 4},
-    {"players": 3, "hp": 3, "rounds": 2, "survivors": 2, "max_reactions": 0, "hip_limit": 0},
-]
+registry.add_conformance_extras(
+    SHORT_NAME,
+    [
+        {"players": 4, "hp": 1, "rounds": 2, "passes": 1, "hip_limit": 2},
+        {"players": 8, "hp": 1, "rounds": 1, "passes": 0, "max_reactions": 3, "hip_limit": 3},
+        {"players": 4, "rounds": 2, "talk": False, "hip_limit": 3},
+        {"players": 5, "survivors": 2, "rounds": 2, "passes": 1, "hip_limit": 4},
+        {"players": 3, "hp": 3, "rounds": 2, "survivors": 2, "max_reactions": 0, "hip_limit": 0},
+    ],
+)
