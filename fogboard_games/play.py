@@ -27,6 +27,7 @@ from typing import TextIO
 
 import fogboard_games
 from fogboard_games import bots as bot_kinds
+from fogboard_games.core.params import is_int
 from fogboard_games.core.sampling import chance_outcome
 
 
@@ -50,7 +51,7 @@ def play(
         )
     game = fogboard_games.load(preset)
     n = game.num_players()
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+    if not is_int(seat) or not 0 <= seat < n:
         raise PlayError(f"--seat must be a seat 0..{n - 1} of {preset}, got {seat!r}")
     kinds = bot_kinds.kinds_for(game)  # (kinds that need options, as text, are not)
     if opponent not in kinds:

@@ -158,7 +158,7 @@ class KuhnMatch(contract.Match):
 
     def play(self, action: int) -> bool:
         # Refuse first, change after: a refused action leaves the match as it was.
-        if type(action) is not int or action not in self.options:
+        if action not in self.options:
             return False
         if self.mover == CHANCE:
             self.cards += (action,)
@@ -273,7 +273,7 @@ KUHN = Ruleset(
     long_name="Fogboard test game: Kuhn poker",
     docs="docs/adding_a_game.md",
     params=ParamSpec("fogboard_test_kuhn", []),  # no parameters
-    setup=lambda params: KuhnSetup(),
+    setup=KuhnSetup,  # called with the parameters by name: none here
     encoder=KuhnEncoder,
     review=review_kuhn,
     resample=resample_kuhn,
@@ -368,7 +368,7 @@ class RoundsMatch(contract.Match):
         return self.deals[2 * hand : 2 * hand + 2]
 
     def play(self, action: int) -> bool:
-        if type(action) is not int or action not in self.options:
+        if action not in self.options:
             return False
         if self.mover == CHANCE:
             self.deals += (action,)
@@ -578,7 +578,7 @@ ROUNDS = Ruleset(
         "fogboard_test_kuhn_rounds",
         [Param("hands", 2, "hands of Kuhn poker played in a row", 1, 3)],
     ),
-    setup=lambda params: RoundsSetup(params["hands"]),
+    setup=RoundsSetup,  # RoundsSetup(hands=...)
     encoder=RoundsEncoder,
     review=review_rounds,
     resample=resample_rounds,

@@ -8,16 +8,18 @@ are in `rules.py`, the encodings in `observer.py`, the resampler in
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fogboard_games.boards import observer, resample, review, rules
 from fogboard_games.core import registry
 from fogboard_games.core.contract import Ruleset
-from fogboard_games.core.params import Param, ParamSpec
+from fogboard_games.core.params import Bound, Param, ParamSpec
 
 OBSTYPES = ("reveal-nothing", "reveal-numturns")
 
 
-def _common() -> list[Param]:
-    """The parameters every board game has."""
+def _common(cells: Callable[[dict], int]) -> list[Param]:
+    """The parameters every board game has; `cells(params)` counts the board's cells."""
     return [
         Param(
             "obstype",
@@ -32,23 +34,9 @@ def _common() -> list[Param]:
             1,
             242,
             extra=(-1,),
+            bound=Bound(lambda p: 2 * cells(p), "2 x cells"),
         ),
     ]
-
-
-def _check_sense(p: dict) -> None:
-    if not 1 <= p["sense"] <= p["board_size"]:
-        raise ValueError(
-            f"fogboard_recon_hex: parameter 'sense' must be an int in 1..board_size "
-            f"({p['board_size']}), got {p['sense']}"
-        )
-
-
-def _check_cap(p: dict, cells: int) -> None:
-    if p["max_plies"] > 2 * cells:
-        raise ValueError(
-            f"parameter 'max_plies' must be -1 or 1..{2 * cells} (2 x cells), got {p['max_plies']}"
-        )
 
 
 def _default_cap(p: dict) -> None:
@@ -57,11 +45,14 @@ def _default_cap(p: dict) -> None:
         p["max_plies"] = 2 * p.get("board_size", 3) ** 2
 
 
+def _hex_cells(p: dict) -> int:
+    return p["board_size"] ** 2
+
+
 SPECS = {
     "fogboard_phantom_ttt": ParamSpec(
         "fogboard_phantom_ttt",
-        [Param("abrupt", False, "a collision ends the turn")] + _common(),
-        lambda p: _check_cap(p, 9),
+        [Param("abrupt", False, "a collision ends the turn")] + _common(lambda p: 9),
         derive=_default_cap,
     ),
     "fogboard_dark_hex": ParamSpec(
@@ -70,18 +61,23 @@ SPECS = {
             Param("board_size", 4, "cells per side", 2, 11),
             Param("abrupt", False, "a collision ends the turn"),
         ]
-        + _common(),
-        lambda p: _check_cap(p, p["board_size"] ** 2),
+        + _common(_hex_cells),
         derive=_default_cap,
     ),
     "fogboard_recon_hex": ParamSpec(
         "fogboard_recon_hex",
         [
             Param("board_size", 5, "cells per side", 2, 11),
-            Param("sense", 2, "side of the sensed block (1..board_size)", 1, 11),
+            Param(
+                "sense",
+                2,
+                "side of the sensed block (1..board_size)",
+                1,
+                11,
+                bound=Bound(lambda p: p["board_size"], "at most board_size={board_size}"),
+            ),
         ]
-        + _common(),
-        lambda p: (_check_sense(p), _check_cap(p, p["board_size"] ** 2)),
+        + _common(_hex_cells),
         derive=_default_cap,
     ),
 }
@@ -92,21 +88,29 @@ LONG_NAMES = {
 }
 
 
-def geometry(short_name: str):
-    """The Setup builder of one board game: validated parameters -> Geometry."""
+# The Setup builders, called with the validated parameters by name. The
+# Geometry is shared by the three games, so its arguments are not theirs:
+# the kind and size are the game's, numturns is obstype read as a flag, and
+# recon hex is abrupt only.
+def _phantom_ttt(abrupt: bool, obstype: str, max_plies: int) -> rules.Geometry:
+    return rules.Geometry("ttt", 3, abrupt, 0, max_plies, numturns=obstype == "reveal-numturns")
 
-    def build(p: dict) -> rules.Geometry:
-        sense = p.get("sense", 0)
-        return rules.Geometry(
-            "ttt" if short_name == "fogboard_phantom_ttt" else "hex",
-            p.get("board_size", 3),
-            True if sense else p["abrupt"],  # recon hex is abrupt only
-            sense,
-            p["max_plies"],
-            numturns=p["obstype"] == "reveal-numturns",
-        )
 
-    return build
+def _dark_hex(board_size: int, abrupt: bool, obstype: str, max_plies: int) -> rules.Geometry:
+    numturns = obstype == "reveal-numturns"
+    return rules.Geometry("hex", board_size, abrupt, 0, max_plies, numturns=numturns)
+
+
+def _recon_hex(board_size: int, sense: int, obstype: str, max_plies: int) -> rules.Geometry:
+    numturns = obstype == "reveal-numturns"
+    return rules.Geometry("hex", board_size, True, sense, max_plies, numturns=numturns)
+
+
+SETUPS = {
+    "fogboard_phantom_ttt": _phantom_ttt,
+    "fogboard_dark_hex": _dark_hex,
+    "fogboard_recon_hex": _recon_hex,
+}
 
 
 # The rules in brief, for text seats (fogboard_games.bots.text); docs/boards.md has them whole.
@@ -172,7 +176,7 @@ RULESETS = {
         long_name=LONG_NAMES[short_name],
         docs="docs/boards.md",
         params=SPECS[short_name],
-        setup=geometry(short_name),
+        setup=SETUPS[short_name],
         encoder=observer.BoardEncoder,
         review=review.review,
         truth_replay=review.truth_replay,
@@ -204,17 +208,26 @@ registry.add_preset(
 registry.add_bench_pair("phantom-ttt-3", "phantom_ttt")
 registry.add_bench_pair("dark-hex-4", "dark_hex(board_size=4)")
 registry.add_bench_pair("dark-hex-5", "dark_hex(board_size=5,gameversion=adh)")
-registry.CONFORMANCE_EXTRAS["fogboard_phantom_ttt"] = [
-    {"abrupt": True},
-    {"obstype": "reveal-numturns"},
-    {"abrupt": True, "obstype": "reveal-numturns", "max_plies": 7},
-]
-registry.CONFORMANCE_EXTRAS["fogboard_dark_hex"] = [
-    {"board_size": 2},
-    {"board_size": 3, "abrupt": True, "obstype": "reveal-numturns"},
-    {"board_size": 3, "max_plies": 6},
-]
-registry.CONFORMANCE_EXTRAS["fogboard_recon_hex"] = [
-    {"board_size": 3, "sense": 1},
-    {"board_size": 3, "sense": 3, "obstype": "reveal-numturns", "max_plies": 8},
-]
+registry.add_conformance_extras(
+    "fogboard_phantom_ttt",
+    [
+        {"abrupt": True},
+        {"obstype": "reveal-numturns"},
+        {"abrupt": True, "obstype": "reveal-numturns", "max_plies": 7},
+    ],
+)
+registry.add_conformance_extras(
+    "fogboard_dark_hex",
+    [
+        {"board_size": 2},
+        {"board_size": 3, "abrupt": True, "obstype": "reveal-numturns"},
+        {"board_size": 3, "max_plies": 6},
+    ],
+)
+registry.add_conformance_extras(
+    "fogboard_recon_hex",
+    [
+        {"board_size": 3, "sense": 1},
+        {"board_size": 3, "sense": 3, "obstype": "reveal-numturns", "max_plies": 8},
+    ],
+)

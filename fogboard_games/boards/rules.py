@@ -267,8 +267,7 @@ class Match(contract.Match):
         geo = self.setup
         # is_legal, inlined for an attempt outside the sense step: the hottest move.
         if (
-            type(action) is int
-            and 0 <= action < geo.cells
+            0 <= action < geo.cells
             and self.ending is None
             and not (geo.sense and self.sensed is None)
             and self.view[self.mover * geo.cells + action] == UNKNOWN

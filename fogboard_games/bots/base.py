@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import pyspiel
 
+from fogboard_games.core.params import is_int
+
 # The information-state observer of a seat: perfect recall, public facts and
 # that seat's own private facts (pyspiel's default for perfect_recall=True).
 INFO_STATE_TYPE = pyspiel.IIGObservationType(perfect_recall=True)
@@ -61,9 +63,9 @@ class SeatBot(pyspiel.Bot):
         if self.games is not None and short not in self.games:
             raise ValueError(f"the {self.kind} bot plays {', '.join(self.games)}, not {short!r}")
         n = game.num_players()
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+        if not is_int(player) or not 0 <= player < n:
             raise ValueError(f"player must be a seat 0..{n - 1} of {short}, got {player!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
+        if not is_int(seed):
             raise ValueError(f"seed must be an int, got {seed!r}")
         self.game = game
         self.player = player

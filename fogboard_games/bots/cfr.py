@@ -29,6 +29,7 @@ import pyspiel
 
 from fogboard_games.bots.base import SeatBot
 from fogboard_games.core import registry
+from fogboard_games.core.params import is_int
 
 FORMAT = "fogboard_games.cfr_policy.v1"
 SOLVER = "cfr+"
@@ -164,7 +165,7 @@ class CFRBot(SeatBot):
             )
         if iterations is None:
             iterations = CFR_PRESETS[preset]
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+        if not is_int(iterations) or iterations < 1:
             raise ValueError(f"iterations must be a positive int, got {iterations!r}")
         self.iterations = iterations
         self.policy = policy_for(game, iterations)

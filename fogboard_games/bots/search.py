@@ -33,11 +33,12 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from fogboard_games.bots.base import SeatBot
 from fogboard_games.core import glue
+from fogboard_games.core.params import is_int
 
 
 def _options(simulations: int, rollouts: int, uct_c: float) -> None:
     for name, value in (("simulations", simulations), ("rollouts", rollouts)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if not is_int(value) or value < 1:
             raise ValueError(f"{name} must be a positive int, got {value!r}")
     if isinstance(uct_c, bool) or not isinstance(uct_c, (int, float)) or not uct_c > 0:
         raise ValueError(f"uct_c must be a positive number, got {uct_c!r}")

@@ -120,7 +120,8 @@ class Match(SharedOnClone, metaclass=abc.ABCMeta):
     def play(self, action: int) -> bool:
         """Apply `action` if it is legal now (True); otherwise change nothing (False).
 
-        `action` may be anything a user passes: refuse non-ints too.
+        `action` is an int (the glue refuses any other type before play), but
+        any int: negative, past the actions, illegal here.
         """
 
     @abc.abstractmethod
@@ -219,8 +220,9 @@ class Encoder(metaclass=abc.ABCMeta):
 class Ruleset:
     """What a ruleset declares; `core.registry.register` does the rest.
 
-    * `setup(params)` builds the Setup from validated parameters (the
-      ParamSpec's defaults merged in, its checks passed);
+    * `setup(**params)` builds the Setup from the validated parameters,
+      by name (the ParamSpec's defaults merged in, its checks passed): a
+      Setup class whose arguments are the parameters is its own `setup`;
     * `encoder(setup)` builds the Encoder;
     * `resample(match, player, rng)` returns the actions (chance outcomes
       included) of a history the seat cannot tell from the true one, drawn
@@ -252,7 +254,7 @@ class Ruleset:
     long_name: str
     docs: str  # the docs page stating the rules, e.g. "docs/boards.md"
     params: ParamSpec
-    setup: Callable[[dict], Setup]
+    setup: Callable[..., Setup]  # called as setup(**params)
     encoder: Callable[[Setup], Encoder]
     review: Callable[[Match], dict]
     resample: Callable[[Match, int, random.Random], list[int]] | None = None

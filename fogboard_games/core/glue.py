@@ -86,7 +86,7 @@ class Game(pyspiel.Game):
     def __init__(self, params=None):
         ruleset = self.ruleset
         p = ruleset.params.resolve(params)
-        setup = ruleset.setup(p)
+        setup = ruleset.setup(**p)  # the Setup takes the parameters by name
         info = pyspiel.GameInfo(
             num_distinct_actions=setup.num_actions,
             max_chance_outcomes=setup.max_chance_outcomes,
@@ -242,6 +242,13 @@ class State(pyspiel.State):
     # ---- moves ----------------------------------------------------------------
 
     def _apply_action(self, action: int) -> None:
+        # The one type check of an action, so a ruleset's play sees ints only.
+        # pyspiel's apply_action hands over a Python int (numpy ints included,
+        # converted); anything else reached here by a direct call (True, 1.0,
+        # "0", None, a numpy int) is refused as an illegal action, as play
+        # refused it before. `__class__ is int`: one compare on the fast path.
+        if action.__class__ is not int:
+            raise ValueError(self._refusal(action))
         m = self._m
         if m.shared:  # writable_truth(), inlined: this runs at every move
             m = self._m = m.copy()

@@ -14,6 +14,8 @@ import math
 import re
 from typing import Any
 
+from fogboard_games.core.params import is_int
+
 # No review or replay nests deeper than a handful of levels (a Liar's Dice
 # die sits at rounds[i].hands[seat][roll][die]); the bound keeps a hostile
 # or cyclic value from exhausting the stack before it is refused.
@@ -76,7 +78,7 @@ def describe(v: Any, depth: int = 0) -> str:
 
 def is_int64(v: Any) -> bool:
     """A JSON int of at most 64 bits (bool is an int to Python, never to JSON)."""
-    return isinstance(v, int) and not isinstance(v, bool) and MIN_INT <= v <= MAX_INT
+    return is_int(v) and MIN_INT <= v <= MAX_INT
 
 
 def is_number(v: Any) -> bool:

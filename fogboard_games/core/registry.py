@@ -1,13 +1,17 @@
 """The list of every registered game and every named preset.
 
-Each ruleset registers itself here when imported; the conformance suite and
+Each ruleset registers itself here when imported, through the functions
+below (`register`, `add_preset`, `add_conformance_extras`, `add_bench_pair`:
+the tables are read, never written, elsewhere); the conformance suite and
 the benchmark iterate over these tables, so a new game is tested and
-benchmarked the day it lands.
+benchmarked the day it lands
+(docs/adding_a_game.md#presets-benchmark-pairs-and-conformance-extras).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import inspect
 
 import pyspiel
 
@@ -48,6 +52,11 @@ def add_bench_pair(preset: str, cpp_game: str) -> None:
     BENCH_PAIRS.append((preset, cpp_game))
 
 
+def add_conformance_extras(short_name: str, params_list: list[dict]) -> None:
+    """More parameter sets of a game for the conformance suite to run."""
+    CONFORMANCE_EXTRAS.setdefault(short_name, []).extend(dict(p) for p in params_list)
+
+
 def register(ruleset) -> type:
     """Make a ruleset (core.contract.Ruleset) a pyspiel game; its Game class.
 
@@ -57,6 +66,7 @@ def register(ruleset) -> type:
     short_name = ruleset.short_name
     if short_name in GAMES:
         return GAMES[short_name]
+    _check_setup_takes_params(ruleset)
     gtype = glue.game_type(ruleset)
     stem = "".join(w.capitalize() for w in short_name.split("_"))
     state_cls = glue.state_class(ruleset, stem + "State")
@@ -74,6 +84,23 @@ def register(ruleset) -> type:
     pyspiel.register_game(gtype, cls)
     GAMES[short_name] = cls
     return cls
+
+
+def _check_setup_takes_params(ruleset) -> None:
+    """Refuse, at registration, a `setup` that cannot take the game's parameters
+    by name (the glue calls `setup(**params)` at every load)."""
+    names = list(ruleset.params.params)
+    try:
+        signature = inspect.signature(ruleset.setup)
+    except ValueError:  # no signature to read (a builtin): the first load will tell
+        return
+    try:
+        signature.bind(**dict.fromkeys(names))
+    except TypeError as e:
+        raise TypeError(
+            f"{ruleset.short_name}: Ruleset.setup is called as setup(**params), with "
+            f"the parameters {names} by name; it cannot be: {e}"
+        ) from None
 
 
 def param_spec(short_name: str):

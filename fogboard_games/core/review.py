@@ -125,10 +125,10 @@ def check_params(short_name: str, params: dict) -> None:
     try:
         spec.resolve(params)
     except ValueError as e:
-        # Only the cross-parameter checks are left (a cap beyond the board):
-        # their message names the parameter.
-        named = [n for n in params if f"'{n}'" in str(e)]
-        raise ReviewError(f"params{'.' + named[0] if named else ''}: {shortened(e)}") from None
+        # Only the cross-parameter bounds are left (a cap beyond the board):
+        # their refusal, a core.params.ParamError, names the parameter.
+        named = getattr(e, "param", None)
+        raise ReviewError(f"params{'.' + named if named else ''}: {shortened(e)}") from None
 
 
 def load_review(review: Any) -> pyspiel.State:

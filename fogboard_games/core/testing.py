@@ -25,6 +25,7 @@ import numpy as np
 import pyspiel
 
 from fogboard_games.core.observer import all_obs_types
+from fogboard_games.core.params import is_int
 from fogboard_games.core.review import load_review
 from fogboard_games.core.sampling import chance_outcome
 
@@ -363,7 +364,7 @@ def check_illegal_refused(game, seed: int = 0) -> None:
             try:
                 # pyspiel refuses -1 (kInvalidAction) itself, printing to the
                 # C++ stderr; the Python refusal of negative ids is tested here.
-                if isinstance(a, int) and not isinstance(a, bool) and 0 <= a < 2**31:
+                if is_int(a) and 0 <= a < 2**31:
                     state.apply_action(a)
                 else:
                     state._apply_action(a)

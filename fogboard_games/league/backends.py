@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import fogboard_games
 from fogboard_games import bots as bot_kinds
+from fogboard_games.core.params import is_int
 from fogboard_games.core.sampling import chance_outcome
 from fogboard_games.league.planning import Job, LeagueError, Outcome, episode_seed
 
@@ -78,7 +79,7 @@ def run_jobs(
     """Every job's outcomes, in job order."""
     if backend not in BACKENDS:
         raise LeagueError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+    if not is_int(workers) or workers < 1:
         raise LeagueError(f"--workers must be a positive int, got {workers!r}")
     bar = _progress(sum(j.count for j in jobs), progress)
     try:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import fogboard_games
 from fogboard_games import bots as bot_kinds
+from fogboard_games.core.params import is_int
 
 
 class LeagueError(ValueError):
@@ -69,7 +70,7 @@ def plan(games: Sequence[str], kinds: Sequence[str], episodes: int, seed: int, c
     listed kind can play; a kind that does not play a game (the boards'
     probe at Liar's Dice) sits that game out.
     """
-    if isinstance(episodes, bool) or not isinstance(episodes, int) or episodes < 1:
+    if not is_int(episodes) or episodes < 1:
         raise LeagueError(f"--episodes must be a positive int, got {episodes!r}")
     _once(games, "games")
     _once(kinds, "bots")

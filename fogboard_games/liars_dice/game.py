@@ -63,26 +63,12 @@ the last seat with dice scores +1, every other seat -1/(seats - 1).
 """
 
 
-def setup(p: dict) -> rules.Setup:
-    return rules.Setup(
-        p["players"],
-        p["numdice"],
-        p["dice_sides"],
-        p["wild"],
-        p["prophecy"],
-        p["prophecy_payout"],
-        p["allow_pass"],
-        p["rerolls"],
-        p["mode"],
-    )
-
-
 RULESET = Ruleset(
     short_name=SHORT_NAME,
     long_name="Fogboard Liar's Dice",
     docs="docs/liars_dice.md",
     params=SPEC,
-    setup=setup,
+    setup=rules.Setup,  # built from the parameters by name
     encoder=observer.LiarsDiceEncoder,
     review=review.review,
     truth_replay=review.truth_replay,
@@ -121,18 +107,21 @@ registry.add_preset(
 )
 registry.add_bench_pair("liars-dice-classic-1", "liars_dice(numdice=1)")
 registry.add_bench_pair("liars-dice-classic", "liars_dice(numdice=5)")
-registry.CONFORMANCE_EXTRAS[SHORT_NAME] = [
-    {"numdice": 1, "dice_sides": 3, "wild": "none", "prophecy_payout": 2},
-    {"players": 3, "numdice": 1, "dice_sides": 3, "allow_pass": True},
-    {"players": 4, "numdice": 1, "dice_sides": 2, "allow_pass": True, "mode": "dice"},
-    {"numdice": 2, "dice_sides": 3, "rerolls": 2, "prophecy_payout": 3, "mode": "dice"},
-    {
-        "players": 3,
-        "numdice": 2,
-        "dice_sides": 4,
-        "wild": "highest",
-        "rerolls": 1,
-        "allow_pass": True,
-    },
-    {"players": 6, "numdice": 1, "dice_sides": 2, "prophecy": False, "mode": "dice"},
-]
+registry.add_conformance_extras(
+    SHORT_NAME,
+    [
+        {"numdice": 1, "dice_sides": 3, "wild": "none", "prophecy_payout": 2},
+        {"players": 3, "numdice": 1, "dice_sides": 3, "allow_pass": True},
+        {"players": 4, "numdice": 1, "dice_sides": 2, "allow_pass": True, "mode": "dice"},
+        {"numdice": 2, "dice_sides": 3, "rerolls": 2, "prophecy_payout": 3, "mode": "dice"},
+        {
+            "players": 3,
+            "numdice": 2,
+            "dice_sides": 4,
+            "wild": "highest",
+            "rerolls": 1,
+            "allow_pass": True,
+        },
+        {"players": 6, "numdice": 1, "dice_sides": 2, "prophecy": False, "mode": "dice"},
+    ],
+)

@@ -470,7 +470,7 @@ class Match(contract.Match):
         if self.phase <= REROLLING:
             # A chance node, the hottest case (inline: a call would cost as
             # much as the roll): the next die of `roller` shows face action + 1.
-            if type(action) is not int or not 0 <= action < self.setup.sides:
+            if not 0 <= action < self.setup.sides:
                 return False
             seat = self.roller
             event = self.setup.roll_events[seat][action]
@@ -509,7 +509,7 @@ class Match(contract.Match):
                 # bidding_actions() with no standing bid, its cache read inline
                 self.options = setup.legal_lists[self.in_play][0] or self.bidding_actions()
             return True
-        if self.phase == BIDDING and type(action) is int:
+        if self.phase == BIDDING:
             setup = self.setup
             bid = self.bid
             if bid < action < self.in_play * setup.sides:

@@ -12,19 +12,10 @@ from __future__ import annotations
 
 from fogboard_games.core import registry
 from fogboard_games.core.contract import Ruleset
-from fogboard_games.core.params import Param, ParamSpec
+from fogboard_games.core.params import Bound, Param, ParamSpec
 from fogboard_games.mind_bluff import observer, resample, review, rules
 
 SHORT_NAME = "fogboard_mind_bluff"
-
-
-def check(p: dict) -> None:
-    # The lowest secret start must leave a game to play (at least 2 dango).
-    if p["start_spread"] > p["start"] - 2:
-        raise ValueError(
-            f"{SHORT_NAME}: parameter 'start_spread' must be an int in 0..{p['start'] - 2} "
-            f"(at most start - 2, start={p['start']}), got {p['start_spread']}"
-        )
 
 
 SPEC = ParamSpec(
@@ -37,6 +28,8 @@ SPEC = ParamSpec(
             "s > 0: the start is a secret uniform draw of start-s..start+s (at most start-2)",
             0,
             97,
+            # The lowest secret start must leave a game to play (at least 2 dango).
+            bound=Bound(lambda p: p["start"] - 2, "at most start - 2, start={start}"),
         ),
         Param(
             "first_player",
@@ -48,7 +41,6 @@ SPEC = ParamSpec(
         ),
         Param("max_eat", 3, "most dango one eat takes (and most one claim says)", 1, 3),
     ],
-    check=check,
 )
 
 
@@ -72,16 +64,12 @@ A win scores +1, a loss -1.
 """
 
 
-def setup(p: dict) -> rules.Setup:
-    return rules.Setup(p["start"], p["start_spread"], p["first_player"], p["max_eat"])
-
-
 RULESET = Ruleset(
     short_name=SHORT_NAME,
     long_name="Fogboard Mind Bluff",
     docs="docs/mind_bluff.md",
     params=SPEC,
-    setup=setup,
+    setup=rules.Setup,  # built from the parameters by name
     encoder=observer.MindBluffEncoder,
     review=review.review,
     truth_replay=review.truth_replay,
@@ -99,9 +87,12 @@ registry.add_preset(
     {"start": 6, "max_eat": 3},
     "6 dango, P1 first, eat 1..3 (small: exact solving)",
 )
-registry.CONFORMANCE_EXTRAS[SHORT_NAME] = [
-    {"start": 7, "start_spread": 2, "max_eat": 3},
-    {"start": 8, "first_player": -1, "max_eat": 2},
-    {"start": 6, "start_spread": 1, "first_player": -1, "max_eat": 2},
-    {"start": 5, "first_player": 1, "max_eat": 2},
-]
+registry.add_conformance_extras(
+    SHORT_NAME,
+    [
+        {"start": 7, "start_spread": 2, "max_eat": 3},
+        {"start": 8, "first_player": -1, "max_eat": 2},
+        {"start": 6, "start_spread": 1, "first_player": -1, "max_eat": 2},
+        {"start": 5, "first_player": 1, "max_eat": 2},
+    ],
+)

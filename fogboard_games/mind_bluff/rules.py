@@ -183,7 +183,7 @@ class Match(contract.Match):
         return m
 
     def play(self, action: int) -> bool:
-        if type(action) is not int or action not in self.options:
+        if action not in self.options:
             return False
         s = self.setup
         phase = self.phase

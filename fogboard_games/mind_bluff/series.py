@@ -259,7 +259,7 @@ RULESET = Ruleset(
         SHORT_NAME,
         [Param("max_eat", 3, "most dango one eat takes (and most one claim says)", 1, 3)],
     ),
-    setup=lambda p: SeriesSetup(p["max_eat"]),
+    setup=SeriesSetup,  # built from the parameters by name
     encoder=SeriesEncoder,
     review=series_review,
     truth_replay=truth_replay,
@@ -276,4 +276,4 @@ registry.add_preset(
     {},
     "best of 3: 30 dango P1 first, 30 P2 first, then a coin and a secret 29..31",
 )
-registry.CONFORMANCE_EXTRAS[SHORT_NAME] = [{"max_eat": 2}]
+registry.add_conformance_extras(SHORT_NAME, [{"max_eat": 2}])

@@ -13,19 +13,10 @@ from __future__ import annotations
 
 from fogboard_games.core import registry
 from fogboard_games.core.contract import Ruleset
-from fogboard_games.core.params import Param, ParamSpec
+from fogboard_games.core.params import Bound, Param, ParamSpec
 from fogboard_games.parley import observer, resample, review, rules
 
 SHORT_NAME = "fogboard_parley"
-
-
-def check(p: dict) -> None:
-    # A round ends when `survivors` cogs are left: at least one cog must go OUT.
-    if p["survivors"] > p["players"] - 1:
-        raise ValueError(
-            f"{SHORT_NAME}: parameter 'survivors' must be an int in 1..{p['players'] - 1} "
-            f"(fewer than players={p['players']}), got {p['survivors']}"
-        )
 
 
 SPEC = ParamSpec(
@@ -35,12 +26,19 @@ SPEC = ParamSpec(
         Param("hp", 2, "health of every cog at the start of a round", 1, 9),
         Param("rounds", 3, "rounds in a match", 1, 10),
         Param("passes", 3, "passes each cog may make per round", 0, 9),
-        Param("survivors", 1, "cogs left standing when a round ends (at most players-1)", 1, 7),
+        Param(
+            "survivors",
+            1,
+            "cogs left standing when a round ends (at most players-1)",
+            1,
+            7,
+            # A round ends when `survivors` cogs are left: at least one cog must go OUT.
+            bound=Bound(lambda p: p["players"] - 1, "fewer than players={players}"),
+        ),
         Param("talk", True, "IT says a line before it acts, and others react"),
         Param("max_reactions", 2, "most reactions after a shot or pass (with talk)", 0, 7),
         Param("hip_limit", 40, "missed shots in a round after which hip-shots are over", 0, 100),
     ],
-    check=check,
 )
 
 
@@ -65,25 +63,12 @@ put its ENEMY OUT. Your score is your points over all rounds; no card is ever sh
 """
 
 
-def setup(p: dict) -> rules.Setup:
-    return rules.Setup(
-        p["players"],
-        p["hp"],
-        p["rounds"],
-        p["passes"],
-        p["survivors"],
-        p["talk"],
-        p["max_reactions"],
-        p["hip_limit"],
-    )
-
-
 RULESET = Ruleset(
     short_name=SHORT_NAME,
     long_name="Fogboard Parley",
     docs="docs/parley.md",
     params=SPEC,
-    setup=setup,
+    setup=rules.Setup,  # built from the parameters by name
     encoder=observer.ParleyEncoder,
     review=review.review,
     truth_replay=review.truth_replay,
@@ -104,10 +89,13 @@ registry.add_preset("parley", SHORT_NAME, {}, "5 cogs, 2 hp, 3 rounds, 3 passes,
 registry.add_preset(
     "parley-tiny", SHORT_NAME, TINY, "3 cogs, 2 hp, 1 round, no passes or talk (exact solving)"
 )
-registry.CONFORMANCE_EXTRAS[SHORT_NAME] = [
-    {"players": 4, "hp": 1, "rounds": 2, "passes": 1, "hip_limit": 2},
-    {"players": 8, "hp": 1, "rounds": 1, "passes": 0, "max_reactions": 3, "hip_limit": 3},
-    {"players": 4, "rounds": 2, "talk": False, "hip_limit": 3},
-    {"players": 5, "survivors": 2, "rounds": 2, "passes": 1, "hip_limit": 4},
-    {"players": 3, "hp": 3, "rounds": 2, "survivors": 2, "max_reactions": 0, "hip_limit": 0},
-]
+registry.add_conformance_extras(
+    SHORT_NAME,
+    [
+        {"players": 4, "hp": 1, "rounds": 2, "passes": 1, "hip_limit": 2},
+        {"players": 8, "hp": 1, "rounds": 1, "passes": 0, "max_reactions": 3, "hip_limit": 3},
+        {"players": 4, "rounds": 2, "talk": False, "hip_limit": 3},
+        {"players": 5, "survivors": 2, "rounds": 2, "passes": 1, "hip_limit": 4},
+        {"players": 3, "hp": 3, "rounds": 2, "survivors": 2, "max_reactions": 0, "hip_limit": 0},
+    ],
+)
