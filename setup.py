@@ -12,6 +12,8 @@ setup(
     "with exact information boundaries.",
     long_description=open("README.md", encoding="utf-8").read(),
     long_description_content_type="text/markdown",
+    license="Apache-2.0",  # OpenSpiel's license; the text is LICENSE
+    license_files=["LICENSE"],
     packages=find_packages(include=["fogboard_games", "fogboard_games.*"]),
     python_requires=">=3.10",
     install_requires=[
