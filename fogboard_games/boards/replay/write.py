@@ -234,10 +234,31 @@ def to_replay(
     check_type("sampled", sampled, "bool")
     given = None if transcripts is None else _transcript_extras(m, transcripts)
     rows = _normalize_extras(extras, len(m.plies), geo, given)
+    path = None
     if m.ending in WIN_ENDINGS:
         path = _written_path(m, win_path)
     elif win_path is not None:
         raise ReplayError(f"win_path: the game ended {m.ending}, not in a win; pass None")
+    events = _events(m, rows, path)
+    return {
+        "protocol": PROTOCOL,
+        "names": names,
+        "policyNames": policy_names,
+        "config": {
+            **config_of(geo.game),
+            "seed": seed,
+            "maxPlies": geo.max_plies,
+            "sampled": sampled,
+        },
+        "events": events,
+        "results": derive_results(m, rows, policy_names),
+    }
+
+
+def _events(m: rules.Match, rows: list[dict], path: list[str] | None) -> list[dict]:
+    """The replay's events: start, each ply's sense and attempt (with the
+    seat's words from `rows`), the win along `path` when there is one, the end."""
+    geo = m.setup
     events: list[dict] = [{"kind": "start", "round": -1}]
     for p, ((seat, anchor, _, cell, result), e) in enumerate(zip(m.plies, rows, strict=True)):
         if anchor >= 0:
@@ -256,7 +277,7 @@ def to_replay(
             attempt["notes"] = e["notes"]
         attempt.update(guess=list(e["guess"]), scripted=e["scripted"], fellBack=e["fellBack"])
         events.append(attempt)
-    if m.ending in WIN_ENDINGS:
+    if path is not None:
         events.append(
             {
                 "kind": "win",
@@ -275,16 +296,4 @@ def to_replay(
             "scores": scores_of(m),
         }
     )
-    return {
-        "protocol": PROTOCOL,
-        "names": names,
-        "policyNames": policy_names,
-        "config": {
-            **config_of(geo.game),
-            "seed": seed,
-            "maxPlies": geo.max_plies,
-            "sampled": sampled,
-        },
-        "events": events,
-        "results": derive_results(m, rows, policy_names),
-    }
+    return events
