@@ -71,13 +71,14 @@ def test_a_whole_game_is_saved_and_its_truth_replay_shows_it(preset, seat, tmp_p
 
 
 def test_the_player_sees_only_its_own_seat():
-    # Liar's Dice: the observation before each bid shows our die, never the other one.
+    # Liar's Dice: the view before each bid shows our hand, never the other
+    # one, until the showdown that ends the round shows both.
     status, out = run("liars-dice-1", seed=5)
     assert status == 0
-    before_end, end = out.split("game over")
-    views = [line for line in before_end.splitlines() if line.startswith("seat 0 | hand ")]
-    assert views and "P1:" not in before_end and "show" not in before_end, before_end
-    assert "show P0:" in end  # the showdown, at the end, shows both dice
+    before_show, show = out.split("all dice shown: ")
+    views = [line for line in before_show.splitlines() if line.startswith("your hand ")]
+    assert views and "P1:" not in before_show, before_show
+    assert show.startswith("P0:") and "P1:" in show
 
 
 def test_truth_replay_refuses_a_bad_file(tmp_path):
