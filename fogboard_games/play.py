@@ -44,7 +44,7 @@ def play(
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
 ) -> int:
-    """Play one game in the terminal; returns the exit status (0, or 1 at end of input)."""
+    """Play one game in the terminal; returns the exit status (0, or 1 at end of input or `quit`)."""
     if preset not in fogboard_games.PRESETS:
         raise PlayError(
             f"unknown preset {preset!r}; presets: {', '.join(sorted(fogboard_games.PRESETS))}"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import io
 import ast
+import io
 import json
 import random
 import re
@@ -205,8 +205,13 @@ def test_parley_says_the_winner_and_a_tie_as_a_tie():
         def __init__(self, *totals):
             self.returns = lambda: list(totals)
 
-    assert verdict(Totals(1, 4, 0, 7, 3)) == "C3 wins the match with 7 points (C1 next with 4 points)"
-    assert verdict(Totals(4, 1, 4)) == "C0 and C2 share the win with 4 points each (C1 next with 1 point)"
+    assert (
+        verdict(Totals(1, 4, 0, 7, 3)) == "C3 wins the match with 7 points (C1 next with 4 points)"
+    )
+    assert (
+        verdict(Totals(4, 1, 4))
+        == "C0 and C2 share the win with 4 points each (C1 next with 1 point)"
+    )
     assert verdict(Totals(2, 2, 2)) == "C0 and C1 and C2 share the win with 2 points each"
 
 
@@ -283,10 +288,12 @@ def test_no_line_shows_a_fact_the_seat_cannot_know(preset, seat, monkeypatch):
     printed = []
     for history in (true, twin):
         bot = Scripted(history)
-        monkeypatch.setattr(play, "chance_outcome", lambda state, rng: bot.step(state))
-        monkeypatch.setattr(play.bot_kinds, "make_bot", lambda *args, **kwargs: bot)
+        monkeypatch.setattr(play, "chance_outcome", lambda state, rng, bot=bot: bot.step(state))
+        monkeypatch.setattr(play.bot_kinds, "make_bot", lambda *args, bot=bot, **kwargs: bot)
         out = io.StringIO()
-        status = play.play(preset, "random", seat=seat, stdin=io.StringIO("".join(moves)), stdout=out)
+        status = play.play(
+            preset, "random", seat=seat, stdin=io.StringIO("".join(moves)), stdout=out
+        )
         assert status == 1  # the input ends at the seat's last decision
         printed.append(out.getvalue())
     assert printed[0].count("your move> ") == len(moves) + 1
