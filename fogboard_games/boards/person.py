@@ -56,6 +56,10 @@ def record(match: rules.Match, seat: int) -> list[str]:
             lines.append(f"try {ply}: you placed {cell}")
         elif result == "occupied":
             lines.append(f"try {ply}: {cell} is taken by {other}: a collision, {then}")
+    # obstype reveal-numturns: who made each ply (the opponent's collisions show as repeats).
+    plies = [line[7:] for line in text.splitlines() if line.startswith("plies: ")]
+    if plies:
+        lines.append(f"plies so far, by seat: {plies[0]}")
     return lines
 
 

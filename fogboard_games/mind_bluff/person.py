@@ -23,7 +23,12 @@ WHY = {
 
 def for_person(match: rules.Match, seat: int) -> str:
     """The seat's view now, one fact a line (`last` is in the record)."""
-    parts = match.setup.encoder.describe(match, seat, OBSERVATION).split(" | ")
+    return view_text(match.setup.encoder.describe(match, seat, OBSERVATION))
+
+
+def view_text(observation: str) -> str:
+    """An observation string of a game, one fact a line (`last` is in the record)."""
+    parts = observation.split(" | ")
     return "\n".join(p for p in parts[1:] if not p.startswith("last "))
 
 
@@ -53,7 +58,12 @@ def turn_line(number: str, who: str, words: str, me: str) -> str:
 
 def record(match: rules.Match, seat: int) -> list[str]:
     """Who went first, then every turn as far as the seat saw it."""
-    parts = match.setup.encoder.info_state_string(match, seat).split(" | ")
+    return record_text(match.setup.encoder.info_state_string(match, seat), seat)
+
+
+def record_text(info_state: str, seat: int) -> list[str]:
+    """The record lines of a game's information-state string."""
+    parts = info_state.split(" | ")
     me = rules.SEAT_NAMES[seat]
     lines = []
     for part in parts[1:]:
@@ -62,14 +72,20 @@ def record(match: rules.Match, seat: int) -> list[str]:
             lines.append(turn_line(*turn.groups(), me))
         elif part.startswith("first "):
             lines.append(f"{part[6:]} goes first")
+        elif part.startswith("start "):
+            lines.append(f"the game starts with {part[6:]} dango")
     return lines
 
 
 def verdict(match: rules.Match) -> str:
     """Who won and why, from the true ending (said at the end only)."""
+    return f"{rules.seat_label(match.winner)} wins: {ending(match)}"
+
+
+def ending(match: rules.Match) -> str:
+    """Why a finished game ended as it did: 'P1 ate the last dango'."""
     winner = rules.SEAT_NAMES[match.winner]
     loser = rules.SEAT_NAMES[1 - match.winner]
-    why = WHY[rules.ENDINGS[match.ending]].format(
+    return WHY[rules.ENDINGS[match.ending]].format(
         winner=winner, loser=loser, remaining=match.remaining
     )
-    return f"{rules.seat_label(match.winner)} wins: {why}"
