@@ -3,14 +3,14 @@
     python -m fogboard_games play dark-hex-4 --opponent probe --seat 0 --save game.json
     python -m fogboard_games review game.json
 
-`play`: a person takes one seat and types action strings; bots of one kind
-fill every other seat. The person sees only their seat's view: the
-observation string and the legal moves, before each of their decisions,
-and what the game paid at the end (every other seat's moves reach them
-only through that string, as the rules show them). A mistyped or illegal
-move is refused with a message that repeats what was typed and lists the
-legal moves; the end of input (Ctrl-D) ends the program cleanly, saving
-nothing. At the end of a game its review is written to `--save`.
+`play`: a person takes one seat and types moves; bots of one kind fill
+every other seat. The person is shown what a bot of that seat may know and
+no more: its view and record, laid out by the ruleset (`Ruleset.for_person`
+and `Ruleset.record`, from the seat's own strings), each new event as it
+happens, and at the end who won and why (`Ruleset.verdict`). Every line
+names seats by `Ruleset.seat_label`. At every prompt `help`, `rules`,
+`history` and `quit` are commands; anything else that is not a legal move
+is refused, listing the legal moves, and the game goes on unchanged.
 
 `review`: reads a saved review (plain JSON, rebuilt through the rules by
 `fogboard_games.load_review`, never unpickled) and prints its Truth Replay,
@@ -44,7 +44,7 @@ def play(
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
 ) -> int:
-    """Play one game in the terminal; returns the exit status (0, or 1 at end of input)."""
+    """Play one game in the terminal; returns the exit status (0, or 1 at end of input or `quit`)."""
     if preset not in fogboard_games.PRESETS:
         raise PlayError(
             f"unknown preset {preset!r}; presets: {', '.join(sorted(fogboard_games.PRESETS))}"
@@ -66,9 +66,12 @@ def play(
     }
     rng = random.Random(seed)
     state = game.new_initial_state()
+    person = Person(game.ruleset, seat)
     say = stdout.write
+    bots = ", ".join(person.label(p) for p in others)
     say(
-        f"{preset}: you are seat {seat}; {opponent} plays the other seats. Type a move, Ctrl-D quits.\n"
+        f"{preset}: you are {person.label(seat)}; {opponent} plays {bots}.\n"
+        f"Type a move, or {', '.join(COMMANDS)}.\n"
     )
     while not state.is_terminal():
         if state.is_chance_node():
@@ -78,8 +81,9 @@ def play(
         if player != seat:
             state.apply_action(others[player].step(state))
             continue
+        say(person.news(state))
         legal = [state.action_to_string(player, a) for a in state.legal_actions()]
-        say(f"\n{state.observation_string(seat)}\nlegal: {', '.join(legal)}\n")
+        say(f"\n{person.view(state)}\nlegal: {', '.join(legal)}\n")
         while True:
             say("your move> ")
             stdout.flush()
@@ -91,11 +95,24 @@ def play(
             try:
                 action = state.string_to_action(typed)
             except ValueError:
-                say(f"{typed!r} is not a legal move here; legal: {', '.join(legal)}\n")
+                command = " ".join(typed.split()).lower()
+                if command == "quit":
+                    say("quit: game abandoned, nothing saved\n")
+                    return 1
+                if command in COMMANDS:
+                    say(person.command(command, state))
+                    continue
+                say(
+                    f"{typed!r} is not a legal move here; legal: {', '.join(legal)}\n"
+                    f"(or a command: {', '.join(COMMANDS)})\n"
+                )
                 continue
             state.apply_action(action)
+            say(person.news(state))  # what the move did: a collision, a call, a shot's result
             break
-    say(f"\ngame over: {state.observation_string(seat)}\nreturns {state.returns()}\n")
+    say(person.news(state))
+    say(f"\ngame over\n{person.view(state)}\n{person.verdict(state)}\n")
+    say(f"returns {state.returns()}\n")
     if save:
         try:
             with open(save, "w", encoding="utf-8") as f:
@@ -105,6 +122,70 @@ def play(
             raise PlayError(f"--save {save!r}: {e.strerror or e}") from None
         say(f"review saved to {save} (python -m fogboard_games review {save})\n")
     return 0
+
+
+# The commands of every prompt (a move spelled so is never legal: no ruleset has one).
+COMMANDS = ("help", "rules", "history", "quit")
+
+
+class Person:
+    """What terminal play shows the person at `seat`: only what that seat knows.
+
+    The ruleset's `for_person`, `record` and `verdict` when it declares
+    them; otherwise the seat's observation string, its information-state
+    string part by part, and the returns.
+    """
+
+    def __init__(self, ruleset, seat: int):
+        self.ruleset, self.seat = ruleset, seat
+        self.label = ruleset.seat_label or (lambda p: f"seat {p}")
+        self.told: list[str] = []  # the record lines announced so far
+
+    def view(self, state) -> str:
+        if self.ruleset.for_person is not None:
+            return self.ruleset.for_person(state.truth, self.seat)
+        return state.observation_string(self.seat).replace(" | ", "\n")
+
+    def record(self, state) -> list[str]:
+        if self.ruleset.record is not None:
+            return self.ruleset.record(state.truth, self.seat)
+        return state.information_state_string(self.seat).split(" | ")[1:]
+
+    def news(self, state) -> str:
+        """The record lines new or changed since the last call (a line grows as
+        a turn goes on, as Mind Bluff's claim, response and verdict do)."""
+        lines = self.record(state)
+        same = 0
+        while same < min(len(lines), len(self.told)) and lines[same] == self.told[same]:
+            same += 1
+        self.told = lines
+        return "".join(f"  {line}\n" for line in lines[same:])
+
+    def verdict(self, state) -> str:
+        """Who won and why (every seat may know it: the game is over)."""
+        if self.ruleset.verdict is not None:
+            return self.ruleset.verdict(state.truth)
+        returns = state.returns()
+        best = [p for p, r in enumerate(returns) if r == max(returns)]
+        if len(best) == len(returns):
+            return f"a tie: every seat scores {returns[0]:g}"
+        names = " and ".join(self.label(p) for p in best)
+        verb = "wins" if len(best) == 1 else "share the win"
+        return f"{names} {verb} with {max(returns):g}"
+
+    def command(self, command: str, state) -> str:
+        """What `help`, `rules` or `history` prints."""
+        if command == "help":
+            return (
+                "type a move as the legal list spells it (case and spaces do not matter);\n"
+                "rules: the rules in brief; history: what you have seen of this game so far;\n"
+                "quit: end the game here (nothing is saved)\n"
+            )
+        if command == "rules":
+            brief = self.ruleset.brief.rstrip("\n") or "(no brief for this game)"
+            return f"{brief}\nthe whole rules: {self.ruleset.docs}\n"
+        lines = self.record(state)
+        return "".join(f"  {line}\n" for line in lines) if lines else "  (nothing yet)\n"
 
 
 def read_review(path: str):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 import random
+import re
 import subprocess
 import sys
 
@@ -71,13 +73,14 @@ def test_a_whole_game_is_saved_and_its_truth_replay_shows_it(preset, seat, tmp_p
 
 
 def test_the_player_sees_only_its_own_seat():
-    # Liar's Dice: the observation before each bid shows our die, never the other one.
+    # Liar's Dice: the view before each bid shows our hand, never the other
+    # one, until the showdown that ends the round shows both.
     status, out = run("liars-dice-1", seed=5)
     assert status == 0
-    before_end, end = out.split("game over")
-    views = [line for line in before_end.splitlines() if line.startswith("seat 0 | hand ")]
-    assert views and "P1:" not in before_end and "show" not in before_end, before_end
-    assert "show P0:" in end  # the showdown, at the end, shows both dice
+    before_show, show = out.split("all dice shown: ")
+    views = [line for line in before_show.splitlines() if line.startswith("your hand ")]
+    assert views and "P1:" not in before_show, before_show
+    assert show.startswith("P0:") and "P1:" in show
 
 
 def test_truth_replay_refuses_a_bad_file(tmp_path):
@@ -126,3 +129,176 @@ def test_cli_plays_from_standard_input(tmp_path):
         timeout=120,
     )
     assert review.returncode == 0 and "ply 1: seat 0 tries a1: placed" in review.stdout
+
+
+# One main preset per ruleset, and the seat the person takes.
+MAIN = [
+    ("phantom-ttt-3", 1),
+    ("dark-hex-4", 0),
+    ("recon-hex-5", 1),
+    ("liars-dice", 0),
+    ("mind-bluff", 1),
+    ("mind-bluff-series", 0),
+    ("parley", 2),
+]
+
+
+@pytest.mark.parametrize("preset,seat", MAIN)
+def test_the_header_and_the_end_name_seats_by_their_labels(preset, seat):
+    status, out = run(preset, seat=seat, seed=2)
+    label = fogboard_games.load(preset).ruleset.seat_label
+    head = out.splitlines()[0]
+    assert status == 0 and head.startswith(f"{preset}: you are {label(seat)}; random plays ")
+    others = [label(p) for p in range(fogboard_games.load(preset).num_players()) if p != seat]
+    assert head.endswith(f"random plays {', '.join(others)}.")
+    # The end says who won (the best returns) and why, after the game is over.
+    end = out.split("\ngame over\n")[1].splitlines()
+    verdict, returns = end[-2], ast.literal_eval(end[-1].removeprefix("returns "))
+    best = [label(p) for p, r in enumerate(returns) if r == max(returns)]
+    if len(best) == 1:
+        assert re.fullmatch(
+            re.escape(best[0]) + r" wins(: | the match with | the series \d-\d: ).+", verdict
+        ), verdict
+    else:
+        assert re.fullmatch(r"a draw: .+|.+ share the win .+", verdict), verdict
+
+
+def test_a_board_collision_is_announced_as_it_happens():
+    # O (random moves, seed 0) tries a cell X holds, and is told so at once.
+    status, out = run("phantom-ttt-3", seat=1, seed=0)
+    assert status == 0
+    said = r"your move>   try \d+: \w\d is taken by X: a collision, you move again\n"
+    collision = re.search(said, out)
+    assert collision, out
+    # ... announced right after the move that hit it, before the next view.
+    after = out[collision.end() :]
+    assert after.startswith("\nO (seat 1) view:"), after[:80]
+
+
+def test_hex_says_which_edges_each_side_joins():
+    status, out = run("dark-hex-4", seed=1)
+    assert status == 0
+    assert "X (seat 0) joins the left edge (file a) to the right edge" in out
+    assert "O (seat 1) joins the bottom edge (rank 1) to the top" in out
+
+
+def test_liars_dice_shows_every_bid_of_the_round_and_names_the_final_call():
+    status, out = run("liars-dice", seed=0)
+    body, end = out.split("\ngame over\n")
+    # (A line read from a pipe is not echoed: an announcement may follow the prompt.)
+    bids = re.findall(r"(?:^|your move> )  P[01](?: \(you\))? bids \d+x\d$", body, re.M)
+    assert len(bids) >= 2, body  # the round's earlier bids, not only the standing one
+    call = re.search(r"  P[01](?: \(you\))? calls (liar|prophecy \d+x\d)\n", body)
+    assert call and "  all dice shown: P0:" in body[call.end() :]
+    assert re.search(r"wins: P[01] called (liar on P[01]'s bid|prophecy) ", end), end
+
+
+def test_parley_announces_the_seats_own_miss_and_every_out():
+    status, out = run("parley", seed=0, seat=0)
+    body = out.split("\ngame over\n")[0]
+    assert re.search(r"  C0 shoots C\d (hip|head): miss\n", body), body  # our own miss
+    assert re.search(r"  C\d shoots C\d( hip| head)?: hit, C\d is OUT\n", body)
+    assert re.search(r"^  points this round: C0 \d+, C1 \d+", body, re.M)
+
+
+def test_parley_says_the_winner_and_a_tie_as_a_tie():
+    from fogboard_games.parley.person import verdict
+
+    class Totals:
+        def __init__(self, *totals):
+            self.returns = lambda: list(totals)
+
+    assert (
+        verdict(Totals(1, 4, 0, 7, 3)) == "C3 wins the match with 7 points (C1 next with 4 points)"
+    )
+    assert (
+        verdict(Totals(4, 1, 4))
+        == "C0 and C2 share the win with 4 points each (C1 next with 1 point)"
+    )
+    assert verdict(Totals(2, 2, 2)) == "C0 and C1 and C2 share the win with 2 points each"
+
+
+@pytest.mark.parametrize("preset,seat", MAIN)
+def test_commands_work_at_every_prompt_and_lose_nothing(preset, seat, tmp_path):
+    plain = run(preset, seat=seat, seed=4)[1]
+    typed = ["help\n", "rules\n", "  HISTORY \n", "nope\n"]
+    status, out = run(preset, typed, seat=seat, seed=4)
+    assert status == 0
+    brief = fogboard_games.load(preset).ruleset.brief
+    assert "type a move as the legal list spells it" in out and "quit: end the game here" in out
+    assert brief.splitlines()[0] in out and "the whole rules: docs/" in out
+    legal = plain.split("legal: ", 1)[1].splitlines()[0]
+    assert f"'nope' is not a legal move here; legal: {legal}\n(or a command: " in out
+    # The commands and the refusal changed nothing: the game then plays as without them.
+    after = out.split("(or a command: help, rules, history, quit)\nyour move> ", 1)[1]
+    assert after == plain.split("your move> ", 1)[1]
+    # quit ends cleanly, saving nothing.
+    save = tmp_path / "never.json"
+    status, out = run(preset, ["quit\n"], seat=seat, save=str(save))
+    assert status == 1 and out.endswith("your move> quit: game abandoned, nothing saved\n")
+    assert not save.exists()
+
+
+def test_history_is_the_seats_record_so_far():
+    # (seed 3: P1 raises rather than calls, so a second prompt comes.)
+    status, out = run("liars-dice", ["bid 1x2\n", "history\n"], seed=3)
+    recorded = out.split("your move> ")[2]
+    assert recorded == "  round 1\n  your hand is 23444\n  P0 (you) bids 1x2\n  P1 bids 4x1\n"
+
+
+class Scripted:
+    """A bot, and the chance sampler, that replay a history's actions."""
+
+    def __init__(self, history):
+        self.history = history
+
+    def step(self, state):
+        return self.history[len(state.history())]
+
+
+def twin_histories(preset, seat, seed):
+    """A random game's history up to the seat's last decision, a world the
+    seat cannot tell from it with other hidden facts, and the seat's moves."""
+    game, rng = fogboard_games.load(preset), random.Random(seed)
+    state, last = game.new_initial_state(), None
+    while not state.is_terminal():
+        if state.current_player() == seat:
+            last = state.clone()
+        if state.is_chance_node():
+            state.apply_action(play.chance_outcome(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    for _ in range(50):
+        twin = last.resample_from_infostate(seat, rng.random)
+        if twin.history() != last.history():
+            break
+    else:
+        raise AssertionError(f"{preset}: no twin with other hidden facts")
+    moves = []
+    replay = game.new_initial_state()
+    for action in last.history():
+        if replay.current_player() == seat:
+            moves.append(replay.action_to_string(seat, action) + "\n")
+        replay.apply_action(action)
+    return last.history(), twin.history(), moves
+
+
+# (and the presets with the rules the main ones leave off: rerolls, passes, dice mode)
+@pytest.mark.parametrize("preset,seat", [*MAIN, ("liars-dice-table", 2), ("parley-tiny", 1)])
+def test_no_line_shows_a_fact_the_seat_cannot_know(preset, seat, monkeypatch):
+    # Twin games whose hidden facts differ but which the seat cannot tell
+    # apart: every line printed up to its last decision is the same.
+    true, twin, moves = twin_histories(preset, seat, seed=7)
+    printed = []
+    for history in (true, twin):
+        bot = Scripted(history)
+        monkeypatch.setattr(play, "chance_outcome", lambda state, rng, bot=bot: bot.step(state))
+        monkeypatch.setattr(play.bot_kinds, "make_bot", lambda *args, bot=bot, **kwargs: bot)
+        out = io.StringIO()
+        status = play.play(
+            preset, "random", seat=seat, stdin=io.StringIO("".join(moves)), stdout=out
+        )
+        assert status == 1  # the input ends at the seat's last decision
+        printed.append(out.getvalue())
+    assert printed[0].count("your move> ") == len(moves) + 1
+    assert printed[0] == printed[1]

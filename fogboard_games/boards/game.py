@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fogboard_games.boards import observer, resample, review, rules
+from fogboard_games.boards import observer, person, resample, review, rules
 from fogboard_games.core import registry
 from fogboard_games.core.contract import Ruleset
 from fogboard_games.core.params import Bound, Param, ParamSpec
@@ -185,6 +185,9 @@ RULESETS = {
         brief=BRIEFS[short_name],
         seat_label=observer.seat_label,
         metrics=seat_metrics,
+        for_person=person.for_person,
+        record=person.record,
+        verdict=person.verdict,
     )
     for short_name in SPECS
 }

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fogboard_games.core import registry
 from fogboard_games.core.contract import Ruleset
 from fogboard_games.core.params import Param, ParamSpec
-from fogboard_games.liars_dice import observer, resample, review, rules
+from fogboard_games.liars_dice import observer, person, resample, review, rules
 
 SHORT_NAME = "fogboard_liars_dice"
 
@@ -76,7 +76,10 @@ RULESET = Ruleset(
     chance=True,
     max_players=6,
     brief=BRIEF,
-    seat_label=lambda p: f"seat {p} (P{p} in the record of bids)",
+    seat_label=person.seat_label,
+    for_person=person.for_person,
+    record=person.record,
+    verdict=person.verdict,
 )
 LiarsDiceGame = registry.register(RULESET)
 

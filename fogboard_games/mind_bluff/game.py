@@ -13,7 +13,7 @@ from __future__ import annotations
 from fogboard_games.core import registry
 from fogboard_games.core.contract import Ruleset
 from fogboard_games.core.params import Bound, Param, ParamSpec
-from fogboard_games.mind_bluff import observer, resample, review, rules
+from fogboard_games.mind_bluff import observer, person, resample, review, rules
 
 SHORT_NAME = "fogboard_mind_bluff"
 
@@ -77,6 +77,9 @@ RULESET = Ruleset(
     chance=True,
     brief=BRIEF,
     seat_label=rules.seat_label,
+    for_person=person.for_person,
+    record=person.record,
+    verdict=person.verdict,
 )
 MindBluffGame = registry.register(RULESET)
 

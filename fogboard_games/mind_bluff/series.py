@@ -21,12 +21,13 @@ zeros before it starts; for a current view only the game under way).
 from __future__ import annotations
 
 import random
+import re
 
 from fogboard_games.core import contract, registry
 from fogboard_games.core.contract import NO_OPTIONS, TERMINAL, Ruleset
-from fogboard_games.core.observer import Layout, ObsKey, PieceList
+from fogboard_games.core.observer import INFO_STATE, OBSERVATION, Layout, ObsKey, PieceList
 from fogboard_games.core.params import Param, ParamSpec
-from fogboard_games.mind_bluff import observer, resample, review, rules
+from fogboard_games.mind_bluff import observer, person, resample, review, rules
 from fogboard_games.mind_bluff.rules import SEAT_NAMES
 
 SHORT_NAME = "fogboard_mind_bluff_series"
@@ -251,6 +252,48 @@ Your record shows the score, every claim, answer, verdict and both debts, your o
 as "ate k" and the other seat's as "eats".
 """
 
+# ---- terminal play (docs/bots.md#terminal-play): the seat's own strings, game by game ----
+
+EATEN = re.compile(r"T\d+ (P[12]) ate (\d+)")  # an eat of a finished game's review
+
+
+def series_for_person(match: SeriesMatch, seat: int) -> str:
+    """The score, then the view of the game under way."""
+    lines = [f"score: P1 {match.score[0]}, P2 {match.score[1]} (first to 2 wins)"]
+    if match.now is not None:
+        g = len(match.past)
+        now = match.setup.encoder.inner[g].describe(match.now, seat, OBSERVATION)
+        lines += [f"game {g + 1}", person.view_text(now)]
+    return "\n".join(lines)
+
+
+def series_record(match: SeriesMatch, seat: int) -> list[str]:
+    """Each game's record as the seat saw it; a finished game's ending and
+    its every eat, which its end shows both seats."""
+    lines = []
+    for g, m in enumerate(match.games()):
+        enc = match.setup.encoder.inner[g]
+        lines.append(f"game {g + 1}")
+        lines += person.record_text(enc.describe(m, seat, INFO_STATE), seat)
+        if m.mover == TERMINAL:
+            shown = enc.describe(m, seat, REVIEW_KEY)
+            eats = ", ".join(f"{who} ate {k}" for who, k in EATEN.findall(shown))
+            start = re.findall(r"start \d+", shown)
+            lines.append(f"game {g + 1} shown whole: " + "; ".join([*start, eats or "no eats"]))
+            lines.append(f"game {g + 1} over: {SEAT_NAMES[m.winner]} wins: {person.ending(m)}")
+    return lines
+
+
+def series_verdict(match: SeriesMatch) -> str:
+    """Who won the series, by how much, and how its last game ended."""
+    w = 0 if match.score[0] == 2 else 1
+    last = match.past[-1]
+    return (
+        f"{rules.seat_label(w)} wins the series {match.score[w]}-{match.score[1 - w]}: "
+        f"in the last game {person.ending(last)}"
+    )
+
+
 RULESET = Ruleset(
     short_name=SHORT_NAME,
     long_name="Fogboard Mind Bluff series (best of 3)",
@@ -267,6 +310,9 @@ RULESET = Ruleset(
     chance=True,
     brief=BRIEF,
     seat_label=rules.seat_label,
+    for_person=series_for_person,
+    record=series_record,
+    verdict=series_verdict,
 )
 MindBluffSeriesGame = registry.register(RULESET)
 

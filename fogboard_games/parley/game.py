@@ -14,7 +14,7 @@ from __future__ import annotations
 from fogboard_games.core import registry
 from fogboard_games.core.contract import Ruleset
 from fogboard_games.core.params import Bound, Param, ParamSpec
-from fogboard_games.parley import observer, resample, review, rules
+from fogboard_games.parley import observer, person, resample, review, rules
 
 SHORT_NAME = "fogboard_parley"
 
@@ -81,6 +81,9 @@ RULESET = Ruleset(
     brief=BRIEF,
     # The cogs carry their anonymous names and no other: a prompt says only C2.
     seat_label=lambda p: f"C{p}",
+    for_person=person.for_person,
+    record=person.record,
+    verdict=person.verdict,
 )
 ParleyGame = registry.register(RULESET)
 
