@@ -45,6 +45,10 @@ def _static_problem(path: str) -> str | None:
         return "names a directory, not a file"
     target = os.path.realpath(path)  # a symlink's file is replaced, the link kept
     folder, name = os.path.split(target)
+    with contextlib.suppress(OSError, ValueError):
+        limit = os.pathconf(folder, "PC_NAME_MAX")
+        if len(os.fsencode(name)) > limit:
+            return f"its name is longer than the {limit} bytes its directory allows"
     try:
         st = os.stat(target)
     except FileNotFoundError:
@@ -66,10 +70,6 @@ def _static_problem(path: str) -> str | None:
         return "its directory does not exist"
     if not os.path.isdir(folder):
         return f"its directory {folder!r} is not a directory"
-    with contextlib.suppress(OSError, ValueError):
-        limit = os.pathconf(folder, "PC_NAME_MAX")
-        if len(os.fsencode(name)) > limit:
-            return f"its name is longer than the {limit} bytes its directory allows"
     return None
 
 
