@@ -324,7 +324,12 @@ def solve_then_wait(game, iterations):
     return policy
 
 
-cfr.solve = solve_then_wait
+def slow_fsync(fd, fsync=os.fsync):
+    time.sleep(0.2)  # a slow disk: both writes are in flight at once
+    fsync(fd)
+
+
+cfr.solve, os.fsync = solve_then_wait, slow_fsync
 if role == "reader":  # reads the file the moment it appears
     while not path.exists():
         if time.monotonic() > deadline:
@@ -336,8 +341,9 @@ print(role, len(bot.policy))
 
 
 def test_two_processes_filling_the_cache_at_once_both_succeed(tmp_path, solved):
-    """Two real processes solve at once and write the same file at once; a
-    third reads it the moment it appears. Each gets the policy, none sees a
+    """Two real processes solve at once and write the same file at once (on a
+    disk slowed down so the writes overlap); a third reads it the moment it
+    appears. Each gets the policy, none sees a
     damaged file (no warning), and one whole file is left."""
     env = {**os.environ, "FOGBOARD_GAMES_CACHE": str(tmp_path / "cache")}
     flags = [str(tmp_path / "a.solved"), str(tmp_path / "b.solved")]
