@@ -5,6 +5,8 @@ a path it cannot write (docs/league.md#the-table)."""
 from __future__ import annotations
 
 import os
+import pathlib
+import runpy
 import stat
 import subprocess
 import sys
@@ -18,6 +20,13 @@ from fogboard_games import bots
 from fogboard_games.__main__ import main
 from fogboard_games.bots import cfr
 from fogboard_games.core import files
+
+# Subprocesses import this checkout's package, wherever pytest is started.
+ROOT = str(pathlib.Path(__file__).resolve().parent.parent)
+ENV = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")])),
+}
 
 
 def leftovers(folder) -> list[str]:
@@ -97,7 +106,7 @@ def test_a_process_killed_mid_write_leaves_the_old_file_whole(tmp_path):
         files.write_atomically({str(target)!r}, "x" * 100000)
         """
     )
-    done = subprocess.run([sys.executable, "-c", child], capture_output=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, timeout=60, env=ENV)
     assert done.returncode == 9, done.stderr
     assert target.read_text() == "the old file, whole"
     # What a hard kill leaves: half the new text in a hidden temporary beside it.
@@ -345,7 +354,7 @@ def test_two_processes_filling_the_cache_at_once_both_succeed(tmp_path, solved):
     disk slowed down so the writes overlap); a third reads it the moment it
     appears. Each gets the policy, none sees a
     damaged file (no warning), and one whole file is left."""
-    env = {**os.environ, "FOGBOARD_GAMES_CACHE": str(tmp_path / "cache")}
+    env = {**ENV, "FOGBOARD_GAMES_CACHE": str(tmp_path / "cache")}
     flags = [str(tmp_path / "a.solved"), str(tmp_path / "b.solved")]
     runs = [("solver", flags[0], flags[1]), ("solver", flags[1], flags[0]), ("reader", "", "")]
     children = [
@@ -397,9 +406,22 @@ def test_play_save_is_refused_before_the_first_prompt(tmp_path, bad):
     done = subprocess.run(
         [sys.executable, "-m", "fogboard_games", "play", "phantom-ttt-3", "--save", path],
         input="",  # no move: a game that started would print its header and prompt
+        env=ENV,
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"play: --save {path!r}: ") and done.stderr.count("\n") == 1
+
+
+def test_the_small_league_example_refuses_its_out_before_any_game(tmp_path, monkeypatch, capsys):
+    example = pathlib.Path(__file__).resolve().parent.parent / "examples" / "small_league.py"
+    monkeypatch.setattr(sys, "argv", [example.name, "--out", str(tmp_path)])
+    with pytest.raises(SystemExit) as e:
+        runpy.run_path(str(example), run_name="__main__")
+    assert (
+        e.value.code
+        == f"small_league: --out {str(tmp_path)!r}: is a directory, not a file; {files.WANTED}"
+    )
+    assert capsys.readouterr().out == ""  # no game played
