@@ -51,6 +51,8 @@ def main() -> None:
     try:
         kinds = [ismcts if k == "ismcts" else k for k in league.parse_list(args.bots, "bots")]
         games = league.parse_list(args.games, "games")
+        if args.out:
+            league.check_writable(args.out, "--out")  # before the games, not after
         report = league.run(games, kinds, args.episodes, seed=args.seed, progress=False)
     except league.LeagueError as e:
         raise SystemExit(f"small_league: {e}") from None

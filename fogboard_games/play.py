@@ -20,13 +20,13 @@ one line or block per turn with every hidden fact shown.
 from __future__ import annotations
 
 import json
-import os
 import random
 import sys
 from typing import TextIO
 
 import fogboard_games
 from fogboard_games import bots as bot_kinds
+from fogboard_games.core import files
 from fogboard_games.core.params import is_int
 from fogboard_games.core.sampling import chance_outcome
 
@@ -58,9 +58,11 @@ def play(
         raise PlayError(
             f"--opponent {opponent!r} does not play {preset}; kinds: {', '.join(kinds)}"
         )
-    if save and not os.path.isdir(os.path.dirname(os.path.abspath(save))):
-        # Found out now, not after the game is played.
-        raise PlayError(f"--save {save!r}: its directory does not exist")
+    if save is not None:
+        try:
+            files.check_writable(save, "--save")  # now, not after the game is played
+        except ValueError as e:
+            raise PlayError(str(e)) from None
     others = {
         p: bot_kinds.make_bot(opponent, game, p, seed=seed + p) for p in range(n) if p != seat
     }
@@ -115,9 +117,7 @@ def play(
     say(f"returns {state.returns()}\n")
     if save:
         try:
-            with open(save, "w", encoding="utf-8") as f:
-                json.dump(state.review(), f, indent=1)
-                f.write("\n")
+            files.write_atomically(save, json.dumps(state.review(), indent=1) + "\n")
         except OSError as e:
             raise PlayError(f"--save {save!r}: {e.strerror or e}") from None
         say(f"review saved to {save} (python -m fogboard_games review {save})\n")

@@ -5,10 +5,13 @@ for `iterations` iterations, walks the game once to read the average
 policy at every information state, and writes it as JSON to the cache
 directory (`$FOGBOARD_GAMES_CACHE`, else `~/.cache/fogboard_games`); later
 bots, in this process or another, read the file. The file is plain JSON
-and is checked before use (format, game, solver settings, and every entry
-a distribution; at each move, over that state's legal actions), never
-unpickled: a file that fails a check is refused with the reason, naming
-the file.
+with a sha256 of its body, written whole (core/files.py: processes that
+solve at once each rename a whole file over it) and checked before use,
+never unpickled: a damaged file (cut short, not JSON, a sha256 that does
+not match) is reported once and solved again; a whole file that is not
+this game's policy (format, game, solver settings, every entry a
+distribution; at each move, over that state's legal actions) is refused
+with the reason, naming the file.
 
 The bot samples its move from the policy at its seat's information state
 (an RNG seeded by its seed, the games it has started and that string), so
@@ -23,15 +26,15 @@ import json
 import math
 import os
 import pathlib
-import tempfile
+import warnings
 
 import pyspiel
 
 from fogboard_games.bots.base import SeatBot
-from fogboard_games.core import registry
+from fogboard_games.core import files, registry
 from fogboard_games.core.params import is_int
 
-FORMAT = "fogboard_games.cfr_policy.v1"
+FORMAT = "fogboard_games.cfr_policy.v2"  # v2: a sha256 of the body
 SOLVER = "cfr+"
 # Presets small enough to solve, and the CFR+ iterations of a first solve
 # (measured here on two cores: mind-bluff-tiny ~10 s, parley-tiny ~25 s, the
@@ -44,6 +47,7 @@ CFR_PRESETS = {
 }
 
 _SOLVED: dict[str, dict] = {}  # path -> policy, per process
+_WARNED: set[tuple[str, str]] = set()  # (what, path) warned of, per process
 
 
 def cache_dir() -> pathlib.Path:
@@ -63,7 +67,8 @@ def _preset_of(game) -> str | None:
 
 
 def policy_path(game, iterations: int) -> pathlib.Path:
-    key = f"{game}|{SOLVER}|{iterations}".encode()
+    # The format is in the name: another version's files sit beside, not in the way.
+    key = f"{game}|{SOLVER}|{iterations}|{FORMAT}".encode()
     return cache_dir() / f"cfr-{hashlib.sha256(key).hexdigest()[:20]}.json"
 
 
@@ -89,16 +94,60 @@ def solve(game, iterations: int) -> dict[str, list[tuple[int, float]]]:
     return table
 
 
+class CorruptCache(ValueError):
+    """A cache file damaged or cut short: solved again and rewritten (docs/bots.md#cfr)."""
+
+
+def _digest(body: dict) -> str:
+    """The sha256 of `body` as canonical JSON: floats and ints read back write the same."""
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def encode_policy(game, iterations: int, policy: dict) -> str:
+    """The cache file's text of `policy`: its header, entries and their sha256."""
+    body = {
+        "format": FORMAT,
+        "game": str(game),
+        "solver": SOLVER,
+        "iterations": iterations,
+        "policy": {k: [list(x) for x in v] for k, v in policy.items()},
+    }
+    return json.dumps({**body, "sha256": _digest(body)})
+
+
 def load_policy(path: pathlib.Path, game, iterations: int) -> dict:
-    """The policy a cache file holds, after checking it (ValueError otherwise)."""
+    """The policy a cache file holds, after checking it.
+
+    CorruptCache if the file cannot be read whole (not JSON, cut short, not
+    the file's shape, a sha256 that does not match: damage a crash or a disk
+    leaves, re-solved); ValueError if a whole file is not what its name
+    promises (another game or solver, an entry not a distribution: made by
+    something other than this module, refused). FileNotFoundError if absent.
+    """
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ValueError(f"{path}: not a readable JSON policy ({e}); delete it to re-solve") from e
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except (FileNotFoundError, NotADirectoryError):
+        raise FileNotFoundError(path) from None  # absent, or a file where a folder is
+    except (OSError, ValueError, RecursionError) as e:
+        # (json and UTF-8 decoding errors are ValueErrors.)
+        raise CorruptCache(f"{path}: not a readable JSON policy ({e})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("sha256"), str):
+        raise CorruptCache(f"{path}: not a cfr policy file (no sha256 of its body)")
+    body = {k: v for k, v in data.items() if k != "sha256"}
+    try:
+        digest = _digest(body)
+    except (TypeError, ValueError, RecursionError):
+        digest = None
+    if digest != data["sha256"]:
+        raise CorruptCache(f"{path}: its body does not match its sha256 (cut short or changed)")
     want = {"format": FORMAT, "game": str(game), "solver": SOLVER, "iterations": iterations}
-    if not isinstance(data, dict) or any(data.get(k) != v for k, v in want.items()):
-        raise ValueError(f"{path}: not the {SOLVER} policy of {game} after {iterations} iterations")
-    table = data.get("policy")
+    if any(body.get(k) != v for k, v in want.items()):
+        raise ValueError(
+            f"{path}: not the {SOLVER} policy of {game} after {iterations} iterations; "
+            "delete it to re-solve"
+        )
+    table = body.get("policy")
     if not isinstance(table, dict):
         raise ValueError(f"{path}: 'policy' must map information states to distributions")
     out = {}
@@ -122,28 +171,39 @@ def load_policy(path: pathlib.Path, game, iterations: int) -> dict:
     return out
 
 
+def _warn_once(what: str, path: pathlib.Path, message: str) -> None:
+    """Warn of `what` at `path` once per process: a league's every bot would say it again."""
+    if (what, str(path)) not in _WARNED:
+        _WARNED.add((what, str(path)))
+        warnings.warn(message, RuntimeWarning, stacklevel=4)
+
+
 def policy_for(game, iterations: int) -> dict:
     """The policy of `game`: from this process, the cache file, or a new solve."""
     path = policy_path(game, iterations)
     policy = _SOLVED.get(str(path))
+    if policy is not None:
+        return policy
+    try:
+        policy = load_policy(path, game, iterations)
+    except FileNotFoundError:
+        pass
+    except CorruptCache as e:
+        _warn_once("damaged", path, f"{e}; solving it again")
     if policy is None:
-        if path.exists():
-            policy = load_policy(path, game, iterations)
-        else:
-            policy = solve(game, iterations)
-            body = {
-                "format": FORMAT,
-                "game": str(game),
-                "solver": SOLVER,
-                "iterations": iterations,
-                "policy": {k: [list(x) for x in v] for k, v in policy.items()},
-            }
+        policy = solve(game, iterations)
+        try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            # Written whole, then renamed: league workers may solve at once.
-            with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False) as f:
-                json.dump(body, f)
-            os.replace(f.name, path)
-        _SOLVED[str(path)] = policy
+            # Written whole, then renamed: league workers may solve at once, and
+            # a reader sees the old file or the new one, never half of one.
+            files.write_atomically(str(path), encode_policy(game, iterations, policy))
+        except OSError as e:
+            _warn_once(
+                "unwritable",
+                path,
+                f"{path}: cannot write the cfr cache ({e}); kept in this process",
+            )
+    _SOLVED[str(path)] = policy
     return policy
 
 

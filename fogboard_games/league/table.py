@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections.abc import Sequence
 
+from fogboard_games.core import files
 from fogboard_games.league.planning import Job, LeagueError, Outcome
 
 
@@ -89,12 +89,13 @@ def format_table(table: dict) -> str:
 
 
 def check_writable(path: str, what: str) -> None:
-    """LeagueError unless `path`'s directory exists (checked before a long run)."""
-    if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-        raise LeagueError(f"{what} {path!r}: its directory does not exist")
+    """LeagueError unless `path` can be written (checked before a long run, core/files.py)."""
+    try:
+        files.check_writable(path, what)
+    except ValueError as e:
+        raise LeagueError(str(e)) from None
 
 
 def write_json(report: dict, path: str) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(report, f, indent=1)
-        f.write("\n")
+    """The report as JSON at `path`, written whole or not at all (OSError)."""
+    files.write_atomically(path, json.dumps(report, indent=1) + "\n")
