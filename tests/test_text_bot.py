@@ -359,7 +359,12 @@ def test_bad_options_are_refused_when_the_bot_is_made():
     for bad in (0, -1, True, "5"):
         with pytest.raises(ValueError, match="timeout_s must be None or a number"):
             text_bot(game, 0, timeout_s=bad)
-    with pytest.raises(TypeError):
+    # An option the text bot does not take: a ValueError naming it and the
+    # options it does take (it was a TypeError, issue 19).
+    with pytest.raises(
+        ValueError,
+        match="unknown option 'temperature' for the text bot; its options: ask, fallback, timeout_s$",
+    ):
         text_bot(game, 0, temperature=0.2)
 
 
