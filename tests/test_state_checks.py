@@ -12,7 +12,8 @@ import pyspiel
 import pytest
 
 import fogboard_games
-from fogboard_games import bots
+from fogboard_games import batch, bots
+from fogboard_games.bots import text as text_seats
 from fogboard_games.bots.base import seat_pieces
 from fogboard_games.core.contract import CHANCE
 from fogboard_games.core.glue import SeatError, _spelling
@@ -94,6 +95,19 @@ def test_a_bool_is_refused_as_a_seat_by_make_bot_for_every_kind(preset):
         for seat in (True, False):
             with pytest.raises(ValueError, match=rf"player must be a seat 0\.\.{n - 1}"):
                 bots.make_bot(kind, game, seat, **options.get(kind, {}))
+
+
+def test_a_bool_is_refused_as_a_seat_by_the_batch_env_and_the_text_seat_label():
+    env = batch.make("dark-hex-4", batch_size=2, seed=0)
+    env.reset()
+    game = fogboard_games.load("parley")
+    for seat in (True, False):
+        with pytest.raises(ValueError, match=r"player must be a seat 0\.\.1, got"):
+            env.information_state_tensor(seat)
+        with pytest.raises(ValueError, match=r"player must be a seat 0\.\.4, got"):
+            text_seats.seat_label(game, seat)
+    assert env.information_state_tensor(np.int64(1)).shape[0] == 2
+    assert text_seats.seat_label(game, 1) == "C1"
 
 
 def test_the_chance_and_terminal_ids_are_ints_not_floats_or_bools():

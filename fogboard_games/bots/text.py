@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 
 from fogboard_games.bots.base import SeatBot, kinds_for, make_bot
 from fogboard_games.core.glue import _spelling  # the one rule string_to_action reads by
+from fogboard_games.core.params import is_int
 
 SAY_LIMIT = 100  # characters of `say` kept, as the rulebooks cap table talk
 NO_BRIEF = (
@@ -34,6 +35,9 @@ MOVES_HEADER = "YOUR LEGAL MOVES (one per line)"  # then one move per line, then
 def seat_label(game, player: int) -> str:
     """The name the prompt gives `player`: the game's own (`game.ruleset.seat_label`),
     `seat p` for a game without one."""
+    n = game.num_players()
+    if not is_int(player) or not 0 <= player < n:  # a bool too: True would name seat 1
+        raise ValueError(f"player must be a seat 0..{n - 1}, got {player!r}")
     label = getattr(getattr(game, "ruleset", None), "seat_label", None)
     return label(player) if callable(label) else f"seat {player}"
 
