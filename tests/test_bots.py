@@ -99,3 +99,68 @@ def test_evaluate_bots_from_a_started_state_restarts_the_bots():
     assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
     assert all(p._games == 1 for p in players)  # restart_at was called
     assert isinstance(players[0], pyspiel.Bot)
+
+
+KIND_OPTIONS = {
+    "random": (),
+    "heuristic": (),
+    "probe": (),
+    "sweep": (),
+    "mcts": ("simulations", "rollouts", "uct_c"),
+    "ismcts": ("simulations", "rollouts", "uct_c"),
+    "cfr": ("iterations",),
+    "text": ("ask", "fallback", "timeout_s"),
+}
+
+
+@pytest.mark.parametrize("preset", ["phantom-ttt-3", "liars-dice-1", "parley"])
+def test_an_unknown_option_is_a_value_error_naming_it_and_the_kinds_options(preset):
+    """docs/bots.md promises a ValueError; the factories raised TypeError."""
+    game = fogboard_games.load(preset)
+    assert sorted(KIND_OPTIONS) == sorted(bots.BOT_KINDS)
+    for kind, options in KIND_OPTIONS.items():
+        assert bots.base.kind_options(kind, game) == options
+        allowed = ", ".join(options) or "none"
+        with pytest.raises(
+            ValueError,
+            match=rf"^unknown option 'bogus' for the {kind} bot; its options: {allowed}$",
+        ):
+            bots.make_bot(kind, game, 0, bogus=1)
+        with pytest.raises(ValueError, match=r"^unknown options 'depth', 'temperature' for"):
+            bots.make_bot(kind, game, 0, depth=2, temperature=0.5)
+    # The options named are the ones taken.
+    assert bots.make_bot("ismcts", game, 0, simulations=5, rollouts=2, uct_c=1.0).simulations == 5
+    text = bots.make_bot("text", game, 0, ask=lambda p: "", fallback="random", timeout_s=1)
+    assert text.timeout_s == 1
+
+
+def test_an_option_of_another_kind_is_refused_by_name():
+    game = fogboard_games.load("dark-hex-4")
+    with pytest.raises(ValueError, match="unknown option 'simulations' for the random bot"):
+        bots.make_bot("random", game, 0, simulations=10)
+    with pytest.raises(ValueError, match="unknown option 'iterations' for the heuristic bot"):
+        bots.make_bot("heuristic", game, 1, iterations=3)
+
+
+def test_a_kind_that_takes_any_option_is_not_second_guessed():
+    """A registered factory taking **options checks them itself."""
+    seen = {}
+
+    def factory(game, player, seed=0, **options):
+        seen.update(options)
+        return bots.RandomBot(game, player, seed)
+
+    bots.register_kind("test-any-options", factory)
+    try:
+        game = fogboard_games.load("phantom-ttt-3")
+        assert bots.base.kind_options("test-any-options", game) is None
+        bots.make_bot("test-any-options", game, 0, whatever=1)
+        assert seen == {"whatever": 1}
+    finally:
+        del bots.BOT_KINDS["test-any-options"]
+
+
+def test_a_kind_that_is_not_a_name_is_unknown():
+    game = fogboard_games.load("phantom-ttt-3")
+    with pytest.raises(ValueError, match=r"^unknown bot kind \['random'\]; kinds for"):
+        bots.make_bot(["random"], game, 0)

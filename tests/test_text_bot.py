@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import pathlib
 import random
 import re
+import subprocess
+import sys
 import threading
+import time
 import zlib
 
 import pyspiel
@@ -344,6 +349,129 @@ def test_a_timed_out_ask_is_abandoned_and_retried():
     assert state.action_to_string(0, bot.step(state)) == "eat 3"
 
 
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+HANGING_GAME = """
+import time
+import fogboard_games
+from fogboard_games import bots
+
+game = fogboard_games.load("phantom-ttt-3")
+seat = bots.make_bot(
+    "text", game, 0, ask=lambda prompt: time.sleep(3600), timeout_s=0.1, fallback="random"
+)
+other = bots.make_bot("random", game, 1)
+returns = bots.evaluate_bots(game.new_initial_state(), [seat, other], 0)
+fell_back = all(e["fell_back"] for e in seat.transcript)
+print("returns", returns, "decisions", len(seat.transcript), "all fell back", fell_back)
+"""
+
+
+def test_a_process_whose_ask_never_returns_still_exits_after_its_game():
+    """Each timed-out call runs on in its thread (Python cannot stop one);
+    an executor's worker was joined at exit, so the process never ended."""
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", HANGING_GAME],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=30,  # the game takes a second or two; a hang is killed here
+    )
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(
+        r"returns \[-?[01]\.0, -?[01]\.0\] decisions ([3-9]|\d\d) all fell back True\n", done.stdout
+    ), done.stdout
+    assert time.monotonic() - started < 30
+
+
+class Unspeakable(Exception):
+    """An error whose message cannot be read."""
+
+    def __str__(self):
+        raise RuntimeError("no message for you")
+
+
+class NotText(Exception):
+    def __str__(self):
+        return 42  # str() raises TypeError
+
+
+@pytest.mark.parametrize("timeout_s", [None, 5])
+def test_an_exception_whose_message_cannot_be_read_is_a_failure_like_any(timeout_s):
+    game, state = mind_bluff_state()
+    ask = Script(Unspeakable(), "move: eat 1")
+    bot = text_bot(game, 0, ask=ask, timeout_s=timeout_s)
+    assert state.action_to_string(0, bot.step(state)) == "eat 1"
+    problem = "asking failed with Unspeakable (its message could not be read)"
+    assert bot.transcript[-1]["problems"] == [problem]
+    assert problem in ask.prompts[1]
+    bot = text_bot(game, 0, ask=Script(NotText(), Unspeakable()), timeout_s=timeout_s)
+    action = bot.step(state)
+    assert action == bots.make_bot("random", game, 0, 0).step(state)
+    entry = bot.transcript[-1]
+    assert entry["fell_back"] and entry["problems"] == [
+        "asking failed with NotText (its message could not be read)",
+        problem,
+    ]
+    json.dumps(bot.transcripts)  # the transcript is plain data
+
+
+@pytest.mark.parametrize("timeout_s", [None, 5])
+@pytest.mark.parametrize("error", [KeyboardInterrupt, SystemExit])
+def test_keyboard_interrupt_and_system_exit_from_ask_are_not_swallowed(error, timeout_s):
+    game, state = mind_bluff_state()
+    ask = Script(error("stop"), "move: eat 1")
+    bot = text_bot(game, 0, ask=ask, timeout_s=timeout_s)
+    with pytest.raises(error):
+        bot.step(state)
+    assert len(ask.prompts) == 1 and bot.transcript == []
+
+
+def test_a_timeout_error_raised_by_ask_itself_is_a_failure_not_a_timeout():
+    game, state = mind_bluff_state()
+    bot = text_bot(game, 0, ask=Script(TimeoutError("read timed out")), timeout_s=5)
+    bot.step(state)
+    assert bot.transcript[-1]["problems"] == ["asking failed with TimeoutError: read timed out"]
+
+
+LEGAL_WITH_K = ["k11", "eat 1", "all done"]
+
+
+@pytest.mark.parametrize(
+    "reply, problem",
+    [
+        ("move: \u212a11", "'\\u212a11' is not one of your legal moves"),  # the Kelvin sign
+        ("move: all\xa0done", "'all\\xa0done' is not one of your legal moves"),
+        ("move: all\u3000done", "'all\\u3000done' is not one of your legal moves"),
+        ("move: all\u2028done", "'all\\u2028done' is not one of your legal moves"),
+        ("move: all\x85done", "'all\\x85done' is not one of your legal moves"),
+        ('{"move": "all\\u00a0done"}', "'all\\xa0done' is not one of your legal moves"),
+        ("move: eat\u20021", "'eat\\u20021' is not one of your legal moves"),
+        # Not a field line: a long s is no s, a no-break space no space.
+        ("\u017fay: hi\nmove: eat 1\n\u00a0", text.NO_MOVE),
+        ("\u00a0move: eat 1", text.NO_MOVE),
+    ],
+)
+def test_unicode_look_alikes_in_a_reply_are_refused(reply, problem):
+    assert text.parse_reply(reply, LEGAL_WITH_K) == (None, problem)
+
+
+@pytest.mark.parametrize(
+    "reply, move, say",
+    [
+        ("move: K11", "k11", ""),
+        ("say: \u017fo\nMove:\t ALL \t DONE ", "all done", "\u017fo"),
+        ("move: eat 1\r\n", "eat 1", ""),
+        ("notes: x\rmove: all done", "all done", ""),
+        ('{"move": "  EAT\\t1 "}', "eat 1", ""),
+    ],
+)
+def test_ascii_case_spaces_and_line_ends_still_read(reply, move, say):
+    parsed, problem = text.parse_reply(reply, LEGAL_WITH_K)
+    assert problem == "" and (parsed["move"], parsed["say"]) == (move, say)
+
+
 # ---- construction, transcript, determinism ------------------------------------------------
 
 
@@ -359,7 +487,12 @@ def test_bad_options_are_refused_when_the_bot_is_made():
     for bad in (0, -1, True, "5"):
         with pytest.raises(ValueError, match="timeout_s must be None or a number"):
             text_bot(game, 0, timeout_s=bad)
-    with pytest.raises(TypeError):
+    # An option the text bot does not take: a ValueError naming it and the
+    # options it does take (it was a TypeError, issue 19).
+    with pytest.raises(
+        ValueError,
+        match="unknown option 'temperature' for the text bot; its options: ask, fallback, timeout_s$",
+    ):
         text_bot(game, 0, temperature=0.2)
 
 

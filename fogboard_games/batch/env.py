@@ -190,7 +190,11 @@ class Env:
 
     def information_state_tensor(self, player: int) -> np.ndarray:
         """(B, D) float32: seat `player`'s information-state tensor in every row."""
-        if not isinstance(player, (int, np.integer)) or not 0 <= player < self.num_players:
+        if (
+            isinstance(player, bool)  # an int to isinstance, never a seat
+            or not isinstance(player, (int, np.integer))
+            or not 0 <= player < self.num_players
+        ):
             raise ValueError(f"player must be a seat 0..{self.num_players - 1}, got {player!r}")
         return self._seat_tensor(int(player))
 

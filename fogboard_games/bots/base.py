@@ -8,6 +8,7 @@ cycle: `__init__` imports them to register their kinds.
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable, Mapping
 
@@ -146,6 +147,12 @@ class HeuristicKind:
         # Read when asked, so games registered after this kind count.
         return tuple(sorted(HEURISTICS))
 
+    def options(self, game) -> tuple[str, ...] | None:
+        """The options of the game's heuristic (None: no heuristic, which
+        `__call__` refuses with its own message)."""
+        cls = HEURISTICS.get(game.get_type().short_name)
+        return None if cls is None else _signature_options(cls)
+
     def __call__(self, game, player: int, seed: int = 0, **options) -> SeatBot:
         short = game.get_type().short_name
         cls = HEURISTICS.get(short)
@@ -171,14 +178,53 @@ def kinds_for(game) -> list[str]:
     return sorted(out)
 
 
+def _signature_options(factory) -> tuple[str, ...] | None:
+    """The keyword options `factory(game, player, seed, **options)` takes, by
+    its signature (None when it takes any, `**kwargs`, or has none to read)."""
+    try:
+        params = list(inspect.signature(factory).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        return None
+    positional = [p for p in params if p.kind is not inspect.Parameter.KEYWORD_ONLY]
+    # The first three are (game, player, seed), which make_bot passes itself.
+    return tuple(p.name for p in params if p.kind in named and p not in positional[:3])
+
+
+def kind_options(kind: str, game) -> tuple[str, ...] | None:
+    """The options `make_bot(kind, game, ...)` takes (docs/bots.md): a kind's
+    `options` (a tuple, or a function of the game) or else its signature's
+    keyword parameters; None when that cannot be told (a `**kwargs` factory)."""
+    factory = BOT_KINDS[kind]
+    declared = getattr(factory, "options", None)
+    if callable(declared):
+        return declared(game)
+    if declared is not None:
+        return tuple(declared)
+    return _signature_options(factory)
+
+
 def make_bot(kind: str, game, player: int, seed: int = 0, **options) -> SeatBot:
-    """A bot of `kind` for `player` in `game` (ValueError naming the kinds otherwise)."""
-    factory = BOT_KINDS.get(kind)
+    """A bot of `kind` for `player` in `game` (ValueError naming the kinds, or
+    the kind's options, otherwise)."""
+    factory = BOT_KINDS.get(kind) if isinstance(kind, str) else None
     if factory is None:
         raise ValueError(
             f"unknown bot kind {kind!r}; kinds for {game.get_type().short_name}: "
             f"{', '.join(kinds_for(game))}"
         )
+    if options:
+        # Refused here, by name: the factory would raise a TypeError.
+        allowed = kind_options(kind, game)
+        unknown = [name for name in options if allowed is not None and name not in allowed]
+        if unknown:
+            raise ValueError(
+                f"unknown option{'s' if len(unknown) > 1 else ''} "
+                f"{', '.join(map(repr, unknown))} for the {kind} bot; its options: "
+                f"{', '.join(allowed) or 'none'}"
+            )
     return factory(game, player, seed, **options)
 
 

@@ -12,12 +12,16 @@ fallback bot decides. `bot.transcript` records every decision.
 
 from __future__ import annotations
 
-import concurrent.futures
 import json
+import queue
 import re
+import string
+import threading
 from collections.abc import Callable, Sequence
 
 from fogboard_games.bots.base import SeatBot, kinds_for, make_bot
+from fogboard_games.core.glue import _spelling  # the one rule string_to_action reads by
+from fogboard_games.core.params import is_int
 
 SAY_LIMIT = 100  # characters of `say` kept, as the rulebooks cap table talk
 NO_BRIEF = (
@@ -31,6 +35,9 @@ MOVES_HEADER = "YOUR LEGAL MOVES (one per line)"  # then one move per line, then
 def seat_label(game, player: int) -> str:
     """The name the prompt gives `player`: the game's own (`game.ruleset.seat_label`),
     `seat p` for a game without one."""
+    n = game.num_players()
+    if not is_int(player) or not 0 <= player < n:  # a bool too: True would name seat 1
+        raise ValueError(f"player must be a seat 0..{n - 1}, got {player!r}")
     label = getattr(getattr(game, "ruleset", None), "seat_label", None)
     return label(player) if callable(label) else f"seat {player}"
 
@@ -100,13 +107,13 @@ NO_MOVE = (
     'with a JSON object that has a "move" key'
 )
 _DECOR = " \t`'\"*_"
-_FIELD = re.compile(r"^[\s>*_`#-]*(move|say|notes)[\s*_`]*:(.*)$", re.IGNORECASE)
-_FENCE = re.compile(r"```json[ \t]*\n?(.*?)```", re.IGNORECASE | re.DOTALL)
-
-
-def _spelling(text: str) -> str:
-    """An action string with case and spacing normalised (as string_to_action reads it)."""
-    return " ".join(text.split()).lower()
+# re.ASCII: \s is ASCII whitespace and IGNORECASE folds A-Z only, so no
+# look-alike (a long s, a no-break space) makes a field line.
+_FIELD = re.compile(r"^[\s>*_`#-]*(move|say|notes)[\s*_`]*:(.*)$", re.IGNORECASE | re.ASCII)
+_FENCE = re.compile(r"```json[ \t]*\n?(.*?)```", re.IGNORECASE | re.DOTALL | re.ASCII)
+# Lines end at \n, \r\n or \r only: str.splitlines() also breaks at U+2028,
+# U+0085 and more, which would cut `move: all<U+0085>done` into two lines.
+_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 def _text(value) -> str:
@@ -130,7 +137,7 @@ def _json_object(text: str) -> dict | None:
 def _field_lines(reply: str) -> tuple[str | None, str, str]:
     """(move of the last non-blank line or None, first say line, first notes line)."""
     found: dict[str, str] = {}
-    lines = [line for line in reply.splitlines() if line.strip()]
+    lines = [line for line in _LINE_END.split(reply) if line.strip(string.whitespace)]
     move = None
     for i, line in enumerate(lines):
         m = _FIELD.match(line)
@@ -148,11 +155,13 @@ def _field_lines(reply: str) -> tuple[str | None, str, str]:
 def parse_reply(reply: str, legal: Sequence[str]) -> tuple[dict | None, str]:
     """Read a reply: ({"move", "say", "notes"}, "") or (None, what was wrong).
 
-    `move` is the legal action string as listed (whatever case and spacing
-    the reply used); `say` is at most SAY_LIMIT characters.
+    `move` is the legal action string as listed (whatever ASCII case and
+    spacing the reply used, as `state.string_to_action` reads it); `say`
+    is at most SAY_LIMIT characters.
     """
     if not isinstance(reply, str):
         return None, f"the reply was {type(reply).__name__}, not text"
+    reply = str.__str__(reply)  # a str subclass's own methods are not called
     move, say, notes = _field_lines(reply)
     if move is None:
         obj = _json_object(reply.strip())
@@ -169,7 +178,8 @@ def parse_reply(reply: str, legal: Sequence[str]) -> tuple[dict | None, str]:
     name = by_spelling.get(_spelling(move))
     if name is None:
         shown = move if len(move) <= 60 else move[:57] + "..."
-        return None, f"{shown!r} is not one of your legal moves"
+        # ascii(): a look-alike shows as what it is (the Kelvin sign as \u212a).
+        return None, f"{ascii(shown)} is not one of your legal moves"
     return {"move": name, "say": _say(say), "notes": notes}, ""
 
 
@@ -257,18 +267,26 @@ class TextBot(SeatBot):
     def _call(self, prompt: str):
         if self.timeout_s is None:
             return self.ask(prompt)
-        pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="fogboard-text-ask")
-        try:
-            future = pool.submit(self.ask, prompt)
+        # A daemon thread, not an executor: a call that times out cannot be
+        # stopped, and concurrent.futures joins its workers at interpreter
+        # exit, so one stuck call would keep the process alive for ever.
+        # A daemon thread is dropped when the process exits.
+        answer: queue.SimpleQueue = queue.SimpleQueue()
+
+        def run() -> None:
             try:
-                return future.result(timeout=self.timeout_s)
-            except concurrent.futures.TimeoutError:
-                if future.done():  # ask itself raised a TimeoutError
-                    raise
-                future.cancel()
-                raise _NoAnswer(f"no reply came within {self.timeout_s} seconds") from None
-        finally:
-            pool.shutdown(wait=False, cancel_futures=True)  # abandon a call still running
+                answer.put((True, self.ask(prompt)))
+            except BaseException as e:  # handed to the caller, which decides
+                answer.put((False, e))
+
+        threading.Thread(target=run, name="fogboard-text-ask", daemon=True).start()
+        try:
+            ok, value = answer.get(timeout=self.timeout_s)
+        except queue.Empty:
+            raise _NoAnswer(f"no reply came within {self.timeout_s} seconds") from None
+        if not ok:
+            raise value
+        return value
 
     def _try(self, prompt: str, legal: Sequence[str], record: dict) -> dict | None:
         try:
@@ -276,11 +294,10 @@ class TextBot(SeatBot):
         except _NoAnswer as e:
             problem = str(e)
         except Exception as e:  # the user's client failed: retry, then fall back
-            text = str(e)
-            text = text if len(text) <= 200 else text[:197] + "..."
-            problem = f"asking failed with {type(e).__name__}: {text}"
+            problem = f"asking failed with {_describe(e)}"
         else:
             if isinstance(reply, str):
+                reply = str.__str__(reply)  # a plain str in the transcript
                 record["replies"].append(reply)
             parsed, problem = parse_reply(reply, legal)
             if parsed is not None:
@@ -314,6 +331,19 @@ class TextBot(SeatBot):
 
 class _NoAnswer(Exception):
     """`ask` gave no answer within timeout_s."""
+
+
+def _describe(error: Exception) -> str:
+    """`error` as the transcript tells it: its type and message, cut short;
+    by its type alone when its message cannot be read (its __str__ raised
+    or returned something that is not text)."""
+    name = type(error).__name__
+    try:
+        message = str(error)
+    except Exception:
+        return f"{name} (its message could not be read)"
+    message = message if len(message) <= 200 else message[:197] + "..."
+    return f"{name}: {message}"
 
 
 __all__ = ["SAY_LIMIT", "TextBot", "build_prompt", "parse_reply", "retry_prompt", "seat_label"]

@@ -19,7 +19,9 @@ both routes give the same answers.
 
 from __future__ import annotations
 
+import operator
 import random
+import string
 
 import pyspiel
 
@@ -138,7 +140,10 @@ def seat_of(state: State, player) -> int:
             where = "the game is over" if player == TERMINAL else "this is a chance node"
             raise SeatError(f"{where}, so there is no player to move: pass a seat 0..{n - 1}")
         return player
-    if isinstance(player, bool) or not hasattr(player, "__index__"):
+    if isinstance(player, bool):
+        # True is an int to Python and would read as seat 1: never a seat here.
+        raise SeatError(f"player must be a seat 0..{n - 1}, got {player!r} (a bool is not a seat)")
+    if not hasattr(player, "__index__"):
         raise SeatError(f"player must be a seat 0..{n - 1}, got {player!r}")
     seat = player.__index__()  # numpy ints are seats too
     if not 0 <= seat < n:
@@ -153,10 +158,12 @@ def _observed(state: State, player) -> tuple[Match, int]:
 
 
 def _actor(state: State, player) -> int:
-    """`player` as an actor: a seat, or pyspiel's chance or terminal id."""
-    if player == CHANCE or player == TERMINAL:
-        if not isinstance(player, bool):
-            return int(player)
+    """`player` as an actor: a seat, or pyspiel's chance or terminal id (an
+    int or a numpy int; not a bool, nor a float that equals one)."""
+    if not isinstance(player, bool) and hasattr(player, "__index__"):
+        actor = player.__index__()
+        if actor == CHANCE or actor == TERMINAL:
+            return actor
     return seat_of(state, player)
 
 
@@ -280,10 +287,28 @@ class State(pyspiel.State):
     def _action_to_string(self, player, action) -> str:
         return self._m.setup.action_name(_actor(self, player), action)
 
+    def action_to_string(self, *args) -> str:
+        """pyspiel's `action_to_string(action)` (the player to move) or
+        `action_to_string(player, action)`, answered in Python: through
+        pybind a bool player arrives as the int 1 or 0 and cannot be refused."""
+        setup = self._m.setup
+        if len(args) == 2:
+            actor, action = args
+            # (a seat as an int passes with one test, as in player_return)
+            if actor.__class__ is not int or actor < 0 or actor >= setup.num_players:
+                actor = _actor(self, actor)  # chance, terminal, a numpy int, or refused
+        elif len(args) == 1:
+            actor, action = self._m.mover, args[0]
+        else:
+            raise TypeError("action_to_string takes (action) or (player, action)")
+        # pybind read the action as an int (numpy ints too); so does index().
+        return setup.action_name(actor, operator.index(action))
+
     def string_to_action(self, *args) -> int:
         """The legal action of this node spelled `text`, as `action_to_string`
-        spells it (case and surrounding or repeated spaces do not matter);
-        ValueError listing the legal spellings for anything else.
+        spells it (ASCII case and surrounding or repeated spaces and tabs do
+        not matter, see `_spelling`); ValueError listing the legal spellings
+        for anything else.
 
         Called as `string_to_action(text)` (the player to move) or
         `string_to_action(player, text)`, as pyspiel allows.
@@ -297,7 +322,8 @@ class State(pyspiel.State):
         m = self._m
         if not isinstance(text, str):
             raise ValueError(f"an action is named by a string, got {type(text).__name__}")
-        quoted = guards.quoted(text)
+        # ascii(): a look-alike shows as what it is (the Kelvin sign as \u212a).
+        quoted = ascii(guards.clip(text, 40))
         if m.mover == TERMINAL:
             raise ValueError(f"{quoted} refused: the game is over, no action is legal")
         key = _spelling(text)
@@ -329,6 +355,10 @@ class State(pyspiel.State):
         if player.__class__ is not int or player < 0 or player >= m.setup.num_players:
             player = seat_of(self, player)  # a clear error, or a numpy int
         return float(m.returns()[player])
+
+    def player_reward(self, player) -> float:
+        # pyspiel's own would read a bool as a seat (pybind makes it an int).
+        return float(self._m.rewards()[seat_of(self, player)])
 
     # ---- what each seat knows -------------------------------------------------------
 
@@ -464,6 +494,21 @@ def state_class(ruleset: Ruleset, name: str) -> type[State]:
     return cls
 
 
+# A-Z to a-z and a tab to a space, nothing else (see _spelling).
+_ASCII_FOLD = str.maketrans(string.ascii_uppercase + "\t", string.ascii_lowercase + " ")
+
+
 def _spelling(text: str) -> str:
-    """An action string with case and spacing normalised."""
-    return " ".join(text.split()).lower()
+    """An action string with ASCII case and spacing normalised: A-Z read as
+    a-z, runs of spaces and tabs as one space, none at either end; every
+    other character as it is (docs/adding_a_game.md#players-and-action-strings).
+
+    str.lower() and str.split() are Unicode-aware: they would read the
+    Kelvin sign as k and a no-break space or U+2028 as a space, so text
+    that only looks like a legal move would play it.
+    """
+    if text.isascii() and text.isprintable():
+        # The common case, three times quicker: in printable ASCII, split()
+        # splits at spaces only and lower() folds A-Z only.
+        return " ".join(text.split()).lower()
+    return " ".join([word for word in text.translate(_ASCII_FOLD).split(" ") if word])

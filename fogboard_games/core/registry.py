@@ -15,7 +15,7 @@ import inspect
 
 import pyspiel
 
-from fogboard_games.core import glue
+from fogboard_games.core import glue, guards
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,10 +114,15 @@ def add_preset(name: str, short_name: str, params: dict, doc: str) -> None:
 
 def load(preset: str) -> pyspiel.Game:
     """The pyspiel game of a named preset, e.g. load("dark-hex-5")."""
-    try:
-        p = PRESETS[preset]
-    except KeyError:
-        raise ValueError(
-            f"unknown preset {preset!r}; known presets: {', '.join(sorted(PRESETS))}"
-        ) from None
+    # A name that is not a str (a list, a dict) is unknown too: looking it
+    # up would raise TypeError for an unhashable one.
+    text = isinstance(preset, str)
+    p = PRESETS.get(preset) if text else None
+    if p is None:
+        name = (
+            guards.quoted(preset)
+            if text
+            else f"{guards.describe(preset)} ({type(preset).__name__}, not a str)"
+        )
+        raise ValueError(f"unknown preset {name}; known presets: {', '.join(sorted(PRESETS))}")
     return pyspiel.load_game(p.short_name, p.params)
