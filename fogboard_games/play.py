@@ -93,7 +93,7 @@ def play(
             if not line:  # end of input
                 say("\nend of input: game abandoned, nothing saved\n")
                 return 1
-            typed = line.strip()
+            typed = line.strip(" \t\r\n")  # ASCII spaces: the moves' own rule
             try:
                 action = state.string_to_action(typed)
             except ValueError:

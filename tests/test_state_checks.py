@@ -234,3 +234,13 @@ def test_string_to_action_folds_ascii_case_and_spaces_only():
 def test_an_unknown_preset_of_any_type_is_a_value_error_naming_the_presets(bad):
     with pytest.raises(ValueError, match=r"^unknown preset .*; known presets: dark-hex-4, "):
         fogboard_games.load(bad)
+
+
+def test_cell_names_are_read_in_ascii_only():
+    # str.lower reads the Kelvin sign as k and str.isdigit a superscript as a digit.
+    from fogboard_games.core.notation import parse_cell
+
+    assert parse_cell(" K11", 11) == 10 * 11 + 10
+    for text in ("\u212a11", "a\u00b2", "a\u0661", "a1\u3000"):
+        with pytest.raises(ValueError, match="is not a cell of"):
+            parse_cell(text, 11)

@@ -16,7 +16,9 @@ def cell_name(cell: int, size: int) -> str:
 
 def parse_cell(text: str, size: int) -> int:
     """Index of an algebraic cell name; ValueError naming the board if bad."""
-    t = text.strip().lower()
+    # ASCII only: str.lower and str.isdigit would read the Kelvin sign as k
+    # and a superscript as a digit.
+    t = text.strip(" \t").lower() if text.isascii() else ""
     if len(t) >= 2 and t[0] in FILES[:size] and t[1:].isdigit():
         rank = int(t[1:])
         if 1 <= rank <= size:
