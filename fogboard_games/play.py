@@ -27,6 +27,7 @@ from typing import TextIO
 
 import fogboard_games
 from fogboard_games import bots as bot_kinds
+from fogboard_games.core.guards import MAX_DEPTH, nesting_too_deep, shortened
 from fogboard_games.core.params import is_int
 from fogboard_games.core.sampling import chance_outcome
 
@@ -107,17 +108,55 @@ def play(
     return 0
 
 
+# A review is a few kB (a long Liar's Dice table a few hundred): anything
+# far larger is not one, and is refused before it is read whole (/dev/zero).
+MAX_REVIEW_BYTES = 16 * 2**20
+
+
 def read_review(path: str):
-    """The finished state a saved review rebuilds (PlayError if it cannot be read)."""
+    """The finished state a saved review rebuilds (PlayError, one line, if it cannot be read).
+
+    The text is read as bytes up to a bound and checked for nesting before
+    json parses it (its parser recurses once per bracket), and ints longer
+    than any 64-bit one are refused as they are parsed (Python refuses to
+    convert 4,300 digits), so a hostile file meets a message, never a traceback.
+    """
+    where = f"cannot read a review from {path}"
     try:
-        with open(path, encoding="utf-8") as f:
-            review = json.load(f)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise PlayError(f"cannot read a review from {path}: {e}") from e
+        with open(path, "rb") as f:
+            data = f.read(MAX_REVIEW_BYTES + 1)
+    except OSError as e:
+        raise PlayError(f"{where}: {e.strerror or e}") from None
+    if len(data) > MAX_REVIEW_BYTES:
+        raise PlayError(f"{where}: larger than {MAX_REVIEW_BYTES} bytes; a review is a few kB")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise PlayError(
+            f"{where}: byte {e.start} (0x{data[e.start]:02x}) is not UTF-8; a review is UTF-8 JSON"
+        ) from None
+    deep = nesting_too_deep(text)
+    if deep is not None:
+        raise PlayError(
+            f"{where}: nested deeper than {MAX_DEPTH} levels at char {deep}; a review nests a few"
+        )
+
+    def parse_int(digits: str) -> int:
+        if len(digits.lstrip("-")) > 20:  # (ints up to 20 digits reach the field checks)
+            raise PlayError(
+                f"{where}: an int of {len(digits.lstrip('-'))} digits; a review's ints have "
+                "at most 64 bits"
+            )
+        return int(digits)
+
+    try:
+        review = json.loads(text, parse_int=parse_int)
+    except json.JSONDecodeError as e:
+        raise PlayError(f"{where}: not JSON ({e}); a review is a JSON object") from None
     try:
         return review, fogboard_games.load_review(review)
     except ValueError as e:
-        raise PlayError(f"{path}: {e}") from e
+        raise PlayError(f"{path}: {shortened(e)}") from None
 
 
 def truth_replay(path: str) -> str:
