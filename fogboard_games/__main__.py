@@ -18,7 +18,7 @@ import re
 import sys
 import textwrap
 
-from fogboard_games.core.guards import MAX_INT, MIN_INT
+from fogboard_games.core.guards import MAX_INT, MIN_INT, quoted
 
 # The league the README runs: the baselines on the main preset of every
 # ruleset (about 15 s on two cores, well under the two minutes allowed).
@@ -80,10 +80,9 @@ class Help(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
     def _split_lines(self, text, width):
-        # Not at hyphens: a preset name (dark-hex-5) stays whole on its line.
-        return textwrap.wrap(
-            self._whitespace_matcher.sub(" ", text).strip(), width, break_on_hyphens=False
-        )
+        # Only at spaces: a preset name (dark-hex-5) or a list of them stays whole.
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False)
 
     def _format_action(self, action):
         if not action.help and action.option_strings and action.default is not None:
@@ -95,14 +94,14 @@ class Help(argparse.ArgumentDefaultsHelpFormatter):
 def integer(text: str) -> int:
     """A 64-bit int written in ASCII digits (int() alone takes "1_0", "٣" and 4,300 digits)."""
     if not re.fullmatch(r"[+-]?[0-9]{1,19}", text.strip()) or not (MIN_INT <= int(text) <= MAX_INT):
-        raise argparse.ArgumentTypeError(f"{text!r} is not an int of at most 64 bits")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not an int of at most 64 bits")
     return int(text)
 
 
 def number(text: str) -> float:
     """A float written as one: ASCII digits, no "nan" or "inf" (float() takes both)."""
     if not re.fullmatch(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", text.strip()):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a finite decimal number")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a finite decimal number")
     return float(text)
 
 
@@ -118,12 +117,13 @@ def invoked_as(argv) -> str:
     return name.removesuffix(".exe")  # (the script pip writes on Windows)
 
 
-def main(argv=None, prog: str | None = None) -> int:
+def build_parser(prog: str = "fogboard") -> Parser:
+    """The command line's parser, every subcommand's options with their defaults."""
     from fogboard_games import PRESETS
-    from fogboard_games.bench import MAX_BATCH_SIZE, MIN_SECONDS
+    from fogboard_games.bench import DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE, MIN_SECONDS
 
     parser = Parser(
-        prog=prog or invoked_as(argv),
+        prog=prog,
         formatter_class=Help,
         epilog="Each command's options: COMMAND --help.",
     )
@@ -160,7 +160,7 @@ def main(argv=None, prog: str | None = None) -> int:
         "--batch-size",
         type=integer,
         default=None,
-        help=f"rows of the --batch environments, 1 to {MAX_BATCH_SIZE} (default: 4096)",
+        help=f"rows of the --batch environments, 1 to {MAX_BATCH_SIZE} (default: {DEFAULT_BATCH_SIZE})",
     )
     sub.add_parser(
         "tour", help="play every preset once at random and print a table", formatter_class=Help
@@ -196,7 +196,11 @@ def main(argv=None, prog: str | None = None) -> int:
         "review", help="the Truth Replay of a saved review", formatter_class=Help
     )
     review.add_argument("file", help="a review, as play --save writes it (JSON)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv=None, prog: str | None = None) -> int:
+    args = build_parser(prog or invoked_as(argv)).parse_args(argv)
     if args.command == "league":
         return run_league(args)
     if args.command in ("play", "review"):
@@ -223,7 +227,8 @@ def main(argv=None, prog: str | None = None) -> int:
         )
 
         if args.batch_size is not None and not args.batch:
-            bench.error("argument --batch-size: only --batch takes it")
+            print("bench: --batch-size is an option of bench --batch only", file=sys.stderr)
+            return 2
         only = args.only.split(",") if args.only else None
         try:
             if args.batch:
