@@ -229,7 +229,8 @@ def main(argv=None, prog: str | None = None) -> int:
         if args.batch_size is not None and not args.batch:
             print("bench: --batch-size is an option of bench --batch only", file=sys.stderr)
             return 2
-        only = args.only.split(",") if args.only else None
+        # (spaces around a comma allowed, as the league's lists allow them)
+        only = [name.strip() for name in args.only.split(",")] if args.only else None
         try:
             if args.batch:
                 size = DEFAULT_BATCH_SIZE if args.batch_size is None else args.batch_size
@@ -240,10 +241,17 @@ def main(argv=None, prog: str | None = None) -> int:
         except BenchError as e:  # (raised before anything is measured)
             print(f"bench: {e}", file=sys.stderr)
             return 2
+        except KeyboardInterrupt:  # the rows printed so far are the result
+            print("\nbench: interrupted", file=sys.stderr)
+            return 130
     else:
         from fogboard_games.tour import tour
 
-        tour()
+        try:
+            tour()
+        except KeyboardInterrupt:
+            print("\ntour: interrupted", file=sys.stderr)
+            return 130
     return 0
 
 

@@ -107,6 +107,7 @@ def refusal(argv, capsys) -> str:
             "--only: 'nope' is not a preset bench measures; it measures dark-hex-4, dark-hex-5,",
         ),
         (["bench", "--only", "dark-hex-5,"], "--only: '' is not a preset bench measures"),
+        (["bench", "--only", "dark-hex-5, nope"], "--only: 'nope' is not a preset bench"),
         (
             ["bench", "--batch", "--only", "mind-bluff"],
             "'mind-bluff' is not a preset bench --batch measures; it measures phantom-ttt-3, ",
@@ -180,6 +181,21 @@ def test_bench_python_calls_refuse_before_measuring(capsys):
     # parley has no search workload: the search table is not asked for it.
     [row] = run_workloads(rounds=1, seconds=0.01, only=["parley"])
     assert row["preset"] == "parley"
+
+
+@pytest.mark.parametrize("command", [["bench"], ["bench", "--batch"], ["tour"]])
+def test_ctrl_c_ends_bench_and_tour_in_one_line(command, capsys, monkeypatch):
+    import fogboard_games.bench
+    import fogboard_games.tour
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    for module, name in [(fogboard_games.bench, "run"), (fogboard_games.bench, "run_batch")]:
+        monkeypatch.setattr(module, name, interrupted)
+    monkeypatch.setattr(fogboard_games.tour, "tour", interrupted)
+    assert main(command) == 130
+    assert capsys.readouterr().err == f"\n{command[0]}: interrupted\n"
 
 
 def test_help_shows_every_default_of_every_command():
