@@ -18,7 +18,7 @@ import re
 import sys
 import textwrap
 
-from fogboard_games.core.guards import MAX_INT, MIN_INT, quoted
+from fogboard_games.core.guards import MAX_INT, MIN_INT, quoted, shortened
 
 # The league the README runs: the baselines on the main preset of every
 # ruleset (about 15 s on two cores, well under the two minutes allowed).
@@ -67,7 +67,8 @@ class Parser(argparse.ArgumentParser):
     """An argparse parser that refuses in one line: `prog: what is wrong; see prog --help`."""
 
     def error(self, message: str):
-        self.exit(2, f"{self.prog}: {message}; see {self.prog} --help\n")
+        # (shortened: argparse quotes a refused value whole, however long)
+        self.exit(2, f"{self.prog}: {shortened(message)}; see {self.prog} --help\n")
 
 
 class Help(argparse.ArgumentDefaultsHelpFormatter):
@@ -212,7 +213,7 @@ def main(argv=None, prog: str | None = None) -> int:
                 return 0
             return terminal.play(args.preset, args.opponent, args.seat, args.seed, args.save)
         except terminal.PlayError as e:
-            print(f"{args.command}: {e}", file=sys.stderr)
+            print(f"{args.command}: {shortened(e)}", file=sys.stderr)
             return 2
         except KeyboardInterrupt:
             print("\ninterrupted: nothing saved", file=sys.stderr)

@@ -129,6 +129,8 @@ def refusal(argv, capsys) -> str:
         ([], "the following arguments are required: COMMAND"),
         (["nope"], "invalid choice: 'nope' (choose from 'bench', 'tour', 'league', 'play'"),
         (["tour", "--fast"], "unrecognized arguments: --fast"),
+        (["x" * 5000], "invalid choice: 'xxx"),
+        (["play", "x" * 5000], "play: unknown preset 'xxx"),
     ],
 )
 def test_every_bad_argument_is_refused_in_one_line(argv, message, capsys):
