@@ -19,6 +19,7 @@ one line or block per turn with every hidden fact shown.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import random
@@ -108,7 +109,7 @@ def play(
     return 0
 
 
-# A review is a few kB (a long Liar's Dice table a few hundred): anything
+# A review is a few kB (a random liars-dice-table game about 30): anything
 # far larger is not one, and is refused before it is read whole (/dev/zero).
 MAX_REVIEW_BYTES = 16 * 2**20
 
@@ -129,11 +130,13 @@ def read_review(path: str):
         raise PlayError(f"{where}: {e.strerror or e}") from None
     if len(data) > MAX_REVIEW_BYTES:
         raise PlayError(f"{where}: larger than {MAX_REVIEW_BYTES} bytes; a review is a few kB")
+    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0  # (as editors write)
     try:
-        text = data.decode("utf-8-sig")
+        text = data[bom:].decode("utf-8")
     except UnicodeDecodeError as e:
+        at = bom + e.start  # (the file's own offset)
         raise PlayError(
-            f"{where}: byte {e.start} (0x{data[e.start]:02x}) is not UTF-8; a review is UTF-8 JSON"
+            f"{where}: byte {at} (0x{data[at]:02x}) is not UTF-8; a review is UTF-8 JSON"
         ) from None
     deep = nesting_too_deep(text)
     if deep is not None:

@@ -8,6 +8,7 @@ it was run (`fogboard`, the console script, or `python -m fogboard_games`).
 """
 
 import argparse
+import json
 import os
 import pathlib
 import shutil
@@ -144,6 +145,7 @@ BAD_REVIEWS = {
     "huge int": ('{"a": ' + "9" * 5000 + "}", "an int of 5000 digits; a review's ints have at"),
     "long negative int": ('{"a": -' + "9" * 30 + "}", "an int of 30 digits"),
     "not UTF-8": (b'{"format": "\xff"}', "byte 12 (0xff) is not UTF-8; a review is UTF-8 JSON"),
+    "not UTF-8 after a BOM": (b'\xef\xbb\xbf{"a": "\xff"}', "byte 10 (0xff) is not UTF-8"),
     "not JSON": ("nope", "not JSON (Expecting value: line 1 column 1 (char 0)); a review is a"),
     "not an object": ("[1]", "a review is a JSON object (dict), got [1]"),
     "too large": ("x" * 101, "larger than 100 bytes; a review is a few kB"),
@@ -161,6 +163,19 @@ def test_review_refuses_every_bad_file_in_one_line(name, tmp_path, capsys, monke
     (path.write_bytes if isinstance(content, bytes) else path.write_text)(content)
     err = refusal(["review", str(path)], capsys)
     assert err.startswith("review: ") and str(path) in err and message in err, err
+
+
+def test_review_reads_a_review_saved_with_a_byte_order_mark(tmp_path, capsys):
+    import random
+
+    state = fogboard_games.load("dark-hex-4").new_initial_state()
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    path = tmp_path / "game.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(state.review()).encode())
+    assert main(["review", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("fogboard_dark_hex(")
 
 
 def test_review_refuses_a_missing_file_and_a_folder(tmp_path, capsys):
