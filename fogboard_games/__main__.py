@@ -1,9 +1,24 @@
-"""Command line: `python -m fogboard_games league | play | review | bench [--workloads | --batch] | tour`."""
+"""The command line, installed as `fogboard` (and `python -m fogboard_games`):
+league | play | review | bench [--workloads | --batch] | tour (README.md,
+docs/league.md, docs/bots.md#terminal-play, docs/reviews.md#the-review-command,
+docs/performance.md#the-bench-command).
+
+Built on argparse, with a parser whose refusals are one line (what was
+wrong and what is allowed, exit status 2, no usage block) and a help
+formatter that shows every option's default, so every subcommand refuses
+and explains itself alike.
+"""
 
 from __future__ import annotations
 
 import argparse
+import copy
+import os
+import re
 import sys
+import textwrap
+
+from fogboard_games.core.guards import MAX_INT, MIN_INT, quoted, shortened
 
 # The league the README runs: the baselines on the main preset of every
 # ruleset (about 15 s on two cores, well under the two minutes allowed).
@@ -48,30 +63,112 @@ def run_league(args) -> int:
     return 0
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m fogboard_games")
-    sub = parser.add_subparsers(dest="command", required=True)
-    bench = sub.add_parser("bench", help="playout speed beside OpenSpiel's C++ games")
-    bench.add_argument(
-        "--rounds", type=int, default=3, help="rounds, ours and C++ alternating (best is kept)"
+class Parser(argparse.ArgumentParser):
+    """An argparse parser that refuses in one line: `prog: what is wrong; see prog --help`."""
+
+    def error(self, message: str):
+        # (shortened: argparse quotes a refused value whole, however long)
+        self.exit(2, f"{self.prog}: {shortened(message)}; see {self.prog} --help\n")
+
+
+class Help(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows each option's default, also for options without help text; none
+    for a flag (False) or an option whose help says what leaving it out means (None)."""
+
+    def _get_help_string(self, action):
+        if action.default is None or action.default is False:
+            return action.help
+        return super()._get_help_string(action)
+
+    def _split_lines(self, text, width):
+        # Only at spaces: a preset name (dark-hex-5) or a list of them stays whole.
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False)
+
+    def _format_action(self, action):
+        if not action.help and action.option_strings and action.default is not None:
+            action = copy.copy(action)  # (the parser's own action keeps its help)
+            action.help = "(default: %(default)s)"
+        return super()._format_action(action)
+
+
+def integer(text: str) -> int:
+    """A 64-bit int written in ASCII digits (int() alone takes "1_0", "٣" and 4,300 digits)."""
+    if not re.fullmatch(r"[+-]?[0-9]{1,19}", text.strip()) or not (MIN_INT <= int(text) <= MAX_INT):
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not an int of at most 64 bits")
+    return int(text)
+
+
+def number(text: str) -> float:
+    """A float written as one: ASCII digits, no "nan" or "inf" (float() takes both)."""
+    if not re.fullmatch(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", text.strip()):
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a finite decimal number")
+    return float(text)
+
+
+def invoked_as(argv) -> str:
+    """The name usage lines give the command: how it was run (`fogboard`, the
+    console script; `python -m fogboard_games`, run as a module), or `fogboard`
+    when called from Python with an argument list."""
+    if argv is not None:
+        return "fogboard"
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if name in ("", "-c", "__main__.py"):  # (-m: sys.argv[0] is this file's path)
+        return "python -m fogboard_games"
+    return name.removesuffix(".exe")  # (the script pip writes on Windows)
+
+
+def build_parser(prog: str = "fogboard") -> Parser:
+    """The command line's parser, every subcommand's options with their defaults."""
+    from fogboard_games import PRESETS
+    from fogboard_games.bench import DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE, MIN_SECONDS
+
+    parser = Parser(
+        prog=prog,
+        formatter_class=Help,
+        epilog="Each command's options: COMMAND --help.",
     )
-    bench.add_argument("--seconds", type=float, default=0.4, help="time per measurement")
-    bench.add_argument("--only", default=None, help="comma-separated preset names")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    bench = sub.add_parser(
+        "bench", help="playout speed beside OpenSpiel's C++ games", formatter_class=Help
+    )
     bench.add_argument(
+        "--rounds", type=integer, default=3, help="rounds, ours and C++ alternating (best is kept)"
+    )
+    bench.add_argument(
+        "--seconds",
+        type=number,
+        default=0.4,
+        help=f"time per measurement, at least {MIN_SECONDS}",
+    )
+    bench.add_argument(
+        "--only",
+        default=None,
+        help="comma-separated preset names, of those the mode measures (default: all of them)",
+    )
+    mode = bench.add_mutually_exclusive_group()
+    mode.add_argument(
         "--workloads",
         action="store_true",
         help="instead, random playouts reading the mover's information-state string",
     )
-    bench.add_argument(
+    mode.add_argument(
         "--batch",
         action="store_true",
         help="instead, fogboard_games.batch's batched plies/s beside the C++ loop",
     )
     bench.add_argument(
-        "--batch-size", type=int, default=4096, help="rows of the --batch environments"
+        "--batch-size",
+        type=integer,
+        default=None,
+        help=f"rows of the --batch environments, 1 to {MAX_BATCH_SIZE} (default: {DEFAULT_BATCH_SIZE})",
     )
-    sub.add_parser("tour", help="play every preset once at random and print a table")
-    league = sub.add_parser("league", help="every pairing of bot kinds on every preset")
+    sub.add_parser(
+        "tour", help="play every preset once at random and print a table", formatter_class=Help
+    )
+    league = sub.add_parser(
+        "league", help="every pairing of bot kinds on every preset", formatter_class=Help
+    )
     league.add_argument("--games", default=LEAGUE_GAMES, help="comma-separated presets")
     league.add_argument("--bots", default=LEAGUE_BOTS, help="comma-separated bot kinds")
     league.add_argument("--episodes", type=int, default=50, help="games per seat assignment")
@@ -80,15 +177,31 @@ def main(argv=None) -> int:
     league.add_argument("--address", default=None, help="a Ray cluster's address (--backend ray)")
     league.add_argument("--seed", type=int, default=0)
     league.add_argument("--out", default=None, help="also write the table as JSON here")
-    play = sub.add_parser("play", help="play a preset in the terminal against bots")
-    play.add_argument("preset")
-    play.add_argument("--opponent", default="heuristic", help="the bot kind of the other seats")
-    play.add_argument("--seat", type=int, default=0, help="your seat")
-    play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--save", default=None, help="write the review here at the end")
-    review = sub.add_parser("review", help="the Truth Replay of a saved review")
-    review.add_argument("file")
-    args = parser.parse_args(argv)
+    play = sub.add_parser(
+        "play", help="play a preset in the terminal against bots", formatter_class=Help
+    )
+    play.add_argument("preset", help=f"one of {', '.join(sorted(PRESETS))}")
+    play.add_argument(
+        "--opponent",
+        default="heuristic",
+        help="the bot kind of the other seats (one that plays the preset)",
+    )
+    play.add_argument(
+        "--seat", type=integer, default=0, help="your seat, 0 to the preset's players - 1"
+    )
+    play.add_argument("--seed", type=integer, default=0, help="the bots' and chance's seed")
+    play.add_argument(
+        "--save", default=None, help="write the review here at the end (default: not saved)"
+    )
+    review = sub.add_parser(
+        "review", help="the Truth Replay of a saved review", formatter_class=Help
+    )
+    review.add_argument("file", help="a review, as play --save writes it (JSON)")
+    return parser
+
+
+def main(argv=None, prog: str | None = None) -> int:
+    args = build_parser(prog or invoked_as(argv)).parse_args(argv)
     if args.command == "league":
         return run_league(args)
     if args.command in ("play", "review"):
@@ -100,26 +213,48 @@ def main(argv=None) -> int:
                 return 0
             return terminal.play(args.preset, args.opponent, args.seat, args.seed, args.save)
         except terminal.PlayError as e:
-            print(f"{args.command}: {e}", file=sys.stderr)
+            print(f"{args.command}: {shortened(e)}", file=sys.stderr)
             return 2
         except KeyboardInterrupt:
             print("\ninterrupted: nothing saved", file=sys.stderr)
             return 130
     if args.command == "bench":
-        from fogboard_games.bench import run, run_batch, run_workloads
+        from fogboard_games.bench import (
+            DEFAULT_BATCH_SIZE,
+            BenchError,
+            run,
+            run_batch,
+            run_workloads,
+        )
 
-        only = args.only.split(",") if args.only else None
-        if args.batch:
-            run_batch(args.rounds, args.seconds, only, batch_size=args.batch_size)
-        else:
-            measure = run_workloads if args.workloads else run
-            measure(rounds=args.rounds, seconds=args.seconds, only=only)
+        if args.batch_size is not None and not args.batch:
+            print("bench: --batch-size is an option of bench --batch only", file=sys.stderr)
+            return 2
+        # (spaces around a comma allowed, as the league's lists allow them)
+        only = [name.strip() for name in args.only.split(",")] if args.only else None
+        try:
+            if args.batch:
+                size = DEFAULT_BATCH_SIZE if args.batch_size is None else args.batch_size
+                run_batch(args.rounds, args.seconds, only, batch_size=size)
+            else:
+                measure = run_workloads if args.workloads else run
+                measure(rounds=args.rounds, seconds=args.seconds, only=only)
+        except BenchError as e:  # (raised before anything is measured)
+            print(f"bench: {e}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:  # the rows printed so far are the result
+            print("\nbench: interrupted", file=sys.stderr)
+            return 130
     else:
         from fogboard_games.tour import tour
 
-        tour()
+        try:
+            tour()
+        except KeyboardInterrupt:
+            print("\ntour: interrupted", file=sys.stderr)
+            return 130
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(prog="python -m fogboard_games"))

@@ -19,6 +19,7 @@ one line or block per turn with every hidden fact shown.
 
 from __future__ import annotations
 
+import codecs
 import json
 import random
 import sys
@@ -27,6 +28,7 @@ from typing import TextIO
 import fogboard_games
 from fogboard_games import bots as bot_kinds
 from fogboard_games.core import files
+from fogboard_games.core.guards import MAX_DEPTH, nesting_too_deep, shortened
 from fogboard_games.core.params import is_int
 from fogboard_games.core.sampling import chance_outcome
 
@@ -188,17 +190,57 @@ class Person:
         return "".join(f"  {line}\n" for line in lines) if lines else "  (nothing yet)\n"
 
 
+# A review is a few kB (a random liars-dice-table game about 30): anything
+# far larger is not one, and is refused before it is read whole (/dev/zero).
+MAX_REVIEW_BYTES = 16 * 2**20
+
+
 def read_review(path: str):
-    """The finished state a saved review rebuilds (PlayError if it cannot be read)."""
+    """The finished state a saved review rebuilds (PlayError, one line, if it cannot be read).
+
+    The text is read as bytes up to a bound and checked for nesting before
+    json parses it (its parser recurses once per bracket), and ints longer
+    than any 64-bit one are refused as they are parsed (Python refuses to
+    convert 4,300 digits), so a hostile file meets a message, never a traceback.
+    """
+    where = f"cannot read a review from {path}"
     try:
-        with open(path, encoding="utf-8") as f:
-            review = json.load(f)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise PlayError(f"cannot read a review from {path}: {e}") from e
+        with open(path, "rb") as f:
+            data = f.read(MAX_REVIEW_BYTES + 1)
+    except OSError as e:
+        raise PlayError(f"{where}: {e.strerror or e}") from None
+    if len(data) > MAX_REVIEW_BYTES:
+        raise PlayError(f"{where}: larger than {MAX_REVIEW_BYTES} bytes; a review is a few kB")
+    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0  # (as editors write)
+    try:
+        text = data[bom:].decode("utf-8")
+    except UnicodeDecodeError as e:
+        at = bom + e.start  # (the file's own offset)
+        raise PlayError(
+            f"{where}: byte {at} (0x{data[at]:02x}) is not UTF-8; a review is UTF-8 JSON"
+        ) from None
+    deep = nesting_too_deep(text)
+    if deep is not None:
+        raise PlayError(
+            f"{where}: nested deeper than {MAX_DEPTH} levels at char {deep}; a review nests a few"
+        )
+
+    def parse_int(digits: str) -> int:
+        if len(digits.lstrip("-")) > 20:  # (ints up to 20 digits reach the field checks)
+            raise PlayError(
+                f"{where}: an int of {len(digits.lstrip('-'))} digits; a review's ints have "
+                "at most 64 bits"
+            )
+        return int(digits)
+
+    try:
+        review = json.loads(text, parse_int=parse_int)
+    except json.JSONDecodeError as e:
+        raise PlayError(f"{where}: not JSON ({e}); a review is a JSON object") from None
     try:
         return review, fogboard_games.load_review(review)
     except ValueError as e:
-        raise PlayError(f"{path}: {e}") from e
+        raise PlayError(f"{path}: {shortened(e)}") from None
 
 
 def truth_replay(path: str) -> str:

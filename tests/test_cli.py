@@ -1,11 +1,24 @@
-"""The command line's bench and tour run and report every preset they are asked for.
+"""The command line: bench and tour run and report every preset they are asked for.
 
 These check what the commands print and return, never how fast anything
 is: speed is measured by `python -m fogboard_games bench`, not by tests.
+Every refusal of a bad argument or file is one line on stderr and exit
+status 2; --help shows the defaults; the usage line names the command as
+it was run (`fogboard`, the console script, or `python -m fogboard_games`).
 """
 
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
 import fogboard_games
-from fogboard_games.__main__ import main
+from fogboard_games.__main__ import build_parser, main
 from fogboard_games.bench import run
 
 
@@ -60,3 +73,196 @@ def test_workload_slices_alternate_ours_and_cpp():
     assert means == [3.0, 4.0]
     # Slice by slice, so both meet the machine in the same state.
     assert calls == [("ours", 0), ("cpp", 0), ("ours", 1), ("cpp", 1), ("ours", 2), ("cpp", 2)]
+
+
+def refusal(argv, capsys) -> str:
+    """What main(argv) printed on refusing: exit status 2, one line on stderr,
+    nothing on stdout, no traceback."""
+    try:
+        status = main(argv)
+    except SystemExit as e:  # the parser's own refusals exit
+        status = e.code
+    out, err = capsys.readouterr()
+    assert status == 2, (status, err)
+    assert out == "" and err.endswith("\n") and err.count("\n") == 1, err
+    assert "Traceback" not in err and "Error" not in err, err
+    return err
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["bench", "--rounds", "0"], "bench: --rounds must be a positive int, got 0"),
+        (["bench", "--rounds", "x"], "argument --rounds: 'x' is not an int of at most 64 bits"),
+        (["bench", "--rounds", "1_0"], "argument --rounds: '1_0' is not an int"),
+        (["bench", "--seconds", "0"], "bench: --seconds must be a number of at least 0.01"),
+        (["bench", "--seconds", "-1"], "bench: --seconds must be a number of at least 0.01"),
+        (["bench", "--seconds", "nan"], "argument --seconds: 'nan' is not a finite decimal"),
+        (["bench", "--seconds", "inf"], "argument --seconds: 'inf' is not a finite decimal"),
+        (["bench", "--batch", "--batch-size", "0"], "--batch-size must be an int from 1 to 65536"),
+        (["bench", "--batch", "--batch-size", "70000"], "--batch-size must be an int from 1 to"),
+        (["bench", "--batch-size", "32"], "--batch-size is an option of bench --batch only"),
+        (["bench", "--workloads", "--batch"], "--batch: not allowed with argument --workloads"),
+        (
+            ["bench", "--only", "nope"],
+            "--only: 'nope' is not a preset bench measures; it measures dark-hex-4, dark-hex-5,",
+        ),
+        (["bench", "--only", "dark-hex-5,"], "--only: '' is not a preset bench measures"),
+        (["bench", "--only", "dark-hex-5, nope"], "--only: 'nope' is not a preset bench"),
+        (
+            ["bench", "--batch", "--only", "mind-bluff"],
+            "'mind-bluff' is not a preset bench --batch measures; it measures phantom-ttt-3, ",
+        ),
+        (
+            ["bench", "--workloads", "--only", "dark-hex-4"],
+            "'dark-hex-4' is not a preset bench --workloads measures; it measures dark-hex-5, ",
+        ),
+        (["play"], "play: the following arguments are required: preset"),
+        (["play", "nope"], "play: unknown preset 'nope'; presets: dark-hex-4, "),
+        (["play", "dark-hex-4", "--seat", "x"], "argument --seat: 'x' is not an int"),
+        (["play", "dark-hex-4", "--seat", "2"], "--seat must be a seat 0..1 of dark-hex-4, got 2"),
+        (["play", "dark-hex-4", "--seat", "-1"], "--seat must be a seat 0..1 of dark-hex-4"),
+        (["play", "dark-hex-4", "--seed", "1.5"], "argument --seed: '1.5' is not an int"),
+        (["play", "dark-hex-4", "--seed", "9" * 5000], "argument --seed: '999"),
+        (["play", "dark-hex-4", "--opponent", "nope"], "--opponent 'nope' does not play"),
+        (["league", "--workers", "x"], "argument --workers: invalid int value: 'x'"),
+        (["league", "--workers", "-1"], "--workers must be a positive int, got -1"),
+        ([], "the following arguments are required: COMMAND"),
+        (["nope"], "invalid choice: 'nope' (choose from 'bench', 'tour', 'league', 'play'"),
+        (["tour", "--fast"], "unrecognized arguments: --fast"),
+        (["x" * 5000], "invalid choice: 'xxx"),
+        (["play", "x" * 5000], "play: unknown preset 'xxx"),
+    ],
+)
+def test_every_bad_argument_is_refused_in_one_line(argv, message, capsys):
+    err = refusal(argv, capsys)
+    assert message in err, err
+    assert len(err) < 400  # a quoted hostile value is cut short
+
+
+BAD_REVIEWS = {
+    "deep": ("[" * 100000, "nested deeper than 32 levels at char 32; a review nests a few"),
+    "huge int": ('{"a": ' + "9" * 5000 + "}", "an int of 5000 digits; a review's ints have at"),
+    "long negative int": ('{"a": -' + "9" * 30 + "}", "an int of 30 digits"),
+    "not UTF-8": (b'{"format": "\xff"}', "byte 12 (0xff) is not UTF-8; a review is UTF-8 JSON"),
+    "not UTF-8 after a BOM": (b'\xef\xbb\xbf{"a": "\xff"}', "byte 10 (0xff) is not UTF-8"),
+    "not JSON": ("nope", "not JSON (Expecting value: line 1 column 1 (char 0)); a review is a"),
+    "not an object": ("[1]", "a review is a JSON object (dict), got [1]"),
+    "too large": ("x" * 101, "larger than 100 bytes; a review is a few kB"),
+}
+
+
+@pytest.mark.parametrize("name", BAD_REVIEWS)
+def test_review_refuses_every_bad_file_in_one_line(name, tmp_path, capsys, monkeypatch):
+    from fogboard_games import play
+
+    content, message = BAD_REVIEWS[name]
+    if name == "too large":
+        monkeypatch.setattr(play, "MAX_REVIEW_BYTES", 100)  # (the bound is 16 MiB)
+    path = tmp_path / "bad.json"
+    (path.write_bytes if isinstance(content, bytes) else path.write_text)(content)
+    err = refusal(["review", str(path)], capsys)
+    assert err.startswith("review: ") and str(path) in err and message in err, err
+
+
+def test_review_reads_a_review_saved_with_a_byte_order_mark(tmp_path, capsys):
+    import random
+
+    state = fogboard_games.load("dark-hex-4").new_initial_state()
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    path = tmp_path / "game.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(state.review()).encode())
+    assert main(["review", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("fogboard_dark_hex(")
+
+
+def test_review_refuses_a_missing_file_and_a_folder(tmp_path, capsys):
+    err = refusal(["review", str(tmp_path / "missing.json")], capsys)
+    assert "cannot read a review from" in err and "No such file or directory" in err, err
+    err = refusal(["review", str(tmp_path)], capsys)
+    assert "cannot read a review from" in err and "Is a directory" in err, err
+
+
+def test_bench_python_calls_refuse_before_measuring(capsys):
+    from fogboard_games.bench import BenchError, run, run_batch, run_workloads
+
+    with pytest.raises(BenchError, match="--rounds must be a positive int, got 0"):
+        run(rounds=0)
+    with pytest.raises(BenchError, match=r"--only takes preset names \(a list of str"):
+        run_batch(only="phantom-ttt-3")  # a str: `in` would match substrings
+    with pytest.raises(BenchError, match="--only: no preset; it measures"):
+        run(only=[])
+    assert capsys.readouterr().out == ""
+    # parley has no search workload: the search table is not asked for it.
+    [row] = run_workloads(rounds=1, seconds=0.01, only=["parley"])
+    assert row["preset"] == "parley"
+
+
+@pytest.mark.parametrize("command", [["bench"], ["bench", "--batch"], ["tour"]])
+def test_ctrl_c_ends_bench_and_tour_in_one_line(command, capsys, monkeypatch):
+    import fogboard_games.bench
+    import fogboard_games.tour
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    for module, name in [(fogboard_games.bench, "run"), (fogboard_games.bench, "run_batch")]:
+        monkeypatch.setattr(module, name, interrupted)
+    monkeypatch.setattr(fogboard_games.tour, "tour", interrupted)
+    assert main(command) == 130
+    assert capsys.readouterr().err == f"\n{command[0]}: interrupted\n"
+
+
+def test_help_shows_every_default_of_every_command():
+    parser = build_parser()
+    [commands] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert set(commands.choices) == {"bench", "tour", "league", "play", "review"}
+    for name, sub in commands.choices.items():
+        text = " ".join(sub.format_help().split())  # (unwrapped)
+        assert text.startswith(f"usage: fogboard {name} "), text
+        for action in sub._actions:
+            if action.option_strings and action.default not in (None, False, argparse.SUPPRESS):
+                assert f"(default: {action.default})" in text, (name, action.dest, text)
+            if action.choices:
+                assert "{" + ",".join(action.choices) + "}" in text, (name, action.dest)
+    bench = " ".join(commands.choices["bench"].format_help().split())
+    assert "[--workloads | --batch]" in bench and "(default: 4096)" in bench
+    assert "(default: all of them)" in bench  # --only: what leaving it out means
+    play = " ".join(commands.choices["play"].format_help().split())
+    assert "liars-dice-classic-1" in play  # the presets, whole (not split at a hyphen)
+
+
+def test_the_usage_line_names_the_command_as_it_was_run(capsys):
+    refusal(["nope"], capsys)  # called from Python: the installed name
+    assert capsys.readouterr() == ("", "")
+    with pytest.raises(SystemExit):
+        main(["bench", "--rounds", "x"])
+    assert capsys.readouterr().err.startswith("fogboard bench: argument --rounds:")
+    # The console script pip installs (`pip install .[test]`, as CI does); run
+    # on this checkout's package, whichever copy pip installed.
+    script = shutil.which("fogboard")
+    assert script, "the fogboard console script is not on PATH: pip install '.[test]'"
+    root = pathlib.Path(fogboard_games.__file__).resolve().parent.parent
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
+    }
+    runs = {
+        "fogboard": [script],
+        "python -m fogboard_games": [sys.executable, "-m", "fogboard_games"],
+    }
+    for name, command in runs.items():
+        done = subprocess.run(
+            [*command, "bench", "--rounds", "x"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert done.returncode == 2 and done.stdout == "", done
+        assert done.stderr.startswith(f"{name} bench: argument --rounds: 'x' is not an int")
+        assert done.stderr.endswith(f"see {name} bench --help\n") and done.stderr.count("\n") == 1
+    done = subprocess.run([script, "--help"], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith("usage: fogboard [-h] COMMAND"), done

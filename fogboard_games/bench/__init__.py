@@ -5,12 +5,20 @@ Split by job: `playouts` times random playouts in slices alternating
 between ours and C++ (the measure under every table); `report` is the
 plain command's table, every preset beside its registered bench pair;
 `workloads` and `search` are `bench --workloads`, `batched` is
-`bench --batch`. Their names are re-exported here.
+`bench --batch`; `options` checks what each takes before it runs. Their
+names are re-exported here.
 """
 
 from __future__ import annotations
 
 from fogboard_games.bench.batched import BATCH_LEGEND, BatchPlay, random_actions, run_batch
+from fogboard_games.bench.options import (
+    DEFAULT_BATCH_SIZE,
+    MAX_BATCH_SIZE,
+    MIN_SECONDS,
+    BenchError,
+    check_options,
+)
 from fogboard_games.bench.playouts import (
     MODES,
     SLICES,
@@ -37,7 +45,10 @@ from fogboard_games.bench.workloads import (
 
 __all__ = [
     "BATCH_LEGEND",
+    "DEFAULT_BATCH_SIZE",
     "LEGEND",
+    "MAX_BATCH_SIZE",
+    "MIN_SECONDS",
     "MODES",
     "SEARCH_PRESETS",
     "SEARCH_TARGET",
@@ -46,7 +57,9 @@ __all__ = [
     "WORKLOAD_PRESETS",
     "WORKLOAD_TARGET",
     "BatchPlay",
+    "BenchError",
     "cell",
+    "check_options",
     "clone_micros",
     "counterparts",
     "interleaved",

@@ -13,6 +13,7 @@ import time
 import numpy as np
 import pyspiel
 
+from fogboard_games.bench.options import DEFAULT_BATCH_SIZE, check_options
 from fogboard_games.bench.playouts import SLICES, interleaved, playout_rate
 from fogboard_games.bench.report import cell
 from fogboard_games.core.registry import BENCH_PAIRS
@@ -91,14 +92,16 @@ class BatchPlay:
 
 
 def run_batch(
-    rounds: int = 3, seconds: float = 0.4, only=None, batch_size: int = 4096
+    rounds: int = 3, seconds: float = 0.4, only=None, batch_size: int = DEFAULT_BATCH_SIZE
 ) -> list[dict]:
-    """`bench --batch`: batched plies per second beside the C++ loop, and a table."""
+    """`bench --batch`: batched plies per second beside the C++ loop, and a table
+    (BenchError, before anything runs, for an option it cannot take)."""
     from fogboard_games import batch
 
     counterpart = dict(BENCH_PAIRS)
     from fogboard_games.batch import COVERED_PRESETS
 
+    check_options("bench --batch", rounds, seconds, only, COVERED_PRESETS, batch_size)
     presets = [p for p in COVERED_PRESETS if only is None or p in only]
     print(
         f"batched random play at batch {batch_size} beside the C++ game's Python loop; "

@@ -8,6 +8,7 @@ is registered; a preset with no pair is measured alone.
 
 from __future__ import annotations
 
+from fogboard_games.bench.options import check_options
 from fogboard_games.bench.playouts import SLICES, measure
 from fogboard_games.core.registry import BENCH_PAIRS, PRESETS
 
@@ -31,7 +32,9 @@ def cell(value: float | None, width: int, digits: int) -> str:
 
 
 def run(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict]:
-    """Measure every preset (beside its C++ counterpart, if any) and print a table."""
+    """Measure every preset (beside its C++ counterpart, if any) and print a table
+    (BenchError, before anything runs, for an option it cannot take)."""
+    check_options("bench", rounds, seconds, only, tuple(sorted(PRESETS)))
     counterpart = dict(BENCH_PAIRS)
     presets = [p for p in sorted(PRESETS) if only is None or p in only]
     print(

@@ -14,6 +14,7 @@ import numpy as np
 import pyspiel
 
 import fogboard_games
+from fogboard_games.bench.options import check_options
 from fogboard_games.bench.playouts import SLICES, counterparts, interleaved
 
 # The presets searched, each beside the C++ game registered with it.
@@ -60,7 +61,9 @@ def ismcts_rate(
 def run_search_workloads(rounds: int, seconds: float, only=None) -> list[dict]:
     """Python MCCFR on the Liar's Dice pair and IS-MCTS on the board pairs,
     ours beside C++ in slices alternating within each round (best round
-    kept), and print a table."""
+    kept), and print a table (BenchError, before anything runs, for an option
+    it cannot take)."""
+    check_options("bench --workloads' search", rounds, seconds, only, SEARCH_PRESETS)
     print(
         f"search workloads: open_spiel's Python outcome-sampling MCCFR (iterations/s) and "
         f"ISMCTSBot, 100 simulations, opening move (moves/s); best of {rounds} rounds of "

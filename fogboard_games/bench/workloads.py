@@ -12,6 +12,7 @@ from __future__ import annotations
 import pyspiel
 
 import fogboard_games
+from fogboard_games.bench.options import check_options
 from fogboard_games.bench.playouts import SLICES, counterparts, interleaved, playout_rate
 from fogboard_games.bench.report import cell
 from fogboard_games.bench.search import SEARCH_PRESETS, run_search_workloads
@@ -31,7 +32,10 @@ def run_workloads(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict
 
     Each round plays other playouts (its own seed): replaying the same ones
     would find every believed distToWin of the boards already memoised.
+    BenchError, before anything runs, for an option it cannot take.
     """
+    covered = tuple(dict.fromkeys((*WORKLOAD_PRESETS, *WORKLOAD_ALONE, *SEARCH_PRESETS)))
+    check_options("bench --workloads", rounds, seconds, only, covered)
     pairs = [*counterparts(WORKLOAD_PRESETS), *((p, None) for p in WORKLOAD_ALONE)]
     pairs = [(p, cpp) for p, cpp in pairs if only is None or p in only]
     print(
@@ -73,7 +77,8 @@ def run_workloads(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict
             f"worst string-workload ratio {worst['ratio']:.2f} ({worst['preset']}); "
             f"target >= {WORKLOAD_TARGET}"
         )
-    if only is None or any(p in only for p in SEARCH_PRESETS):
+    searched = None if only is None else [p for p in only if p in SEARCH_PRESETS]
+    if searched != []:
         # A search move takes a good part of a second: measure for longer.
-        results += run_search_workloads(rounds, 4 * seconds, only)
+        results += run_search_workloads(rounds, 4 * seconds, searched)
     return results
