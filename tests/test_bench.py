@@ -65,7 +65,7 @@ def test_the_workloads_measure_the_registered_counterpart(capsys):
     at = saved.index(("phantom-ttt-3", "phantom_ttt"))
     registry.BENCH_PAIRS[at] = ("phantom-ttt-3", "phantom_ttt(obstype=reveal-numturns)")
     try:
-        results = bench.run_workloads(rounds=1, seconds=0.005, only=["phantom-ttt-3"])
+        results = bench.run_workloads(rounds=1, seconds=0.01, only=["phantom-ttt-3"])
     finally:
         registry.BENCH_PAIRS[:] = saved
     assert [r["cpp_game"] for r in results] == ["phantom_ttt(obstype=reveal-numturns)"] * 2
