@@ -9,6 +9,8 @@ league of them gives the table of the fault-free run:
             enough to be signalled mid-run)
   exiter    calls os._exit(3) (phantom tic-tac-toe only)
   segv      dereferences a null pointer (phantom tic-tac-toe only)
+  raiser    raises an exception whose message spans lines (phantom
+            tic-tac-toe only)
   kill_once kills its own process with SIGKILL the first time, when
             FOGBOARD_TEST_KILL_ONCE names a file that does not exist yet
 """
@@ -48,6 +50,14 @@ class Segv(base.RandomBot):
         return super().decide(state)
 
 
+class Raiser(base.RandomBot):
+    kind = "raiser"
+    games = ("fogboard_phantom_ttt",)
+
+    def decide(self, state) -> int:
+        raise RuntimeError("a bot's bug\n  on two lines")
+
+
 class KillOnce(base.RandomBot):
     kind = "kill_once"
 
@@ -64,7 +74,7 @@ class KillOnce(base.RandomBot):
 
 
 def register() -> None:
-    for cls in (Slow, Exiter, Segv, KillOnce):
+    for cls in (Slow, Exiter, Segv, Raiser, KillOnce):
         base.register_kind(cls.kind, cls)
 
 

@@ -179,7 +179,15 @@ def test_resume_without_a_journal_is_refused(tmp_path):
     assert done.returncode == 2 and "--resume needs --out" in done.stderr
 
 
-@pytest.mark.parametrize("kind,reason", [("exiter", "exit code 3"), ("segv", "SIGSEGV")])
+@pytest.mark.parametrize(
+    "kind,reason",
+    [
+        ("exiter", "its worker died (exit code 3)"),
+        ("segv", "its worker died (SIGSEGV)"),
+        # A bot that raises: the same report, its message on the one line.
+        ("raiser", "raised RuntimeError: a bot's bug on two lines"),
+    ],
+)
 def test_a_local_worker_that_dies_is_named_and_the_other_jobs_are_kept(tmp_path, kind, reason):
     out = tmp_path / "league.json"
     # The fault kinds play phantom tic-tac-toe only: dark-hex-4 is random
@@ -200,7 +208,7 @@ def test_a_local_worker_that_dies_is_named_and_the_other_jobs_are_kept(tmp_path,
     (line,) = done.stderr.strip().splitlines()
     assert line.startswith("league: a job failed: phantom-ttt-3 with ")
     assert f"{kind}" in line and "(by seat), episode 0 (game seed " in line
-    assert f"league seed 0: its worker died ({reason}) (and 1 more)" in line
+    assert f"league seed 0: {reason} (and 1 more)" in line
     journal = league.journal_path(str(out))
     assert line.endswith(f"the other jobs are in {journal}")
     (header, job) = [json.loads(x) for x in open(journal, encoding="utf-8").read().splitlines()]

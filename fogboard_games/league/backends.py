@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 
 import fogboard_games
 from fogboard_games import bots as bot_kinds
+from fogboard_games.core import guards
 from fogboard_games.core.params import is_int
 from fogboard_games.core.sampling import chance_outcome
 from fogboard_games.league.planning import Job, LeagueError, Outcome, episode_seed
@@ -144,11 +145,20 @@ def _worker(conn) -> None:
             try:
                 result = play_job(job, lambda e, i=i: conn.send(("episode", i, e)))
             except Exception as e:  # reported by the parent with the job
-                conn.send(("raised", i, f"{type(e).__name__}: {e}"))
+                conn.send(("raised", i, f"{type(e).__name__}: {_one_line(e)}"))
             else:
                 conn.send(("done", i, result))
     except (EOFError, BrokenPipeError, ConnectionResetError):
         pass  # the parent is gone: nothing left to report to
+
+
+def _one_line(e: Exception) -> str:
+    """An exception's message on one short line, even if its __str__ raises."""
+    try:
+        text = " ".join(str(e).split())
+    except Exception:
+        return "(its message could not be shown)"
+    return guards.clip(text, 200)
 
 
 def _exit_reason(code) -> str:
@@ -214,11 +224,11 @@ def _run_local(jobs: Sequence[Job], workers: int, finished) -> None:
                 if kind == "episode":
                     slot[2] = payload
                     continue
-                slot[1] = None
+                episode, slot[1], slot[2] = slot[2], None, None
                 if kind == "done":
                     finished(i, payload)
                 else:
-                    failures.append(f"{describe_job(jobs[i], None)}: raised {payload}")
+                    failures.append(f"{describe_job(jobs[i], episode)}: raised {payload}")
     finally:
         for conn, (process, _, _) in slots.items():
             process.terminate()
