@@ -1,7 +1,8 @@
-"""Test-only bot kinds for tests/test_league_faults.py: importing this module
-registers them. A league run as a subprocess imports it first (its workers
-are forked from it) and Ray workers through `worker_process_setup_hook`,
-so the package itself carries no test hook.
+"""Test-only bot kinds for tests/test_league_faults.py, registered by
+`register()`: a league run as a subprocess calls it first (its workers are
+forked from it), Ray workers through `worker_process_setup_hook`, so the
+package itself carries no test hook. Never at import: in the test process
+they would join BOT_KINDS for every later test, which may play each kind.
 
 Each plays as `random` does (the same moves from the same seed), so a
 league of them gives the table of the fault-free run:
@@ -76,6 +77,3 @@ class KillOnce(base.RandomBot):
 def register() -> None:
     for cls in (Slow, Exiter, Segv, Raiser, KillOnce):
         base.register_kind(cls.kind, cls)
-
-
-register()

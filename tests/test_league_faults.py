@@ -4,7 +4,7 @@ of an uninterrupted run; a local worker that dies is named by its job while
 the others are kept; a Ray worker killed mid-run is retried.
 
 The fault bots are test-only kinds registered by tests/league_fault_bots.py,
-which the subprocess leagues import before the command line runs.
+which the subprocess leagues register before the command line runs.
 """
 
 from __future__ import annotations
@@ -18,16 +18,17 @@ import subprocess
 import sys
 import time
 
-import league_fault_bots  # noqa: F401  (registers the fault kinds here too)
+import league_fault_bots
 import pytest
 
 from fogboard_games import league
+from fogboard_games.bots import base
 
 TESTS = pathlib.Path(__file__).resolve().parent
 ROOT = TESTS.parent
 LAUNCH = (
-    "import sys, league_fault_bots; from fogboard_games.__main__ import main; "
-    "sys.exit(main(sys.argv[1:]))"
+    "import sys, league_fault_bots; league_fault_bots.register(); "
+    "from fogboard_games.__main__ import main; sys.exit(main(sys.argv[1:]))"
 )
 # 6 jobs of 10 games; `slow` makes each job take about a second, so a
 # signal lands mid-run, and playing as `random` its games do not depend on it.
@@ -216,8 +217,11 @@ def test_a_local_worker_that_dies_is_named_and_the_other_jobs_are_kept(tmp_path,
     assert not out.exists()
 
 
-def test_a_ray_worker_killed_mid_run_is_retried_and_the_table_is_unchanged(tmp_path):
+def test_a_ray_worker_killed_mid_run_is_retried_and_the_table_is_unchanged(tmp_path, monkeypatch):
     ray = pytest.importorskip("ray")
+    # Here for this test only (the fault-free run in this process); the
+    # marker's variable is set in the Ray workers alone.
+    monkeypatch.setitem(base.BOT_KINDS, "kill_once", league_fault_bots.KillOnce)
     args = (["dark-hex-4"], ["random", "kill_once"], 4)
     fault_free = league.run(*args, seed=1, progress=False)
     mark = tmp_path / "killed"
