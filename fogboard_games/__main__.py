@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 # The league the README runs: the baselines on the main preset of every
@@ -13,6 +12,7 @@ LEAGUE_BOTS = "random,heuristic"
 
 
 def run_league(args) -> int:
+    import os
     import shlex
 
     from fogboard_games import league
@@ -52,7 +52,7 @@ def run_league(args) -> int:
         kept = (
             f"the finished jobs are in {journal}; finish with: {again}"
             if journal
-            else ("nothing kept (without --out there is no journal)")
+            else "nothing kept (without --out there is no journal)"
         )
         print(f"\nleague: interrupted; {kept}", file=sys.stderr)
         return 130
