@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import re
 import shlex
 import signal
 import subprocess
@@ -146,6 +147,26 @@ def test_a_line_cut_off_mid_write_is_dropped_with_a_note(tmp_path):
     notes.clear()
     assert league.run(*args, seed=2, progress=False, journal=path, resume=True, note=notes.append)
     assert notes == [f"resuming {path}: 6 of 6 jobs done"]
+
+
+@pytest.mark.parametrize(
+    "line,message",
+    [
+        (b'{"job": 1, "pres', "line 3 is not JSON"),
+        (b"[" * 100_000, "line 3 is not JSON (nested too deep)"),
+        (b'{"job": 9}', "line 3: not a job of this league (jobs 0 to 1)"),
+        (b'{"job": 1, "preset": "dark-hex-4"}', "line 3: job 1 is not the one this league plans"),
+    ],
+)
+def test_a_damaged_journal_line_is_refused_naming_it(tmp_path, line, message):
+    path = str(tmp_path / "league.json.journal")
+    args = (["dark-hex-4"], ["random", "probe"], 3)
+    league.run(*args, progress=False, journal=path)
+    lines = open(path, "rb").read().split(b"\n")
+    lines[2] = line  # not the last line: not a write cut off by a kill
+    open(path, "wb").write(b"\n".join(lines))
+    with pytest.raises(league.LeagueError, match=re.escape(message)):
+        league.run(*args, progress=False, journal=path, resume=True)
 
 
 @pytest.mark.parametrize(

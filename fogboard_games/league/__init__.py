@@ -70,7 +70,7 @@ def run(
     finishes; `resume` reads it back and plays only the jobs it lacks, so
     the report is the one an uninterrupted run gives. `note` is told what
     a resume found. The journal is left for the caller to remove once the
-    report is safe (`Journal.remove`), as the command line does.
+    report is safe, as the command line does once it has written the JSON.
     """
     games, kinds = list(games), list(kinds)
     jobs, skipped = plan(games, kinds, episodes, seed)

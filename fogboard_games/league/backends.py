@@ -199,9 +199,15 @@ def _run_local(jobs: Sequence[Job], workers: int, finished) -> None:
                 if slot[1] is None:
                     if queue:
                         slot[1], slot[2] = queue.popleft(), None
-                        conn.send((slot[1], jobs[slot[1]]))
+                        try:
+                            conn.send((slot[1], jobs[slot[1]]))
+                        except OSError:
+                            pass  # died between jobs: wait() reads its EOF and reports it
                     else:
-                        conn.send(None)
+                        try:
+                            conn.send(None)
+                        except OSError:
+                            pass  # already gone, with nothing of ours
                         slot[0].join()
                         del slots[conn]
                         conn.close()

@@ -77,6 +77,13 @@ class Journal:
 
     def record(self, index: int, job: Job, outcomes: Sequence[Outcome]) -> None:
         """Append one finished job, on disk before this returns."""
+        try:
+            self._append_job(index, job, outcomes)
+        except OSError as e:  # a full disk: stop now, with the lines written so far
+            raise LeagueError(f"journal {self.path!r}: {e.strerror or e}") from e
+        self.done[index] = list(outcomes)
+
+    def _append_job(self, index: int, job: Job, outcomes: Sequence[Outcome]) -> None:
         _append(
             self.file,
             {
@@ -88,15 +95,9 @@ class Journal:
                 "outcomes": [[o.returns, o.length, o.metrics] for o in outcomes],
             },
         )
-        self.done[index] = list(outcomes)
 
     def close(self) -> None:
         self.file.close()
-
-    def remove(self) -> None:
-        """Once the report is written, the journal has nothing it lacks."""
-        self.close()
-        os.remove(self.path)
 
 
 def _append(f, record: dict) -> None:
