@@ -27,9 +27,26 @@ LEAGUE_BOTS = "random,heuristic"
 
 
 def run_league(args) -> int:
+    import os
+    import shlex
+
     from fogboard_games import league
 
+    def note(text: str) -> None:
+        print(f"league: {text}", file=sys.stderr, flush=True)
+
+    journal = league.journal_path(args.out) if args.out else None
+    # The exact command that finishes this league, told when it stops early.
+    again = shlex.join(
+        ["python", "-m", "fogboard_games", "league", "--games", args.games, "--bots", args.bots]
+        + ["--episodes", str(args.episodes), "--seed", str(args.seed)]
+        + ["--workers", str(args.workers), "--backend", args.backend]
+        + (["--address", args.address] if args.address else [])
+        + ["--out", str(args.out), "--resume"]
+    )
     try:
+        if args.resume and not args.out:
+            raise league.LeagueError("--resume needs --out: the journal kept beside it")
         games = league.parse_list(args.games, "games")
         kinds = league.parse_list(args.bots, "bots")
         if args.out:
@@ -42,7 +59,22 @@ def run_league(args) -> int:
             backend=args.backend,
             seed=args.seed,
             address=args.address,
+            journal=journal,
+            resume=args.resume,
+            note=note,
         )
+    except KeyboardInterrupt:
+        kept = (
+            f"the finished jobs are in {journal}; finish with: {again}"
+            if journal
+            else "nothing kept (without --out there is no journal)"
+        )
+        print(f"\nleague: interrupted; {kept}", file=sys.stderr)
+        return 130
+    except league.JobsFailed as e:
+        kept = f"; the other jobs are in {journal}" if journal else ""
+        print(f"league: a job failed: {e}{kept}", file=sys.stderr)
+        return 2
     except league.LeagueError as e:
         print(f"league: {e}", file=sys.stderr)
         return 2
@@ -57,8 +89,12 @@ def run_league(args) -> int:
         try:
             league.write_json(report, args.out)
         except OSError as e:
-            print(f"league: --out {args.out!r}: {e.strerror or e}", file=sys.stderr)
+            print(
+                f"league: --out {args.out!r}: {e.strerror or e}; the games are kept in {journal}",
+                file=sys.stderr,
+            )
             return 2
+        os.remove(journal)  # the report now holds everything the journal did
         print(f"wrote {args.out}")
     return 0
 
@@ -176,7 +212,16 @@ def build_parser(prog: str = "fogboard") -> Parser:
     league.add_argument("--backend", default="local", help="local (processes) or ray")
     league.add_argument("--address", default=None, help="a Ray cluster's address (--backend ray)")
     league.add_argument("--seed", type=int, default=0)
-    league.add_argument("--out", default=None, help="also write the table as JSON here")
+    league.add_argument(
+        "--out",
+        default=None,
+        help="also write the table as JSON here, keeping each finished job in OUT.journal",
+    )
+    league.add_argument(
+        "--resume",
+        action="store_true",
+        help="finish the league whose journal is beside --out, playing only what it lacks",
+    )
     play = sub.add_parser(
         "play", help="play a preset in the terminal against bots", formatter_class=Help
     )

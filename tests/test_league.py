@@ -44,6 +44,9 @@ def test_more_than_two_players_each_kind_in_each_seat_against_the_others():
         (["dark-hex-9"], ["random"], 5, "unknown preset 'dark-hex-9'; presets: dark-hex-4"),
         (["dark-hex-4"], ["genius"], 5, "unknown bot kind 'genius'; kinds: "),
         (["dark-hex-4"], ["random"], 0, "--episodes must be a positive int, got 0"),
+        # The plan is built whole before the first game: refused, not out of memory.
+        (["dark-hex-4"], ["random"], 10**30, r"--episodes is at most 100,000 .*got about 10\*\*30"),
+        (["dark-hex-4"], ["random"], league.MAX_EPISODES + 1, "got 100001"),
         (["liars-dice-1"], ["probe"], 5, "no bot kind of probe plays liars-dice-1"),
         # Named twice, a kind or game would play and count its games twice.
         (["dark-hex-4"], ["random", "random"], 5, "--bots names 'random' twice"),
@@ -128,6 +131,38 @@ def test_summary_statistics():
     assert row["mean_length"] == 5.25
 
 
+def test_dist_to_win_leaves_the_no_route_sentinel_out_of_its_mean():
+    """distToWin is 99 when no route remains: counted apart, not averaged in."""
+    job = league.Job("dark-hex-4", ("random", "probe"), (0, 1), 0, 3, 0)
+    outcomes = [
+        league.Outcome(
+            [-1.0, 1.0], 9, [{"probes": 1, "distToWin": 99}, {"probes": 0, "distToWin": 0}]
+        ),
+        league.Outcome(
+            [1.0, -1.0], 9, [{"probes": 0, "distToWin": 0}, {"probes": 2, "distToWin": 99}]
+        ),
+        league.Outcome(
+            [-1.0, 1.0], 9, [{"probes": 2, "distToWin": 3}, {"probes": 0, "distToWin": 0}]
+        ),
+    ]
+    table = league.summarize([job], [outcomes])
+    random, probe = table["dark-hex-4"]
+    assert (random["mean_distToWin"], random["no_route"]) == (1.5, 1)
+    assert (probe["mean_distToWin"], probe["no_route"]) == (0.0, 1)
+    assert random["mean_probes"] == 1.0
+    # No route in any game: no mean to show.
+    lost = [
+        league.Outcome(
+            [-1.0, 1.0], 9, [{"probes": 0, "distToWin": 99}, {"probes": 0, "distToWin": 0}]
+        )
+    ]
+    job = league.Job("dark-hex-4", ("random", "probe"), (0,), 0, 1, 0)
+    (row,) = league.summarize([job], [lost])["dark-hex-4"]
+    assert row["mean_distToWin"] is None and row["no_route"] == 1
+    printed = league.format_table({"dark-hex-4": [row]}).splitlines()
+    assert printed[1].endswith("distToWin noRoute") and printed[2].endswith("-       1")
+
+
 def test_same_seed_same_table_with_workers_and_other_seed_differs():
     args = (["phantom-ttt-3", "liars-dice-1"], ["random", "heuristic"], 8)
     one = league.run(*args, workers=1, seed=3, progress=False)
@@ -170,6 +205,7 @@ def test_cli_prints_the_table_and_writes_json(tmp_path):
         (["--games", "nope"], "league: unknown preset 'nope'"),
         (["--bots", "random,random"], "league: --bots names 'random' twice"),
         (["--episodes", "-3"], "league: --episodes must be a positive int, got -3"),
+        (["--episodes", "1" + "0" * 30], "league: --episodes is at most 100,000 per seat"),
         (["--workers", "0"], "league: --workers must be a positive int, got 0"),
         (["--backend", "spark"], "league: --backend must be one of local, ray, got 'spark'"),
         (["--bots", "random,text"], "league: bot kind 'text' needs options (ask) a league"),

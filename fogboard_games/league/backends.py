@@ -1,19 +1,25 @@
 """Playing the league's jobs: one game, one job, and every job on a backend
 (docs/league.md).
 
-A job plays in a worker process (`local`, a process pool) or a Ray task
-(`ray`) with nothing but the job itself: it loads its game and makes its
-bots there, and results come back in job order, so the table is the same
-whatever the backend and the number of workers.
+A job plays in a worker process (`local`) or a Ray task (`ray`) with
+nothing but the job itself: it loads its game and makes its bots there,
+and results come back in job order, so the table is the same whatever the
+backend and the number of workers. Each finished job is handed to
+`on_done` as it finishes (the journal). The local workers are our own
+processes, each holding one job at a time, so a worker that dies is
+known by its job; Ray retries a task whose worker died.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import signal
+from collections import deque
+from collections.abc import Callable, Sequence
 
 import fogboard_games
 from fogboard_games import bots as bot_kinds
+from fogboard_games.core import guards
 from fogboard_games.core.params import is_int
 from fogboard_games.core.sampling import chance_outcome
 from fogboard_games.league.planning import Job, LeagueError, Outcome, episode_seed
@@ -30,12 +36,19 @@ def ruleset_metrics(game):
     return lambda state, seat: metrics(state.truth, seat)
 
 
-def play_job(job: Job) -> list[Outcome]:
-    """Play the games of one job (in a worker process or a Ray task)."""
+class JobsFailed(LeagueError):
+    """Jobs whose worker died or whose bots raised; the others were played."""
+
+
+def play_job(job: Job, on_episode: Callable[[int], None] | None = None) -> list[Outcome]:
+    """Play the games of one job (in a worker process or a Ray task);
+    `on_episode(episode)` is told each game before it starts."""
     game = fogboard_games.load(job.preset)
     metric = ruleset_metrics(game)
     out = []
     for episode in range(job.first, job.first + job.count):
+        if on_episode is not None:
+            on_episode(episode)
         seed = episode_seed(job.seed, job.preset, job.kinds, episode)
         seats = [
             bot_kinds.make_bot(kind, game, seat, seed=seed + seat)
@@ -75,41 +88,174 @@ def run_jobs(
     backend: str = "local",
     address=None,
     progress: bool = True,
+    on_done: Callable[[int, list[Outcome]], None] | None = None,
 ) -> list[list[Outcome]]:
-    """Every job's outcomes, in job order."""
+    """Every job's outcomes, in job order; `on_done(index, outcomes)` is
+    called in this process as each job finishes, before the next is taken.
+
+    JobsFailed, after every other job has been played, if a local worker
+    died or a job raised; KeyboardInterrupt stops the workers and passes on.
+    """
     if backend not in BACKENDS:
         raise LeagueError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if not is_int(workers) or workers < 1:
         raise LeagueError(f"--workers must be a positive int, got {workers!r}")
+    out: list = [None] * len(jobs)
+
+    def finished(i: int, result: list[Outcome]) -> None:
+        out[i] = result
+        if on_done is not None:
+            on_done(i, result)
+        bar.update(jobs[i].count)
+
     bar = _progress(sum(j.count for j in jobs), progress)
     try:
         if backend == "ray":
-            return _run_ray(jobs, workers, address, bar)
-        if workers == 1:
-            out = []
-            for job in jobs:
-                out.append(play_job(job))
-                bar.update(job.count)
-            return out
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            out = []
-            for job, result in zip(jobs, pool.map(play_job, jobs)):
-                out.append(result)
-                bar.update(job.count)
-            return out
+            _run_ray(jobs, workers, address, finished)
+        elif workers == 1:
+            # In this process: a bot that kills the process ends the league
+            # here, with the journal keeping what finished before.
+            for i, job in enumerate(jobs):
+                finished(i, play_job(job))
+        else:
+            _run_local(jobs, workers, finished)
     finally:
         bar.close()
+    return out
+
+
+def describe_job(job: Job, episode: int | None) -> str:
+    """A job as a failure names it: preset, kinds by seat, episode and seeds."""
+    games = (
+        f"episode {episode} (game seed {episode_seed(job.seed, job.preset, job.kinds, episode)})"
+        if episode is not None
+        else f"episodes {job.first}-{job.first + job.count - 1}"
+    )
+    return f"{job.preset} with {','.join(job.kinds)} (by seat), {games}, league seed {job.seed}"
+
+
+def _worker(conn) -> None:
+    """A local worker: plays the jobs it is sent, one at a time, until told to stop."""
+    # Ctrl-C reaches the whole process group: the parent stops the league,
+    # the workers are stopped by it rather than each printing a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        while (msg := conn.recv()) is not None:
+            i, job = msg
+            try:
+                result = play_job(job, lambda e, i=i: conn.send(("episode", i, e)))
+            except Exception as e:  # reported by the parent with the job
+                conn.send(("raised", i, f"{type(e).__name__}: {_one_line(e)}"))
+            else:
+                conn.send(("done", i, result))
+    except (EOFError, BrokenPipeError, ConnectionResetError):
+        pass  # the parent is gone: nothing left to report to
+
+
+def _one_line(e: Exception) -> str:
+    """An exception's message on one short line, even if its __str__ raises."""
+    try:
+        text = " ".join(str(e).split())
+    except Exception:
+        return "(its message could not be shown)"
+    return guards.clip(text, 200)
+
+
+def _exit_reason(code) -> str:
+    if code is None:
+        return "its worker died"
+    if code < 0:
+        try:
+            return f"its worker died ({signal.Signals(-code).name})"
+        except ValueError:
+            return f"its worker died (signal {-code})"
+    return f"its worker died (exit code {code})"
+
+
+def _run_local(jobs: Sequence[Job], workers: int, finished) -> None:
+    """The jobs on `workers` processes of ours, each sent one job at a time
+    over its own pipe, so the parent always knows which job (and game) a
+    worker holds: a death (os._exit, a segfault, the OOM killer) is
+    attributed to it, a new worker takes its place and the rest play on."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    queue = deque(range(len(jobs)))
+    slots: dict = {}  # parent end of a worker's pipe -> [process, job index, episode]
+    failures: list[str] = []
+
+    def start() -> None:
+        parent, child = multiprocessing.Pipe()
+        process = multiprocessing.Process(target=_worker, args=(child,), daemon=True)
+        process.start()
+        child.close()  # so the parent reads EOF when the worker dies
+        slots[parent] = [process, None, None]
+
+    try:
+        for _ in range(min(workers, len(jobs))):
+            start()
+        while slots:
+            for conn, slot in list(slots.items()):
+                if slot[1] is None:
+                    if queue:
+                        slot[1], slot[2] = queue.popleft(), None
+                        try:
+                            conn.send((slot[1], jobs[slot[1]]))
+                        except OSError:
+                            pass  # died between jobs: wait() reads its EOF and reports it
+                    else:
+                        try:
+                            conn.send(None)
+                        except OSError:
+                            pass  # already gone, with nothing of ours
+                        slot[0].join()
+                        del slots[conn]
+                        conn.close()
+            if not slots:
+                break  # every worker told to stop: nothing left to wait for
+            for conn in wait(list(slots)):
+                slot = slots[conn]
+                try:
+                    kind, i, payload = conn.recv()
+                except (EOFError, OSError):
+                    slot[0].join(timeout=10)
+                    failures.append(
+                        f"{describe_job(jobs[slot[1]], slot[2])}: {_exit_reason(slot[0].exitcode)}"
+                    )
+                    del slots[conn]
+                    conn.close()
+                    if queue:
+                        start()
+                    continue
+                if kind == "episode":
+                    slot[2] = payload
+                    continue
+                episode, slot[1], slot[2] = slot[2], None, None
+                if kind == "done":
+                    finished(i, payload)
+                else:
+                    failures.append(f"{describe_job(jobs[i], episode)}: raised {payload}")
+    finally:
+        for conn, (process, _, _) in slots.items():
+            process.terminate()
+            process.join(timeout=10)
+            conn.close()
+    if failures:
+        more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
+        raise JobsFailed(f"{failures[0]}{more}")
 
 
 def _progress(total: int, show: bool):
     from tqdm import tqdm
 
-    return tqdm(total=total, unit="game", desc="league", disable=not show, leave=False)
+    # disable=None: no bar when stderr is not a terminal (a log, a pipe),
+    # where its redraws would bury the one-line messages.
+    return tqdm(
+        total=total, unit="game", desc="league", disable=None if show else True, leave=False
+    )
 
 
-def _run_ray(jobs, workers: int, address, bar):
+def _run_ray(jobs, workers: int, address, finished) -> None:
     try:
         import ray
     except ImportError as e:
@@ -121,18 +267,17 @@ def _run_ray(jobs, workers: int, address, bar):
         else:
             ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
     try:
-        remote = ray.remote(play_job)
+        # A task whose worker process dies (killed, out of memory, a node
+        # lost) is run again, up to 3 times (Ray's own retries); a job is
+        # seeded by itself alone, so its retry plays the same games.
+        remote = ray.remote(max_retries=3)(play_job)
         refs = [remote.remote(job) for job in jobs]
         by_ref = {ref: i for i, ref in enumerate(refs)}
-        out: list = [None] * len(jobs)
         pending = list(refs)
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
-                i = by_ref[ref]
-                out[i] = ray.get(ref)
-                bar.update(jobs[i].count)
-        return out
+                finished(by_ref[ref], ray.get(ref))
     finally:
         if started:
             ray.shutdown()

@@ -15,6 +15,13 @@ import fogboard_games
 from fogboard_games import bots as bot_kinds
 from fogboard_games.core.params import is_int
 
+# Games per seat assignment, at most. The whole plan is built before the
+# first game (a resume compares it with the journal, the table is made
+# from every game), so 10**30 would exhaust memory long before it played;
+# this is far above any league run here (the README's plays 50) and keeps
+# the plan to a few thousand jobs per assignment.
+MAX_EPISODES = 100_000
+
 
 class LeagueError(ValueError):
     """A league request that cannot run (an unknown preset or bot, a bad count)."""
@@ -66,12 +73,20 @@ def _once(items: Sequence[str], what: str) -> None:
 def plan(games: Sequence[str], kinds: Sequence[str], episodes: int, seed: int, chunk: int = 10):
     """The jobs of a league, in a fixed order, and the matchups each game has.
 
-    Refuses an unknown preset or bot kind, a count below 1, and a game no
-    listed kind can play; a kind that does not play a game (the boards'
+    Refuses an unknown preset or bot kind, a count below 1 or above
+    MAX_EPISODES, and a game no listed kind can play; a kind that does not play a game (the boards'
     probe at Liar's Dice) sits that game out.
     """
     if not is_int(episodes) or episodes < 1:
         raise LeagueError(f"--episodes must be a positive int, got {episodes!r}")
+    if episodes > MAX_EPISODES:
+        # (str() of a 5,000-digit int raises: its size is told from its bits)
+        shown = (
+            episodes if episodes < 10**12 else f"about 10**{int(episodes.bit_length() * 0.30103)}"
+        )
+        raise LeagueError(
+            f"--episodes is at most {MAX_EPISODES:,} per seat assignment, got {shown}"
+        )
     _once(games, "games")
     _once(kinds, "bots")
     for name in games:

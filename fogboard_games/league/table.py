@@ -3,7 +3,9 @@
 
 A row is one (kind, against) matchup over every seat it sat in; the
 columns past the length are the means of what the ruleset's `metrics`
-gives a seat (the boards' probes and distToWin).
+gives a seat (the boards' probes and distToWin). distToWin is 99 when no
+route remains, a sentinel and not a distance: it is left out of the mean
+and counted apart (`no_route`).
 """
 
 from __future__ import annotations
@@ -12,8 +14,12 @@ import json
 import math
 from collections.abc import Sequence
 
+from fogboard_games.boards.rules import UNREACHABLE
 from fogboard_games.core import files
 from fogboard_games.league.planning import Job, LeagueError, Outcome
+
+# Metrics with a value that means "none": key -> (that value, the count's key).
+NO_VALUE = {"distToWin": (UNREACHABLE, "no_route")}
 
 
 def summarize(jobs: Sequence[Job], results: Sequence[list[Outcome]]) -> dict:
@@ -58,7 +64,13 @@ def summarize(jobs: Sequence[Job], results: Sequence[list[Outcome]]) -> dict:
                 "mean_length": sum(r["lengths"]) / n,
             }
             for key in sorted(set().union(*r["metrics"])):
-                entry["mean_" + key] = sum(m[key] for m in r["metrics"]) / n
+                values = [m[key] for m in r["metrics"]]
+                if key in NO_VALUE:
+                    none, count = NO_VALUE[key]
+                    values = [v for v in values if v != none]
+                    entry[count] = n - len(values)
+                # None when no game had a value (every route blocked)
+                entry["mean_" + key] = sum(values) / len(values) if values else None
             out.append(entry)
         table[preset] = out
     return table
@@ -73,7 +85,7 @@ def format_table(table: dict) -> str:
             f"{'win':>6}{'draw':>6}{'loss':>6}{'length':>8}"
         )
         if boards:
-            head += f"{'probes':>8}{'distToWin':>10}"
+            head += f"{'probes':>8}{'distToWin':>10}{'noRoute':>8}"
         lines += [preset, head]
         for r in rows:
             line = (
@@ -82,7 +94,9 @@ def format_table(table: dict) -> str:
                 f"{r['mean_length']:>8.1f}"
             )
             if boards:
-                line += f"{r['mean_probes']:>8.2f}{r['mean_distToWin']:>10.2f}"
+                dist = r["mean_distToWin"]
+                shown = "-" if dist is None else f"{dist:.2f}"
+                line += f"{r['mean_probes']:>8.2f}{shown:>10}{r['no_route']:>8}"
             lines.append(line)
         lines.append("")
     return "\n".join(lines).rstrip()
