@@ -19,6 +19,7 @@ from fogboard_games.core.contract import CHANCE
 from fogboard_games.core.glue import SeatError, _spelling
 from fogboard_games.core.observer import all_obs_types
 from fogboard_games.core.registry import PRESETS
+from fogboard_games.core.sampling import chance_outcome
 from fogboard_games.core.testing import play
 
 PRESET_NAMES = sorted(PRESETS)
@@ -32,8 +33,7 @@ def states_of(game, seed=0):
     seen = [state.clone()]
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes, odds = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(outcomes, odds)[0])
+            state.apply_action(chance_outcome(state, rng))
         else:
             state.apply_action(rng.choice(state.legal_actions()))
         seen.append(state.clone())
