@@ -21,7 +21,7 @@ import textwrap
 from fogboard_games.core.guards import MAX_INT, MIN_INT, quoted, shortened
 
 # The league the README runs: the baselines on the main preset of every
-# ruleset (about 15 s on two cores, well under the two minutes allowed).
+# ruleset (about 6 s on two cores, well under the two minutes allowed).
 LEAGUE_GAMES = "phantom-ttt-3,dark-hex-5,recon-hex-5,liars-dice,mind-bluff,parley"
 LEAGUE_BOTS = "random,heuristic"
 
@@ -246,6 +246,20 @@ def build_parser(prog: str = "fogboard") -> Parser:
 
 
 def main(argv=None, prog: str | None = None) -> int:
+    try:
+        code = run(argv, prog)
+        sys.stdout.flush()  # here, so that a reader gone away is caught below
+        return code
+    except BrokenPipeError:
+        # The reader went away (`fogboard tour | head -1`): stop quietly, as
+        # command-line tools do. stdout goes to devnull first, or Python's own
+        # flush at exit would raise once more.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what a shell reports for a tool stopped so
+
+
+def run(argv=None, prog: str | None = None) -> int:
+    """The command line's work; `main` adds the quiet stop of a closed pipe."""
     args = build_parser(prog or invoked_as(argv)).parse_args(argv)
     if args.command == "league":
         return run_league(args)

@@ -266,3 +266,22 @@ def test_the_usage_line_names_the_command_as_it_was_run(capsys):
         assert done.stderr.endswith(f"see {name} bench --help\n") and done.stderr.count("\n") == 1
     done = subprocess.run([script, "--help"], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0 and done.stdout.startswith("usage: fogboard [-h] COMMAND"), done
+
+
+def test_a_reader_gone_away_stops_the_command_quietly():
+    # `fogboard tour | head -1`: the pipe closes before the table is written.
+    root = pathlib.Path(fogboard_games.__file__).resolve().parent.parent
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-m", "fogboard_games", "tour"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=root,
+        env=env,
+    )
+    child.stdout.close()  # the reader is gone before anything is printed
+    _, err = child.communicate(timeout=120)
+    assert child.returncode == 141, err
+    assert b"Traceback" not in err and b"BrokenPipe" not in err, err
