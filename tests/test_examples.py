@@ -138,18 +138,10 @@ def test_ismcts_example_plays_the_baselines(preset, opponent, monkeypatch, capsy
 def test_small_league_example_prints_the_table_and_writes_json(tmp_path, monkeypatch, capsys):
     import json
 
-    from fogboard_games import bots
-
-    # The example registers its IS-MCTS kind; keep it out of the other tests
-    # (the table is emptied and refilled in place: make_bot reads that one).
-    saved = dict(bots.BOT_KINDS)
+    # (The example registers its IS-MCTS kind; tests/conftest.py takes it out after.)
     path = tmp_path / "league.json"
     args = ["--episodes", "1", "--simulations", "5", "--out", str(path)]
-    try:
-        out = _run("small_league.py", args, monkeypatch, capsys)
-    finally:
-        bots.BOT_KINDS.clear()
-        bots.BOT_KINDS.update(saved)
+    out = _run("small_league.py", args, monkeypatch, capsys)
     assert "bot         against      games  mean score" in out, out
     report = json.loads(path.read_text())
     assert report["games"] == ["phantom-ttt-3", "mind-bluff-tiny"]
