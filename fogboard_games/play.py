@@ -145,12 +145,15 @@ class Person:
 
     def view(self, state) -> str:
         if self.ruleset.for_person is not None:
-            return self.ruleset.for_person(state.truth, self.seat)
+            # The seat's own string and the game's fixed facts, never the match.
+            observation = state.observation_string(self.seat)
+            return self.ruleset.for_person(state.get_game().setup, observation, self.seat)
         return state.observation_string(self.seat).replace(" | ", "\n")
 
     def record(self, state) -> list[str]:
         if self.ruleset.record is not None:
-            return self.ruleset.record(state.truth, self.seat)
+            info_state = state.information_state_string(self.seat)
+            return self.ruleset.record(state.get_game().setup, info_state, self.seat)
         return state.information_state_string(self.seat).split(" | ")[1:]
 
     def news(self, state) -> str:

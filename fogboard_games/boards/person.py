@@ -11,7 +11,6 @@ import re
 
 from fogboard_games.boards import rules
 from fogboard_games.boards.observer import SEAT_NAME, seat_label
-from fogboard_games.core.observer import OBSERVATION
 
 # One log entry: "4.b2 occupied", or in recon hex "3.sense c2 [c2:empty d2:own] b5 placed".
 ENTRY = re.compile(r"(\d+)\.(?:sense (\S+) \[([^\]]*)\])? ?(?:(\S+) (placed|occupied))?")
@@ -31,21 +30,20 @@ WHY = {
 }
 
 
-def for_person(match: rules.Match, seat: int) -> str:
+def for_person(geo: rules.Geometry, observation: str, seat: int) -> str:
     """The seat's believed board and distance, and on hex which edges each side joins."""
-    view = match.setup.encoder.describe(match, seat, OBSERVATION)
-    if not match.setup.is_ttt:
+    view = observation
+    if not geo.is_ttt:
         view += "\n" + "; ".join(f"{seat_label(p)} {EDGES[p]}" for p in (0, 1))
     return view
 
 
-def record(match: rules.Match, seat: int) -> list[str]:
+def record(geo: rules.Geometry, text: str, seat: int) -> list[str]:
     """The seat's own tries, one line each: a collision is said as one."""
-    text = match.setup.encoder.info_state_string(match, seat)
     log = next((line[5:] for line in text.splitlines() if line.startswith("log: ")), "")
     other = SEAT_NAME[1 - seat]
     # docs/boards.md#turns: the classical rule lets the mover try again.
-    then = "the turn passes" if match.setup.abrupt else "you move again"
+    then = "the turn passes" if geo.abrupt else "you move again"
     lines = []
     for m in ENTRY.finditer(log):
         ply, sensed, seen, cell, result = m.groups()

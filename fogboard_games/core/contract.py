@@ -248,14 +248,14 @@ class Ruleset:
       match as {name: number}, read from the true match (part of a review,
       never a seat's decision): the league reports their means beside the
       scores (docs/league.md);
-    * `for_person(match, seat)`, optional, the seat's view now laid out for
-      a person (terminal play, docs/bots.md#terminal-play), built from the
-      seat's observation and information-state strings only: never a fact
-      the seat does not know;
-    * `record(match, seat)`, optional, the seat's record of the game so far,
-      one line per event, oldest first, from its information-state string
-      only: terminal play announces each new line as it happens and prints
-      them all for `history`;
+    * `for_person(setup, observation, seat)`, optional, the seat's view now
+      laid out for a person (terminal play, docs/bots.md#terminal-play),
+      from its observation string and the game's fixed facts: it is handed
+      nothing the seat does not know;
+    * `record(setup, info_state, seat)`, optional, the seat's record of the
+      game so far, one line per event, oldest first, from its
+      information-state string: terminal play announces each new line as it
+      happens and prints them all for `history`;
     * `verdict(match)`, optional, who won and why, said once the game is
       over, when every seat may know it ("X (seat 0) wins: joined its
       edges"; a tie said as a tie).
@@ -280,8 +280,8 @@ class Ruleset:
     truth_replay: Callable[[dict], str] | None = None
     seat_label: Callable[[int], str] | None = None  # seat p as the strings name it
     metrics: Callable[[Match, int], dict] | None = None  # a seat's figures at the end
-    for_person: Callable[[Match, int], str] | None = None  # a seat's view, for a person
-    record: Callable[[Match, int], list[str]] | None = None  # a seat's events so far
+    for_person: Callable[[Setup, str, int], str] | None = None  # a seat's view, for a person
+    record: Callable[[Setup, str, int], list[str]] | None = None  # a seat's events so far
     verdict: Callable[[Match], str] | None = None  # who won and why, at the end
 
     UTILITIES: ClassVar[tuple[str, ...]] = ("zero-sum", "constant-sum", "general-sum")

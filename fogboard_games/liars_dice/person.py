@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-from fogboard_games.core.observer import OBSERVATION
 from fogboard_games.liars_dice import observer, rules
 
 ROUND = re.compile(r"round (\d+)(?: dice ([\d ]+))?: (.*)")
@@ -24,9 +23,9 @@ SAID = {
 }
 
 
-def for_person(match: rules.Match, seat: int) -> str:
+def for_person(setup: rules.Setup, observation: str, seat: int) -> str:
     """The seat's view now: its hand, the dice in play, the standing bid, whose move."""
-    parts = match.setup.encoder.describe(match, seat, OBSERVATION).split(" | ")
+    parts = observation.split(" | ")
     # The returns are left out: terminal play prints them once, at the end.
     shown = [p for p in parts[1:] if not p.startswith("returns ")]
     return "\n".join(p.replace("hand ", "your hand ", 1) for p in shown)
@@ -45,9 +44,9 @@ def token_line(token: str, me: str) -> str:
     return f"{who}{' (you)' if who == me else ''} " + SAID[word].format(arg)
 
 
-def rounds(match: rules.Match, seat: int) -> list[tuple[str, str | None, list[str]]]:
+def rounds(info_state: str) -> list[tuple[str, str | None, list[str]]]:
     """(round, dice in play, tokens) of every round the seat's string records."""
-    parts = match.setup.encoder.info_state_string(match, seat).split(" | ")
+    parts = info_state.split(" | ")
     found = []
     for part in parts[1:]:
         m = ROUND.fullmatch(part)
@@ -56,11 +55,11 @@ def rounds(match: rules.Match, seat: int) -> list[tuple[str, str | None, list[st
     return found
 
 
-def record(match: rules.Match, seat: int) -> list[str]:
+def record(setup: rules.Setup, info_state: str, seat: int) -> list[str]:
     """Every round: the dice in play, the seat's hand, every bid and call, the showdown."""
     me = f"P{seat}"
     lines = []
-    for number, dice, tokens in rounds(match, seat):
+    for number, dice, tokens in rounds(info_state):
         lines.append(f"round {number}" + (f", dice per seat {dice}" if dice else ""))
         lines += [token_line(token, me) for token in tokens]
     return lines
@@ -71,7 +70,7 @@ def verdict(match: rules.Match) -> str:
     (said at the end only, when every hand has been shown)."""
     returns = match.returns()
     winner = max(range(len(returns)), key=returns.__getitem__)
-    _, _, tokens = rounds(match, winner)[-1]
+    _, _, tokens = rounds(match.setup.encoder.info_state_string(match, winner))[-1]
     calls = [t for t in tokens if t.split(" ")[1] in ("bid", "liar", "prophecy")]
     call = calls[-1].split(" ")
     why = f"{call[0]} called {' '.join(call[1:])}"

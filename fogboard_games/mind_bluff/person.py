@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-from fogboard_games.core.observer import OBSERVATION
 from fogboard_games.mind_bluff import rules
 
 TURN = re.compile(r"T(\d+) (P[12]) (.*)")
@@ -21,9 +20,9 @@ WHY = {
 }
 
 
-def for_person(match: rules.Match, seat: int) -> str:
+def for_person(setup: rules.Setup, observation: str, seat: int) -> str:
     """The seat's view now, one fact a line (`last` is in the record)."""
-    return view_text(match.setup.encoder.describe(match, seat, OBSERVATION))
+    return view_text(observation)
 
 
 def view_text(observation: str) -> str:
@@ -56,9 +55,9 @@ def turn_line(number: str, who: str, words: str, me: str) -> str:
     return text
 
 
-def record(match: rules.Match, seat: int) -> list[str]:
+def record(setup: rules.Setup, info_state: str, seat: int) -> list[str]:
     """Who went first, then every turn as far as the seat saw it."""
-    return record_text(match.setup.encoder.info_state_string(match, seat), seat)
+    return record_text(info_state, seat)
 
 
 def record_text(info_state: str, seat: int) -> list[str]:
@@ -84,8 +83,11 @@ def verdict(match: rules.Match) -> str:
 
 def ending(match: rules.Match) -> str:
     """Why a finished game ended as it did: 'P1 ate the last dango'."""
-    winner = rules.SEAT_NAMES[match.winner]
-    loser = rules.SEAT_NAMES[1 - match.winner]
-    return WHY[rules.ENDINGS[match.ending]].format(
-        winner=winner, loser=loser, remaining=match.remaining
+    return ending_text(rules.ENDINGS[match.ending], match.winner, match.remaining)
+
+
+def ending_text(name: str, winner: int, remaining: int) -> str:
+    """The same, from the ending's name, the winning seat and the dango left."""
+    return WHY[name].format(
+        winner=rules.SEAT_NAMES[winner], loser=rules.SEAT_NAMES[1 - winner], remaining=remaining
     )

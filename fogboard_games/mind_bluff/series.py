@@ -25,7 +25,7 @@ import re
 
 from fogboard_games.core import contract, registry
 from fogboard_games.core.contract import NO_OPTIONS, TERMINAL, Ruleset
-from fogboard_games.core.observer import INFO_STATE, OBSERVATION, Layout, ObsKey, PieceList
+from fogboard_games.core.observer import Layout, ObsKey, PieceList
 from fogboard_games.core.params import Param, ParamSpec
 from fogboard_games.mind_bluff import observer, person, resample, review, rules
 from fogboard_games.mind_bluff.rules import SEAT_NAMES
@@ -255,32 +255,46 @@ as "ate k" and the other seat's as "eats".
 # ---- terminal play (docs/bots.md#terminal-play): the seat's own strings, game by game ----
 
 EATEN = re.compile(r"T\d+ (P[12]) ate (\d+)")  # an eat of a finished game's review
+GAME = re.compile(r"game (\d+): (.*)")  # one game's part of a series string
+OVER = re.compile(
+    r"over ([a-z-]+), (P[12]) wins,(?: start \d+,)? remaining (\d+)"
+)  # a finished game's end
 
 
-def series_for_person(match: SeriesMatch, seat: int) -> str:
-    """The score, then the view of the game under way."""
-    lines = [f"score: P1 {match.score[0]}, P2 {match.score[1]} (first to 2 wins)"]
-    if match.now is not None:
-        g = len(match.past)
-        now = match.setup.encoder.inner[g].describe(match.now, seat, OBSERVATION)
-        lines += [f"game {g + 1}", person.view_text(now)]
+def series_for_person(setup: SeriesSetup, observation: str, seat: int) -> str:
+    """The score, then the view of the game under way (from the seat's observation)."""
+    parts = observation.split(" || ")
+    first, second = parts[1].split()[1:]
+    lines = [f"score: P1 {first}, P2 {second} (first to 2 wins)"]
+    for part in parts[2:]:
+        game = GAME.fullmatch(part)
+        if game:
+            lines += [f"game {game.group(1)}", person.view_text(game.group(2))]
     return "\n".join(lines)
 
 
-def series_record(match: SeriesMatch, seat: int) -> list[str]:
+def series_record(setup: SeriesSetup, info_state: str, seat: int) -> list[str]:
     """Each game's record as the seat saw it; a finished game's ending and
-    its every eat, which its end shows both seats."""
+    its every eat, which its end shows both seats (its review in the string)."""
     lines = []
-    for g, m in enumerate(match.games()):
-        enc = match.setup.encoder.inner[g]
-        lines.append(f"game {g + 1}")
-        lines += person.record_text(enc.describe(m, seat, INFO_STATE), seat)
-        if m.mover == TERMINAL:
-            shown = enc.describe(m, seat, REVIEW_KEY)
+    for part in info_state.split(" || ")[2:]:
+        game = GAME.fullmatch(part)
+        if not game:
+            continue
+        g, text = game.groups()
+        shown, own = "", text
+        if text.startswith("review: "):
+            shown, _, own = text[len("review: ") :].partition(" / ")
+        lines.append(f"game {g}")
+        lines += person.record_text(own, seat)
+        if shown:
             eats = ", ".join(f"{who} ate {k}" for who, k in EATEN.findall(shown))
             start = re.findall(r"start \d+", shown)
-            lines.append(f"game {g + 1} shown whole: " + "; ".join([*start, eats or "no eats"]))
-            lines.append(f"game {g + 1} over: {SEAT_NAMES[m.winner]} wins: {person.ending(m)}")
+            lines.append(f"game {g} shown whole: " + "; ".join([*start, eats or "no eats"]))
+            name, winner, remaining = OVER.search(shown).groups()
+            won = SEAT_NAMES.index(winner)
+            why = person.ending_text(name, won, int(remaining))
+            lines.append(f"game {g} over: {winner} wins: {why}")
     return lines
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from fogboard_games.core.observer import OBSERVATION
 from fogboard_games.parley import rules
 
 CARDS = re.compile(r"(?:R(\d+) )?(C\d+) friend (C\d+) enemy (C\d+)")
@@ -23,9 +22,9 @@ def by_cog(numbers: str) -> str:
     return ", ".join(f"C{i} {n}" for i, n in enumerate(numbers.split()))
 
 
-def for_person(match: rules.Match, seat: int) -> str:
+def for_person(setup: rules.Setup, observation: str, seat: int) -> str:
     """The seat's view now: round, its cards, hp, passes, misses, totals, whose turn."""
-    parts = match.setup.encoder.describe(match, seat, OBSERVATION).split(" | ")
+    parts = observation.split(" | ")
     lines = []
     for part in parts[1:-1]:
         cards = CARDS.fullmatch(part)
@@ -58,9 +57,9 @@ def part_line(part: str) -> str:
     return part.replace(" OUT", " is OUT")
 
 
-def record(match: rules.Match, seat: int) -> list[str]:
+def record(setup: rules.Setup, info_state: str, seat: int) -> list[str]:
     """Every round's cards, IT, line, shot and its result, in order (not whose turn now)."""
-    parts = match.setup.encoder.info_state_string(match, seat).split(" | ")
+    parts = info_state.split(" | ")
     return [part_line(part) for part in parts[1:-1]]
 
 
