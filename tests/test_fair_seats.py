@@ -3,7 +3,8 @@
 Every bot kind plays every preset with the true match out of reach while it
 decides: inside `step`, `State.truth` raises, and so do the state's other
 public ways past the seat (its string, history, serialization, clones and
-resampler; `ismcts` keeps the last two, which it searches with). The heuristics build their
+resampler; `ismcts` keeps the last two, which it searches with) and every
+read of another seat's strings, tensors or observer pieces. The heuristics build their
 seat views from the seat's observer pieces, the text seat from its prompt,
 `ismcts` from worlds the glue resamples, `cfr` from the information-state
 string; none needs the truth. A second check reads the bots' source: no bot
@@ -23,8 +24,10 @@ import pytest
 
 import fogboard_games
 from fogboard_games import bots
+from fogboard_games.bots.base import seat_pieces
 from fogboard_games.bots.text import MOVES_HEADER
 from fogboard_games.core import glue
+from fogboard_games.core.observer import PieceObserver
 from fogboard_games.core.sampling import chance_outcome
 
 CHEATING = {"mcts"}
@@ -43,16 +46,50 @@ TRUTH = ("truth", "writable_truth")
 BEYOND_THE_SEAT = ("__str__", "history", "serialize", "clone", "resample_from_infostate")
 
 
+# What a seat may read of the live state, and only for itself.
+SEAT_READS = (
+    "information_state_string",
+    "information_state_tensor",
+    "observation_string",
+    "observation_tensor",
+)
+
+
 @contextlib.contextmanager
-def truth_out_of_reach(kind=""):
+def truth_out_of_reach(kind="", live=None, seat=None):
+    """While a bot decides on `live` for `seat`: the truth and the state's
+    other public ways past the seat raise, and so does any read of the live
+    state's strings, tensors or observers for another seat."""
+
     def refuse(*args, **kwargs):
         raise TruthRead("a bot reached the true match while deciding")
 
+    def own_seat_only(read):
+        def guarded(state, player=None, *rest):
+            if state is live and player is not None and player != seat:
+                raise TruthRead(f"a bot for seat {seat} read seat {player}'s information")
+            return read(state, player, *rest)
+
+        return guarded
+
+    def observer_own_seat_only(read):
+        def guarded(observer, state, player):
+            if state is live and player != seat:
+                raise TruthRead(f"a bot for seat {seat} observed seat {player}")
+            return read(observer, state, player)
+
+        return guarded
+
     names = TRUTH + BEYOND_THE_SEAT[: 3 if kind == "ismcts" else None]
     # (history, serialize and clone are pyspiel.State's: set over them, then removed)
-    saved = {name: glue.State.__dict__.get(name) for name in names}
+    saved = {name: glue.State.__dict__.get(name) for name in names + SEAT_READS}
+    observed = {name: getattr(PieceObserver, name) for name in ("set_from", "string_from")}
     for name in names:
         setattr(glue.State, name, property(refuse) if name == "truth" else refuse)
+    for name in SEAT_READS:
+        setattr(glue.State, name, own_seat_only(saved[name]))
+    for name, read in observed.items():
+        setattr(PieceObserver, name, observer_own_seat_only(read))
     try:
         yield
     finally:
@@ -61,6 +98,8 @@ def truth_out_of_reach(kind=""):
                 delattr(glue.State, name)
             else:
                 setattr(glue.State, name, value)
+        for name, read in observed.items():
+            setattr(PieceObserver, name, read)
 
 
 def first_legal(prompt: str) -> str:
@@ -85,8 +124,9 @@ def play_guarded(game, kind, seed=0) -> int:
         if state.is_chance_node():
             state.apply_action(chance_outcome(state, rng))
             continue
-        with truth_out_of_reach(kind):
-            action = players[state.current_player()].step(state)
+        mover = state.current_player()
+        with truth_out_of_reach(kind, live=state, seat=mover):
+            action = players[mover].step(state)
         state.apply_action(action)
         made += 1
     return made
@@ -131,6 +171,31 @@ def test_the_guard_catches_a_bot_that_reads_the_truth():
     for name in BEYOND_THE_SEAT:
         with truth_out_of_reach(), pytest.raises(TruthRead):
             getattr(state, name)()
+
+
+@pytest.mark.parametrize(
+    "peek",
+    [
+        lambda state, other: seat_pieces(state, other),
+        lambda state, other: seat_pieces(state, other, recall=False),
+        lambda state, other: state.information_state_string(other),
+        lambda state, other: state.information_state_tensor(other),
+        lambda state, other: state.observation_string(other),
+        lambda state, other: state.observation_tensor(other),
+    ],
+    ids=["pieces", "current-pieces", "string", "tensor", "obs-string", "obs-tensor"],
+)
+def test_the_guard_catches_a_bot_that_reads_another_seat(peek):
+    game = fogboard_games.load("liars-dice-1")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    seat = state.current_player()
+    with truth_out_of_reach(live=state, seat=seat):
+        peek(state, seat)  # its own seat: allowed
+        with pytest.raises(TruthRead):
+            peek(state, 1 - seat)
+    peek(state, 1 - seat)  # restored after the guard
 
 
 def bot_modules() -> list[pathlib.Path]:
