@@ -265,3 +265,35 @@ def test_a_ray_worker_killed_mid_run_is_retried_and_the_table_is_unchanged(tmp_p
         ray.shutdown()
     assert mark.exists()  # a worker was killed
     assert report == fault_free
+
+
+def test_a_raising_job_is_named_in_one_line_in_process_and_on_ray(tmp_path, monkeypatch):
+    # The in-process and Ray backends name a job whose bot raised, as the
+    # local workers do, instead of handing the user a traceback.
+    ray = pytest.importorskip("ray")
+    monkeypatch.setitem(base.BOT_KINDS, "raiser", league_fault_bots.Raiser)
+    args = (["phantom-ttt-3", "dark-hex-4"], ["random", "raiser"], 2)
+    with pytest.raises(league.JobsFailed) as in_process:
+        league.run(*args, progress=False, journal=str(tmp_path / "a.journal"))
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        runtime_env={
+            "worker_process_setup_hook": "league_fault_bots.register",
+            "env_vars": {"PYTHONPATH": f"{TESTS}{os.pathsep}{ROOT}"},
+        },
+    )
+    try:
+        with pytest.raises(league.JobsFailed) as on_ray:
+            league.run(*args, backend="ray", workers=2, progress=False)
+    finally:
+        ray.shutdown()
+    for failed in (in_process.value, on_ray.value):
+        text = str(failed)
+        assert "\n" not in text and text.startswith("phantom-ttt-3 with "), text
+        assert "raised RuntimeError: a bot's bug on two lines" in text, text
+        assert "(and 1 more)" in text, text  # both seat orders of the matchup
+    # The job without the raiser was played and kept.
+    lines = open(tmp_path / "a.journal", encoding="utf-8").read().splitlines()
+    assert [json.loads(x)["preset"] for x in lines[1:]] == ["dark-hex-4"]

@@ -108,19 +108,28 @@ def run_jobs(
             on_done(i, result)
         bar.update(jobs[i].count)
 
+    failures: list[str] = []  # one line a failed job, every backend alike
     bar = _progress(sum(j.count for j in jobs), progress)
     try:
         if backend == "ray":
-            _run_ray(jobs, workers, address, finished)
+            _run_ray(jobs, workers, address, finished, failures)
         elif workers == 1:
             # In this process: a bot that kills the process ends the league
             # here, with the journal keeping what finished before.
             for i, job in enumerate(jobs):
-                finished(i, play_job(job))
+                try:
+                    result = play_job(job)
+                except Exception as e:
+                    failures.append(f"{describe_job(job, None)}: raised {_raised(e)}")
+                else:
+                    finished(i, result)
         else:
-            _run_local(jobs, workers, finished)
+            _run_local(jobs, workers, finished, failures)
     finally:
         bar.close()
+    if failures:
+        more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
+        raise JobsFailed(f"{failures[0]}{more}")
     return out
 
 
@@ -145,11 +154,16 @@ def _worker(conn) -> None:
             try:
                 result = play_job(job, lambda e, i=i: conn.send(("episode", i, e)))
             except Exception as e:  # reported by the parent with the job
-                conn.send(("raised", i, f"{type(e).__name__}: {_one_line(e)}"))
+                conn.send(("raised", i, _raised(e)))
             else:
                 conn.send(("done", i, result))
     except (EOFError, BrokenPipeError, ConnectionResetError):
         pass  # the parent is gone: nothing left to report to
+
+
+def _raised(e: BaseException) -> str:
+    """An exception a job raised, as its failure's one line says it."""
+    return f"{type(e).__name__}: {_one_line(e)}"
 
 
 def _one_line(e: Exception) -> str:
@@ -172,7 +186,7 @@ def _exit_reason(code) -> str:
     return f"its worker died (exit code {code})"
 
 
-def _run_local(jobs: Sequence[Job], workers: int, finished) -> None:
+def _run_local(jobs: Sequence[Job], workers: int, finished, failures: list[str]) -> None:
     """The jobs on `workers` processes of ours, each sent one job at a time
     over its own pipe, so the parent always knows which job (and game) a
     worker holds: a death (os._exit, a segfault, the OOM killer) is
@@ -182,7 +196,6 @@ def _run_local(jobs: Sequence[Job], workers: int, finished) -> None:
 
     queue = deque(range(len(jobs)))
     slots: dict = {}  # parent end of a worker's pipe -> [process, job index, episode]
-    failures: list[str] = []
 
     def start() -> None:
         parent, child = multiprocessing.Pipe()
@@ -240,9 +253,6 @@ def _run_local(jobs: Sequence[Job], workers: int, finished) -> None:
             process.terminate()
             process.join(timeout=10)
             conn.close()
-    if failures:
-        more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
-        raise JobsFailed(f"{failures[0]}{more}")
 
 
 def _progress(total: int, show: bool):
@@ -255,7 +265,7 @@ def _progress(total: int, show: bool):
     )
 
 
-def _run_ray(jobs, workers: int, address, finished) -> None:
+def _run_ray(jobs, workers: int, address, finished, failures: list[str]) -> None:
     try:
         import ray
     except ImportError as e:
@@ -277,7 +287,16 @@ def _run_ray(jobs, workers: int, address, finished) -> None:
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
-                finished(by_ref[ref], ray.get(ref))
+                i = by_ref[ref]
+                try:
+                    result = ray.get(ref)
+                except ray.exceptions.RayError as e:
+                    # A job whose bot raised (retries are for dead workers only),
+                    # or whose worker died past its retries: named, the rest played.
+                    cause = getattr(e, "cause", None) or e
+                    failures.append(f"{describe_job(jobs[i], None)}: raised {_raised(cause)}")
+                else:
+                    finished(i, result)
     finally:
         if started:
             ray.shutdown()
