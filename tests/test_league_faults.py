@@ -170,6 +170,29 @@ def test_a_damaged_journal_line_is_refused_naming_it(tmp_path, line, message):
 
 
 @pytest.mark.parametrize(
+    "damage",
+    [
+        lambda metrics: metrics[0].update(probes="x"),  # not a number
+        lambda metrics: metrics[0].pop("probes"),  # the seats' names differ
+    ],
+    ids=["not-a-number", "names-differ"],
+)
+def test_a_journal_line_with_bad_metrics_is_refused_not_summed(tmp_path, damage):
+    # The table sums the metrics: a hand-edited one was a TypeError or KeyError there.
+    path = str(tmp_path / "league.json.journal")
+    args = (["dark-hex-4"], ["random", "probe"], 3)
+    league.run(*args, progress=False, journal=path)
+    lines = open(path, encoding="utf-8").read().split("\n")
+    job = json.loads(lines[2])
+    damage(job["outcomes"][0][2])
+    lines[2] = json.dumps(job)
+    open(path, "w", encoding="utf-8").write("\n".join(lines))
+    message = "line 3: job 1 has a game that is not [returns, length, metrics]"
+    with pytest.raises(league.LeagueError, match=re.escape(message)):
+        league.run(*args, progress=False, journal=path, resume=True)
+
+
+@pytest.mark.parametrize(
     "extra,message",
     [
         # Other arguments than the journal's league: refused, nothing played.

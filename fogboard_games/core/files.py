@@ -125,8 +125,14 @@ def write_atomically(path: str, text: str) -> None:
         raise
     # The rename itself survives a power cut once the directory is synced.
     with contextlib.suppress(OSError):
-        dir_fd = os.open(os.path.dirname(target), os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        sync_dir(target)
+
+
+def sync_dir(path: str) -> None:
+    """Sync the folder holding `path`, so a new or renamed name in it
+    survives a power cut, not only the file's bytes (OSError if it cannot)."""
+    dir_fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)

@@ -14,7 +14,7 @@ import json
 import os
 from collections.abc import Callable, Sequence
 
-from fogboard_games.core import guards
+from fogboard_games.core import files, guards
 from fogboard_games.core.params import is_int
 from fogboard_games.league.planning import Job, LeagueError, Outcome
 
@@ -62,8 +62,15 @@ class Journal:
         try:
             if not resume:
                 f = open(path, "xb")
-                _append(f, {"journal": FORMAT, "request": request})
-                _sync_dir(path)
+                try:
+                    _append(f, {"journal": FORMAT, "request": request})
+                    files.sync_dir(path)
+                except OSError:
+                    # No header on disk (a full disk): leave no journal that
+                    # would refuse the next run as an unfinished league.
+                    f.close()
+                    os.unlink(path)
+                    raise
                 return cls(path, f, {})
             with open(path, "rb") as f:
                 data = f.read()
@@ -81,7 +88,6 @@ class Journal:
             self._append_job(index, job, outcomes)
         except OSError as e:  # a full disk: stop now, with the lines written so far
             raise LeagueError(f"journal {self.path!r}: {e.strerror or e}") from e
-        self.done[index] = list(outcomes)
 
     def _append_job(self, index: int, job: Job, outcomes: Sequence[Outcome]) -> None:
         _append(
@@ -105,15 +111,6 @@ def _append(f, record: dict) -> None:
     f.write((json.dumps(record, separators=(",", ":")) + "\n").encode())
     f.flush()
     os.fsync(f.fileno())
-
-
-def _sync_dir(path: str) -> None:
-    """So the new journal's name survives a power cut, not only its lines."""
-    fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _read(path, data: bytes, request: dict, jobs: Sequence[Job], note):
@@ -196,6 +193,9 @@ def _job(path, number: int, line, jobs: Sequence[Job]):
             and isinstance(o[2], list)
             and len(o[2]) == n
             and all(isinstance(m, dict) for m in o[2])
+            # a metric is a number under a name, the same names for every seat
+            and all(isinstance(k, str) and guards.is_number(v) for m in o[2] for k, v in m.items())
+            and len({tuple(sorted(m)) for m in o[2]}) <= 1
         )
         if not ok:
             raise LeagueError(
