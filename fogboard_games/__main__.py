@@ -27,7 +27,6 @@ LEAGUE_BOTS = "random,heuristic"
 
 
 def run_league(args) -> int:
-    import os
     import shlex
 
     from fogboard_games import league
@@ -207,11 +206,11 @@ def build_parser(prog: str = "fogboard") -> Parser:
     )
     league.add_argument("--games", default=LEAGUE_GAMES, help="comma-separated presets")
     league.add_argument("--bots", default=LEAGUE_BOTS, help="comma-separated bot kinds")
-    league.add_argument("--episodes", type=int, default=50, help="games per seat assignment")
-    league.add_argument("--workers", type=int, default=1, help="processes (or Ray CPUs)")
+    league.add_argument("--episodes", type=integer, default=50, help="games per seat assignment")
+    league.add_argument("--workers", type=integer, default=1, help="processes (or Ray CPUs)")
     league.add_argument("--backend", default="local", help="local (processes) or ray")
     league.add_argument("--address", default=None, help="a Ray cluster's address (--backend ray)")
-    league.add_argument("--seed", type=int, default=0)
+    league.add_argument("--seed", type=integer, default=0)
     league.add_argument(
         "--out",
         default=None,

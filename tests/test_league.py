@@ -205,7 +205,12 @@ def test_cli_prints_the_table_and_writes_json(tmp_path):
         (["--games", "nope"], "league: unknown preset 'nope'"),
         (["--bots", "random,random"], "league: --bots names 'random' twice"),
         (["--episodes", "-3"], "league: --episodes must be a positive int, got -3"),
-        (["--episodes", "1" + "0" * 30], "league: --episodes is at most 100,000 per seat"),
+        (["--episodes", "100001"], "league: --episodes is at most 100,000 per seat"),
+        (
+            ["--episodes", "1" + "0" * 30],
+            "argument --episodes: '1000000000000000000000000000000' is not an int of at most 64 bits",
+        ),
+        (["--seed", "1_0"], "argument --seed: '1_0' is not an int of at most 64 bits"),
         (["--workers", "0"], "league: --workers must be a positive int, got 0"),
         (["--backend", "spark"], "league: --backend must be one of local, ray, got 'spark'"),
         (["--bots", "random,text"], "league: bot kind 'text' needs options (ask) a league"),
