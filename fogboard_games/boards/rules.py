@@ -251,8 +251,7 @@ class Match(contract.Match):
         return "it is the sense step" if self.sensing else "not a legal attempt for this seat"
 
     def is_legal(self, action: int) -> bool:
-        if type(action) is not int:
-            return False
+        # (an int: the glue checks an action's type before play sees it)
         geo = self.setup
         if self.ending is not None:
             return False

@@ -460,8 +460,9 @@ class Match(contract.Match):
 
     def is_legal(self, action: int) -> bool:
         # `options` is the legal set (kept current at every move): the rule
-        # is stated once, where the options are built.
-        return type(action) is int and action in self.options
+        # is stated once, where the options are built. (An int: the glue
+        # checks an action's type before play sees it.)
+        return action in self.options
 
     # ---- the moves ------------------------------------------------------------------
 

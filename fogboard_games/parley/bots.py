@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 
 from fogboard_games.bots.base import SeatBot, register_heuristic, seat_pieces
-from fogboard_games.parley import rules
+from fogboard_games.parley import observer, rules
 
 PASS_RATE = 0.1  # chance of a pass when one is allowed and the table is large
 PASS_TABLE = 4  # the fewest cogs standing for a pass
@@ -57,11 +57,6 @@ class SeatView:
         return [c for c in range(self.setup.players) if c != self.seat and self.hp[c] > 0]
 
 
-# The phases in the order of the `phase` piece (a pending hip-shot, a chance
-# node, shows as the act before it; a seat never decides there).
-SHOWN_PHASES = (rules.DEAL, rules.WAKE, rules.LINE, rules.ACT, rules.REACT, rules.OVER)
-
-
 def seat_view(state, seat: int) -> SeatView:
     """The knowledge of cog `seat` in `state` that the bot decides from, read
     from the cog's information-state pieces (at a decision: the cards of the
@@ -72,7 +67,7 @@ def seat_view(state, seat: int) -> SeatView:
     r = int(p["round"].argmax())
     friend, enemy = p["cards"][r, 0].ravel().nonzero()[0].tolist()  # friend, then n + enemy
     hp = tuple(p["hp"].argmax(axis=1).tolist())  # one-hot rows: 0 for a cog OUT
-    phase = SHOWN_PHASES[int(p["phase"].argmax())]
+    phase = observer.PHASE_ORDER[int(p["phase"].argmax())]
     line = s.accuse + seat  # `accuse C{seat}`, as a line id: its column in a line one-hot
     accusers = set()
     if s.talk:  # IT's lines this round

@@ -44,8 +44,11 @@ from fogboard_games.core.observer import INFO_STATE, Layout, ObsKey, PieceList, 
 from fogboard_games.parley import rules
 from fogboard_games.parley.rules import AIMED, DEAL, LINE, OVER, REACT, WAKE, cog
 
-# Phases as the pieces show them: a pending hip-shot shows as the act before it.
-SHOWN_PHASE = {DEAL: 0, WAKE: 1, LINE: 2, rules.ACT: 3, AIMED: 3, REACT: 4, OVER: 5}
+# Phases as the pieces show them, in the `phase` piece's order; a pending
+# hip-shot shows as the act before it.
+PHASE_ORDER = (DEAL, WAKE, LINE, rules.ACT, REACT, OVER)
+SHOWN_PHASE = {phase: i for i, phase in enumerate(PHASE_ORDER)}
+SHOWN_PHASE[AIMED] = SHOWN_PHASE[rules.ACT]
 
 
 def turn_rows(match: rules.Match, start: int = 0, k: int = 0):
