@@ -15,14 +15,9 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import pyspiel
 
+from fogboard_games.core import glue
+from fogboard_games.core.observer import INFO_STATE, OBSERVATION, PieceObserver
 from fogboard_games.core.params import is_int
-
-# The information-state observer of a seat: perfect recall, public facts and
-# that seat's own private facts (pyspiel's default for perfect_recall=True).
-INFO_STATE_TYPE = pyspiel.IIGObservationType(perfect_recall=True)
-# Its current view: the same seat's observation, a part of what it knows.
-SEAT_VIEW_TYPE = pyspiel.IIGObservationType(perfect_recall=False)
-_SEAT_OBSERVERS: dict[tuple, object] = {}  # (game string, recall) -> its observer
 
 
 def seat_pieces(state, seat: int, recall: bool = True) -> Mapping[str, np.ndarray]:
@@ -33,15 +28,17 @@ def seat_pieces(state, seat: int, recall: bool = True) -> Mapping[str, np.ndarra
     This is all a fair bot reads of a state besides its legal actions and
     its seat's information-state string: the observer writes exactly what
     the seat knows (docs/bots.md#fair-seats). The arrays belong to an
-    observer shared per game and are overwritten by the next call: read
+    observer the game keeps and are overwritten by the next call: read
     them before asking again, and copy what must be kept.
     """
     game = state.get_game()
-    key = (str(game), recall)
-    observer = _SEAT_OBSERVERS.get(key)
+    observers = game.__dict__.setdefault("seat_observers", {})  # kept by the game itself
+    observer = observers.get(recall)
     if observer is None:
-        kind = INFO_STATE_TYPE if recall else SEAT_VIEW_TYPE
-        observer = _SEAT_OBSERVERS[key] = game.make_py_observer(kind)
+        key = INFO_STATE if recall else OBSERVATION
+        observer = observers[recall] = PieceObserver(
+            key, game.encoder.layout(key), game.encoder, glue.observed
+        )
     observer.set_from(state, seat)
     return observer.dict
 

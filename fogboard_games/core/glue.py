@@ -126,7 +126,7 @@ class Game(pyspiel.Game):
                 f"{self.short_name}: observer parameters are not supported, got {params}"
             )
         key = obs_type_key(iig_obs_type)
-        return PieceObserver(key, self.encoder.layout(key), self.encoder, _observed)
+        return PieceObserver(key, self.encoder.layout(key), self.encoder, observed)
 
 
 def seat_of(state: State, player) -> int:
@@ -151,7 +151,7 @@ def seat_of(state: State, player) -> int:
     return seat
 
 
-def _observed(state: State, player) -> tuple[Match, int]:
+def observed(state: State, player) -> tuple[Match, int]:
     """What an observer encodes: the state's match and `player` as its seat.
     (The match is read here, in the glue, not through `State.truth`.)"""
     return state._m, seat_of(state, player)

@@ -49,7 +49,7 @@ import numpy as np
 
 from fogboard_games.bots.base import SeatBot, register_heuristic, seat_pieces
 from fogboard_games.core.observer import INFO_STATE
-from fogboard_games.mind_bluff import observer, rules
+from fogboard_games.mind_bluff import rules
 
 BLUFF_RATE = 0.15  # chance of a bluff on a free claim
 HONEST_PRIOR = 0.5  # the chance the claimant claims its eat, in the doubt model
@@ -82,11 +82,9 @@ def current_game(match):
     return getattr(match, "now", match)
 
 
-# The pieces `seat_view` reads, and where they sit in a single game's
-# information-state tensor (by the Setup's built_from): a series' `game{g}`
-# piece is that tensor, flat.
+# The pieces `seat_view` reads; a series' `game{g}` piece is a single game's
+# information-state tensor, flat, laid out as that game's encoder lays it.
 READ = ("phase", "first", "claims", "eats", "forced", "verdicts")
-_SPANS: dict[tuple, dict[str, tuple[int, int, tuple[int, ...]]]] = {}
 
 
 def game_pieces(state, seat: int) -> tuple[rules.Setup, Mapping[str, np.ndarray]]:
@@ -101,14 +99,12 @@ def game_pieces(state, seat: int) -> tuple[rules.Setup, Mapping[str, np.ndarray]
     if not under_way:
         raise ValueError("the series is over: no game under way")
     g = under_way[0]
+    layout = setup.encoder.inner[g].layout(INFO_STATE)
+    spans = {}
+    for name in READ:
+        at, shape = layout.offset[name], layout.shape[name]
+        spans[name] = (at, at + math.prod(shape), shape)
     setup = setup.games[g]
-    spans = _SPANS.get(setup.built_from)
-    if spans is None:
-        layout = observer.MindBluffEncoder(setup).layout(INFO_STATE)
-        spans = _SPANS[setup.built_from] = {}
-        for name in READ:
-            at, shape = layout.offset[name], layout.shape[name]
-            spans[name] = (at, at + math.prod(shape), shape)
     flat = pieces[f"game{g + 1}"]
     return setup, {name: flat[a:b].reshape(shape) for name, (a, b, shape) in spans.items()}
 
