@@ -91,14 +91,15 @@ def test_reviews_still_export_the_guards_they_are_built_on():
     assert (review.MAX_DEPTH, review.MAX_INT) == (guards.MAX_DEPTH, guards.MAX_INT)
 
 
-def test_action_strings_and_replays_quote_a_refused_name_alike():
+@pytest.mark.parametrize("name", ["q" * 60, "\u212a11 \u00e9"], ids=["long", "look-alike"])
+def test_action_strings_and_replays_quote_a_refused_name_alike(name):
     from fogboard_games.boards import replay
 
-    name = "q" * 60
     state = fogboard_games.load("phantom-ttt-3").new_initial_state()
     with pytest.raises(ValueError) as action:
         state.string_to_action(name)
     assert str(action.value).startswith(quoted(name) + " is not a legal action")
+    assert str(action.value).isascii()  # a look-alike shows as its escape
     r = replay.to_replay(replay.stop_at_deadline(state))
     r["protocol"] = name
     with pytest.raises(replay.ReplayError) as read:

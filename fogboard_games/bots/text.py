@@ -20,6 +20,7 @@ import threading
 from collections.abc import Callable, Sequence
 
 from fogboard_games.bots.base import SeatBot, kinds_for, make_bot
+from fogboard_games.core import guards
 from fogboard_games.core.glue import _spelling  # the one rule string_to_action reads by
 from fogboard_games.core.params import is_int
 
@@ -177,9 +178,7 @@ def parse_reply(reply: str, legal: Sequence[str]) -> tuple[dict | None, str]:
     by_spelling = {_spelling(name): name for name in legal}
     name = by_spelling.get(_spelling(move))
     if name is None:
-        shown = move if len(move) <= 60 else move[:57] + "..."
-        # ascii(): a look-alike shows as what it is (the Kelvin sign as \u212a).
-        return None, f"{ascii(shown)} is not one of your legal moves"
+        return None, f"{guards.quoted(move, 60)} is not one of your legal moves"
     return {"move": name, "say": _say(say), "notes": notes}, ""
 
 

@@ -322,8 +322,7 @@ class State(pyspiel.State):
         m = self._m
         if not isinstance(text, str):
             raise ValueError(f"an action is named by a string, got {type(text).__name__}")
-        # ascii(): a look-alike shows as what it is (the Kelvin sign as \u212a).
-        quoted = ascii(guards.clip(text, 40))
+        quoted = guards.quoted(text)
         if m.mover == TERMINAL:
             raise ValueError(f"{quoted} refused: the game is over, no action is legal")
         key = _spelling(text)

@@ -31,9 +31,10 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def quoted(text: str) -> str:
-    """A str as repr shows it, cut short: how messages quote a name they refuse."""
-    return repr(clip(text, 40))
+def quoted(text: str, limit: int = 40) -> str:
+    """A str as ascii() shows it, cut short: how messages quote a name they
+    refuse (a look-alike shows as what it is: the Kelvin sign as its escape)."""
+    return ascii(clip(text, limit))
 
 
 def shortened(message: object) -> str:
