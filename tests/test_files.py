@@ -192,15 +192,17 @@ def test_check_writable_accepts_a_new_or_existing_file_and_touches_neither(tmp_p
     assert old.read_text() == "kept"
 
 
-def test_check_writable_refuses_a_read_only_file_a_rename_would_overwrite(tmp_path):
+def test_check_writable_refuses_a_read_only_file_a_rename_would_overwrite(tmp_path, monkeypatch):
     old = tmp_path / "old.json"
     old.write_text("kept")
     old.chmod(0o444)
     if os.access(old, os.W_OK):  # root may write any file: then it is accepted
         files.check_writable(str(old), "--out")
-    else:
-        with pytest.raises(ValueError, match="exists and is read-only"):
-            files.check_writable(str(old), "--out")
+        # ... and a user who may not is refused: seen as such a user sees it.
+        monkeypatch.setattr(files.os, "access", lambda path, mode, **kw: False)
+    with pytest.raises(ValueError, match="exists and is read-only"):
+        files.check_writable(str(old), "--out")
+    assert old.read_text() == "kept"
 
 
 # -- the cfr cache ----------------------------------------------------------

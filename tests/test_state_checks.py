@@ -108,6 +108,13 @@ def test_a_bool_is_refused_as_a_seat_by_the_batch_env_and_the_text_seat_label():
             text_seats.seat_label(game, seat)
     assert env.information_state_tensor(np.int64(1)).shape[0] == 2
     assert text_seats.seat_label(game, 1) == "C1"
+    # A row and a batch size are refused as bools too (True read as 1 before).
+    for flag in (True, False):
+        with pytest.raises(ValueError, match=r"row must be an int in 0\.\.1, got"):
+            env.to_pyspiel(flag)
+        with pytest.raises(ValueError, match="batch_size"):
+            batch.make("dark-hex-4", batch_size=flag)
+    assert env.to_pyspiel(np.int64(1)).history() == env.to_pyspiel(1).history()
 
 
 def test_the_chance_and_terminal_ids_are_ints_not_floats_or_bools():

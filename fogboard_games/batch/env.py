@@ -98,7 +98,7 @@ class Env:
     start_block: tuple[int, int]
 
     def __init__(self, game: pyspiel.Game, batch_size: int, seed):
-        if not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+        if not _is_index(batch_size) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
         self.game = game
         self.batch_size = B = int(batch_size)
@@ -190,17 +190,13 @@ class Env:
 
     def information_state_tensor(self, player: int) -> np.ndarray:
         """(B, D) float32: seat `player`'s information-state tensor in every row."""
-        if (
-            isinstance(player, bool)  # an int to isinstance, never a seat
-            or not isinstance(player, (int, np.integer))
-            or not 0 <= player < self.num_players
-        ):
+        if not _is_index(player) or not 0 <= player < self.num_players:
             raise ValueError(f"player must be a seat 0..{self.num_players - 1}, got {player!r}")
         return self._seat_tensor(int(player))
 
     def to_pyspiel(self, row: int) -> pyspiel.State:
         """The registered pyspiel game's state with row `row`'s history (chance included)."""
-        if not isinstance(row, (int, np.integer)) or not 0 <= row < self.batch_size:
+        if not _is_index(row) or not 0 <= row < self.batch_size:
             raise ValueError(f"row must be an int in 0..{self.batch_size - 1}, got {row!r}")
         state = self.game.new_initial_state()
         for action in self.history_of(row):
@@ -296,3 +292,9 @@ class Env:
 
     def _seat_tensor(self, player: int) -> np.ndarray:
         raise NotImplementedError
+
+
+def _is_index(x) -> bool:
+    """A count, seat or row: an int or a numpy int, never a bool (an int to
+    isinstance, which would read True as 1)."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
