@@ -134,11 +134,14 @@ def test_the_configurations_reach_what_the_views_read():
     for name in MIND_BLUFF:
         game = load(name)
         for state in decisions(game, 6 if "series" in name else 20, 0):
+            turns = mind_rules.surviving_turns(mind_bots.current_game(state.truth))
             for seat in (0, 1):
                 view = mind_bots.seat_view(state, seat)
+                # Another seat's eats only: the seat's own are always known.
                 seen.update(
                     ("fixed" if len(c) == 1 else "narrowed" if len(c) < view.max_eat else "open")
-                    for c in view.cands
+                    for c, turn in zip(view.cands, turns)
+                    if turn.actor != seat
                 )
                 seen.add(("phase", view.phase))
                 seen.add(("forced", view.forced))
@@ -152,11 +155,18 @@ def test_the_configurations_reach_what_the_views_read():
         game = load(name)
         for state in decisions(game, 4, 0):
             m = state.truth
-            turn = m.turns[-1]
             view = parley_bots.seat_view(state, m.mover)
             accused.add((view.phase, bool(view.accusers)))
-            if turn.reactions:
-                accused.add(("by reaction", bool(view.accusers)))
+            accusation = m.setup.accuse + m.mover
+            by_reaction = {
+                speaker
+                for t in m.turns
+                if t.round == m.round
+                for speaker, line in t.reactions
+                if line == accusation
+            }
+            if by_reaction:  # the mover was accused in a reaction this round
+                accused.add(("by reaction", by_reaction <= view.accusers))
     assert {(parley_bots.rules.LINE, True), (parley_bots.rules.ACT, True)} <= accused
     assert {(parley_bots.rules.REACT, True), ("by reaction", True)} <= accused
 
