@@ -29,6 +29,8 @@ setup(
         # The tests cover what every extra provides, so they install them all
         # (shimmy only to test the pitfall docs/pettingzoo.md warns of).
         "test": ["pytest>=7", "hypothesis>=6.80", "ruff>=0.5", "setuptools", "shimmy>=2.0"]
+        # The page tests drive the system Chromium through playwright (tests/browser.py).
+        + ["playwright>=1.40"]
         + PETTINGZOO
         + RAY
         + PLOT,
