@@ -258,7 +258,11 @@ class Ruleset:
       happens and prints them all for `history`;
     * `verdict(match)`, optional, who won and why, said once the game is
       over, when every seat may know it ("X (seat 0) wins: joined its
-      edges"; a tie said as a tie).
+      edges"; a tie said as a tie);
+    * `spectator(match)`, optional, what a spectator sees now, from the
+      true match: every fact the rules show a spectator, for pages and
+      reviews; never a seat's input. None where a spectator sees the
+      public view (a public-only observer's string).
     """
 
     short_name: str
@@ -283,6 +287,7 @@ class Ruleset:
     for_person: Callable[[Setup, str, int], str] | None = None  # a seat's view, for a person
     record: Callable[[Setup, str, int], list[str]] | None = None  # a seat's events so far
     verdict: Callable[[Match], str] | None = None  # who won and why, at the end
+    spectator: Callable[[Match], str] | None = None  # a spectator's view now, never a seat's
 
     UTILITIES: ClassVar[tuple[str, ...]] = ("zero-sum", "constant-sum", "general-sum")
     REWARD_MODELS: ClassVar[tuple[str, ...]] = ("terminal", "rewards")

@@ -84,6 +84,8 @@ RULESET = Ruleset(
     for_person=person.for_person,
     record=person.record,
     verdict=person.verdict,
+    # A spectator sees every card but no aim (docs/parley.md#the-spectator).
+    spectator=observer.spectator,
 )
 ParleyGame = registry.register(RULESET)
 

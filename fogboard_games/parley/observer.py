@@ -310,6 +310,14 @@ class ParleyEncoder(contract.Encoder):
             zeros = self._zero_cache[start] = [0.0] * (size - start)
         return zeros
 
+    def spectator(self, match: rules.Match) -> str:
+        """What a spectator sees (docs/parley.md#the-spectator): the public
+        record and status, as a public-only perfect-recall observer shows
+        them, with every cog's cards in each round's header and no aim."""
+        every = tuple(range(self.setup.players))
+        done, tail, _ = record_words(match, (), True, START, dealt_to=every)
+        return " | ".join([*done, *tail, status_words(match, ())])
+
     def true_text(self, match: rules.Match) -> str:
         s = self.setup
         every = tuple(range(s.players))
@@ -368,21 +376,23 @@ class SeatTensor:
         self.first_k = first_k
 
 
-def record_words(match: rules.Match, seats, public: bool, cursor: tuple):
+def record_words(match: rules.Match, seats, public: bool, cursor: tuple, dealt_to=None):
     """The words of the perfect-recall record from `cursor` on: (final, tail,
     cursor after the final words). Final words never change as the match
     goes on; the tail may (a header before its cog's cards are dealt, the
     turn under way). A view without public facts shows a round only by its
-    cards, and only its shown cogs' own shots."""
+    cards, and only its shown cogs' own shots. `dealt_to`: whose cards the
+    headers show, when not `seats` (a spectator sees every card, no aim)."""
     s = match.setup
     turns = match.turns
     r, stage, i = cursor
+    carded = seats if dealt_to is None else dealt_to
     final: list[str] = []
     while r <= match.round:
         over = r < len(match.points)
         if stage == HEADER:
             words = (
-                [round_header(match, r, seats)] if public or cards_words(match, r, seats) else []
+                [round_header(match, r, carded)] if public or cards_words(match, r, carded) else []
             )
             if not (over or r < match.round or len(match.deals[r]) == s.players):
                 # (the deal comes before the round's first turn: no turn to add)
@@ -480,3 +490,9 @@ def status_words(match: rules.Match, seats: tuple[int, ...]) -> str:
     if phase in (LINE, REACT):
         return f"{cog(match.mover)} to speak"
     return f"{cog(match.mover)} to act"
+
+
+def spectator(match: rules.Match) -> str:
+    """A spectator's view of the true match (Ruleset.spectator): every card, no aim."""
+    encoder = match.setup.encoder or ParleyEncoder(match.setup)  # rules used alone: no game
+    return encoder.spectator(match)

@@ -67,7 +67,7 @@ def verdict(match: rules.Match) -> str:
     """Most points wins the match; a tie for most is a shared win (docs/parley.md#the-winner)."""
     totals = match.returns()
     top = max(totals)
-    best = [f"C{i}" for i, t in enumerate(totals) if t == top]
+    best = [f"C{i}" for i in rules.most_points(totals)]
     rest = sorted({t for t in totals if t < top}, reverse=True)
     points = lambda t: f"{t:g} point" + ("" if t == 1 else "s")  # noqa: E731
     if len(best) == 1:

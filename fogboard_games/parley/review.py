@@ -3,7 +3,9 @@
 Per round: every cog's FRIEND and ENEMY, the cog that woke up IT, and per
 turn IT, its line, its shot or pass with the target, the aim and the
 result, every cog's hp after it, and the reactions (speaker and line);
-then the survivors and every cog's points. core.glue adds the fields every
+then the survivors and every cog's points; the match totals, and the
+winners of each round and of the match (most points, a tie shared:
+docs/parley.md#the-winner). core.glue adds the fields every
 review has (format, game, params, actions, returns), and
 `fogboard_games.load_review` rebuilds the match from the actions and
 checks every other field. `truth_replay(review)` renders a review turn by
@@ -47,7 +49,13 @@ def review(m: rules.Match) -> dict:
                 "points": list(m.points[r]),
             }
         )
-    return {"rounds": rounds, "totals": list(m.totals)}
+    return {
+        "rounds": rounds,
+        "totals": list(m.totals),
+        # Most points wins, a tie for most shares the win (docs/parley.md#the-winner).
+        "round_winners": [rules.most_points(points) for points in m.points],
+        "match_winners": rules.most_points(m.totals),
+    }
 
 
 def truth_replay(review: dict) -> str:

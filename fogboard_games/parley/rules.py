@@ -49,6 +49,14 @@ FRIEND_POINTS = 1
 ENEMY_KILL_POINTS = 1
 
 
+def most_points(points) -> list[int]:
+    """The cogs with the most of `points` (a round's or the totals), in seat
+    order: the winners of a round or of the match, more than one sharing the
+    win (docs/parley.md#the-winner)."""
+    top = max(points)
+    return [c for c, p in enumerate(points) if p == top]
+
+
 def cog(i: int) -> str:
     return f"C{i}"
 
