@@ -7,7 +7,9 @@ for the first seat (`P1 first` / `P2 first`), then a secret uniform start
 of 29, 30 or 31 (`start 29` ..). Honesty debt and the turn log start
 afresh each game. When a game ends its full review (every eat, the start)
 becomes known to both seats, and their information states keep every
-finished review; resampling never alters a finished game. Returns: +1 the
+finished review; resampling never alters a finished game. A finished game is reviewable
+while the series runs: `game_review(state, k)`, its review as a single
+Mind Bluff game (`state.review()` waits for the series). Returns: +1 the
 series winner, -1 the loser (terminal rewards). `max_game_length` = 88 +
 88 + 91 = 267 decisions.
 
@@ -23,14 +25,18 @@ from __future__ import annotations
 import random
 import re
 
+import pyspiel
+
 from fogboard_games.core import contract, registry
 from fogboard_games.core.contract import NO_OPTIONS, TERMINAL, Ruleset
+from fogboard_games.core.guards import describe
 from fogboard_games.core.observer import Layout, ObsKey, PieceList
 from fogboard_games.core.params import Param, ParamSpec
 from fogboard_games.mind_bluff import observer, person, resample, review, rules
 from fogboard_games.mind_bluff.rules import SEAT_NAMES
 
 SHORT_NAME = "fogboard_mind_bluff_series"
+MIND_BLUFF = "fogboard_mind_bluff"  # the single game each game of the series is
 # (start, start_spread, first_player) of games 1, 2 and 3.
 GAMES = ((30, 0, 0), (30, 0, 1), (30, 1, -1))
 REVIEW_KEY = (True, True, "all")  # a finished game: everything shown to everyone
@@ -221,6 +227,42 @@ def series_review(match: SeriesMatch) -> dict:
         "score": list(match.score),
         "winner": 0 if match.score[0] == 2 else 1,
     }
+
+
+def game_review(state, game: int) -> dict:
+    """The review of game `game` (1, 2 or 3) of a series once it is over,
+    while the series runs or after it (docs/mind_bluff.md#the-series).
+
+    A game of the series is a Mind Bluff game of its own (game 3: a coin
+    and a secret start of 29..31), so its review is that game's: a
+    `fogboard_mind_bluff` review, with that game's parameters and actions,
+    which `fogboard_games.load_review` rebuilds; its own fields are the
+    series review's `games[game - 1]`. ValueError for a game still under
+    way or never played.
+    """
+    match = getattr(state, "truth", None)
+    if not isinstance(match, SeriesMatch):
+        raise ValueError(f"game_review reads a state of {SHORT_NAME}, got {describe(state)}")
+    played = len(match.past)
+    finished = ", ".join(map(str, range(1, played + 1))) or "none yet"
+    if type(game) is not int or not 1 <= game <= len(GAMES):
+        raise ValueError(f"game must be 1, 2 or 3 (an int), got {describe(game)}")
+    if game > played:
+        if match.now is None:
+            why = "was not played (the series is over)"
+        else:
+            why = "is still under way" if game == played + 1 else "has not started"
+        raise ValueError(
+            f"game {game} of the series {why}: a game's review is available once it is over "
+            f"(finished: {finished})"
+        )
+    m = match.past[game - 1]
+    params = dict(zip(("start", "start_spread", "first_player", "max_eat"), m.setup.built_from))
+    single = pyspiel.load_game(MIND_BLUFF, params)
+    replay = single.new_initial_state()
+    for action in resample.actions_of(m, m.start, [t.actual for t in m.turns]):
+        replay.apply_action(action)
+    return replay.review()
 
 
 def truth_replay(series: dict) -> str:
