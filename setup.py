@@ -1,6 +1,7 @@
 from setuptools import find_packages, setup
 
-PETTINGZOO = ["pettingzoo>=1.24,<2", "gymnasium>=0.28,<2"]
+GYM = ["gymnasium>=0.28,<2"]  # fogboard_games.gym
+PETTINGZOO = ["pettingzoo>=1.24,<2", *GYM]
 RAY = ["ray>=2.9"]  # the league's --backend ray
 PLOT = ["matplotlib>=3.5"]  # the examples' PNG curves
 
@@ -23,6 +24,7 @@ setup(
         "tqdm>=4.60",  # the league's progress bar
     ],
     extras_require={
+        "gym": GYM,
         "pettingzoo": PETTINGZOO,
         "ray": RAY,
         "plot": PLOT,

@@ -1,0 +1,304 @@
+"""One seat of a fogboard preset as a single-agent Gymnasium environment (docs/gym.md).
+
+`make("dark-hex-5", opponent="random", seat=0, seed=42)`: the agent plays
+one seat; bots of one kind (`bots.make_bot`) play every other seat between
+its turns, and chance is drawn from the environment's seeded RNG, so a
+step runs from one of the agent's decisions to its next one or the end.
+The observation is the seat's information-state tensor in a Box whose
+bounds are the pieces' (flags 0..1, counts up to their rules' most), the
+action mask is in `info`, and the reward is what the pyspiel game pays
+the seat over the step. Every preset is also registered with Gymnasium
+(`gymnasium.make("fogboard_games/dark-hex-5-v0")`). Needs
+`pip install "fogboard_games[gym]"`.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+import fogboard_games
+from fogboard_games.bots import make_bot
+from fogboard_games.core.guards import describe
+from fogboard_games.core.observer import INFO_STATE, ObsKey
+from fogboard_games.core.registry import GAMES
+from fogboard_games.core.sampling import chance_outcome
+from fogboard_games.mind_bluff import series
+from fogboard_games.parley import rules as parley_rules
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError as error:  # pragma: no cover - exercised in a subprocess by the tests
+    raise ImportError(
+        f'fogboard_games.gym needs gymnasium, which is not installed ({error}): pip install "fogboard_games[gym]"'
+    ) from error
+
+__all__ = ["ILLEGAL_ACTIONS", "FogboardEnv", "env_id", "make", "observation_high"]
+
+# What an illegal action does (docs/gym.md#illegal-actions): "end" the
+# episode with `illegal_reward`, the game untouched (the default: a
+# training loop, and check_env's unmasked samples, get a step, not an
+# exception), or "raise" a ValueError, the game untouched.
+ILLEGAL_ACTIONS = ("end", "raise")
+
+# Pieces of the information-state tensors that hold counts rather than
+# 0/1 flags, and the most each can hold, by the game's rules: dice of one
+# face in a hand (at most a seat's dice), Mind Bluff's honesty debt (at most
+# one per turn), Parley's points of a round (stand, friend, enemy) and
+# totals. Every other piece of every game is 0/1 (each game's page,
+# #tensor-pieces; the tests check every entry against these bounds).
+PARLEY_ROUND_MOST = (
+    parley_rules.SURVIVOR_POINTS + parley_rules.FRIEND_POINTS + parley_rules.ENEMY_KILL_POINTS
+)
+COUNT_PIECES = {
+    "fogboard_liars_dice": lambda s: {"hands": s.numdice, "hand": s.numdice, "shown": s.numdice},
+    "fogboard_mind_bluff": lambda s: {"debts": s.max_turns},
+    "fogboard_parley": lambda s: {
+        "points": PARLEY_ROUND_MOST,
+        "totals": PARLEY_ROUND_MOST * s.rounds,
+    },
+}
+
+
+def _high(short_name: str, encoder, key: ObsKey) -> np.ndarray:
+    """The most each entry of `key`'s tensor can hold (float32)."""
+    layout = encoder.layout(key)
+    high = np.ones(layout.size, np.float32)
+    if short_name == series.SHORT_NAME:
+        # A series tensor holds its games' tensors whole, in pieces of their own.
+        high[layout.offset["score"] : layout.offset["score"] + 2] = 2.0  # games won
+        for g, inner in enumerate(encoder.inner, 1):
+            for name, inner_key in ((f"game{g}", key), (f"review{g}", series.REVIEW_KEY)):
+                if name in layout.offset:
+                    start = layout.offset[name]
+                    part = _high(series.MIND_BLUFF, inner, inner_key)
+                    high[start : start + part.size] = part
+        return high
+    counts = COUNT_PIECES.get(short_name)
+    for name, most in (counts(encoder.setup) if counts else {}).items():
+        if name in layout.offset:
+            start = layout.offset[name]
+            high[start : start + int(np.prod(layout.shape[name]))] = most
+    return high
+
+
+def observation_high(game: pyspiel.Game) -> np.ndarray:
+    """The upper bound of every entry of `game`'s information-state tensor
+    (the lower bound is 0): 1 for a flag, a count piece's most for a count."""
+    return _high(game.get_type().short_name, game.setup.encoder, INFO_STATE)
+
+
+def _game(preset) -> pyspiel.Game:
+    """The pyspiel game of a preset name, or the game itself if it is one of ours."""
+    if isinstance(preset, str):
+        return fogboard_games.load(preset)  # ValueError listing the presets if unknown
+    if isinstance(preset, pyspiel.Game) and preset.get_type().short_name in GAMES:
+        return preset
+    raise ValueError(
+        f"make() takes a preset name ({', '.join(sorted(fogboard_games.PRESETS))}) or a "
+        f"pyspiel game of fogboard_games, got {describe(preset)}"
+    )
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+class FogboardEnv(gymnasium.Env):
+    """One seat of a fogboard game against bots (see the module docstring).
+
+    `game` is the pyspiel game, `seat` the agent's seat, `state` the pyspiel
+    state of the episode (None before the first reset; its `review()` once
+    the game is over), `opponents` the bots of the other seats.
+    """
+
+    # (gymnasium asks every renderer for a frame rate; a text view has none to keep)
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        preset,
+        opponent: str = "random",
+        seat: int = 0,
+        seed: int | None = None,
+        *,
+        opponent_options: dict | None = None,
+        illegal_action: str = "end",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ):
+        self.game = _game(preset)
+        n = self.game.num_players()
+        if not _is_int(seat) or not 0 <= seat < n:
+            raise ValueError(
+                f"seat must be an int in 0..{n - 1} (a seat of {self.game}), got {describe(seat)}"
+            )
+        if seed is not None and not _is_int(seed):
+            raise ValueError(f"seed must be None or an int, got {describe(seed)}")
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(
+                f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, got {describe(illegal_action)}"
+            )
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
+            raise ValueError(f"illegal_reward must be a number, got {describe(illegal_reward)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be None or one of {', '.join(self.metadata['render_modes'])}, "
+                f"got {describe(render_mode)}"
+            )
+        if opponent_options is not None and not isinstance(opponent_options, dict):
+            raise ValueError(f"opponent_options must be a dict, got {describe(opponent_options)}")
+        self.seat = int(seat)
+        self.opponent = opponent
+        self.opponent_options = dict(opponent_options or {})
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self._num_actions = self.game.num_distinct_actions()
+        size = self.game.information_state_tensor_size()
+        self.observation_space = spaces.Box(
+            np.zeros(size, np.float32), observation_high(self.game), (size,), np.float32
+        )
+        self.action_space = spaces.Discrete(self._num_actions)
+        self.opponents = self._make_opponents(0)  # a bad kind or option is refused here
+        self.state = None
+        self._pending = 0.0  # paid before the agent's first decision: added to its first step
+        self._over = True
+        self._first_seed = seed
+
+    def _make_opponents(self, base: int) -> dict[int, Any]:
+        return {
+            p: make_bot(self.opponent, self.game, p, seed=base + p, **self.opponent_options)
+            for p in range(self.game.num_players())
+            if p != self.seat
+        }
+
+    # ---- the gymnasium interface --------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """A new game, played to the agent's first decision. `seed` reseeds
+        the RNG (chance and the opponents' seeds); without it the RNG goes on
+        (from `make(..., seed=)` on the first reset)."""
+        if seed is None and self._first_seed is not None:
+            seed, self._first_seed = self._first_seed, None
+        else:
+            self._first_seed = None
+        super().reset(seed=seed)
+        if options:
+            raise ValueError(f"reset takes no options, got {describe(options)}")
+        # Fresh bots every game, seeded from the RNG: the same seed, the same game.
+        self.opponents = self._make_opponents(int(self.np_random.integers(2**31)))
+        self.state = self.game.new_initial_state()
+        self._over = False
+        self._pending = self._advance()
+        return self._observation(), self._info()
+
+    def step(self, action):
+        if self.state is None or self._over:
+            raise RuntimeError("the episode is over (or never started): call reset()")
+        if action is None or isinstance(action, (bool, np.bool_)):
+            raise TypeError(f"an action is an int action id, got {describe(action)}")
+        try:
+            action = operator.index(action)  # ints and numpy integers; not 1.5, not "c3"
+        except TypeError:
+            raise TypeError(f"an action is an int action id, got {describe(action)}") from None
+        state = self.state
+        reward, self._pending = self._pending, 0.0
+        if state.is_terminal():  # the game ended before the agent's first decision
+            self._over = True
+            return self._observation(), reward, True, False, self._info()
+        legal = state.legal_actions()
+        if action not in legal:
+            why = self._why_illegal(action, legal)
+            if self.illegal_action == "raise":
+                self._pending = reward
+                raise ValueError(why)
+            self._over = True
+            info = self._info()
+            info["illegal_action"] = why
+            return self._observation(), reward + self.illegal_reward, True, False, info
+        state.apply_action(action)
+        reward += self._advance()
+        self._over = state.is_terminal()
+        return self._observation(), reward, self._over, False, self._info()
+
+    def render(self) -> str | None:
+        """The agent's seat's information-state string ("ansi"): what it knows."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode: pass render_mode='ansi'")
+            return None
+        if self.state is None:
+            raise RuntimeError("call reset() before render()")
+        return self.state.information_state_string(self.seat)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal-action mask now, as bool (what sb3-contrib's MaskablePPO asks for)."""
+        return self._mask().astype(bool)
+
+    # ---- inside --------------------------------------------------------------------
+
+    def _advance(self) -> float:
+        """Play chance and the opponents until the agent's decision or the end;
+        what the seat was paid on the way, read at every decision and at the
+        end, as OpenSpiel's loops read rewards (each node once)."""
+        state, seat, paid = self.state, self.seat, 0.0
+        while True:
+            while state.is_chance_node():
+                state.apply_action(chance_outcome(state, self.np_random))
+            paid += state.rewards()[seat]
+            if state.is_terminal() or state.current_player() == seat:
+                return paid
+            player = state.current_player()
+            state.apply_action(self.opponents[player].step(state))
+
+    def _why_illegal(self, action: int, legal: list[int]) -> str:
+        state = self.state
+        spelled = ", ".join(f"{a} ({state.action_to_string(self.seat, a)})" for a in legal[:20])
+        more = f", ... ({len(legal)} legal actions in all)" if len(legal) > 20 else ""
+        return f"seat {self.seat}: action {action} is illegal here; legal: {spelled}{more}"
+
+    def _mask(self) -> np.ndarray:
+        mask = np.zeros(self._num_actions, np.int8)
+        state = self.state
+        if state is not None and not state.is_terminal() and not self._over:
+            mask[state.legal_actions()] = 1
+        return mask
+
+    def _observation(self) -> np.ndarray:
+        return np.asarray(self.state.information_state_tensor(self.seat), np.float32)
+
+    def _info(self) -> dict:
+        return {"action_mask": self._mask()}
+
+
+def env_id(preset: str) -> str:
+    """The Gymnasium id of a preset: `gymnasium.make(env_id("dark-hex-5"), opponent=...)`."""
+    return f"fogboard_games/{preset}-v0"
+
+
+# Every preset is a registered Gymnasium environment too, so that
+# gymnasium.make gives it a spec (and its usual wrappers).
+for _preset in fogboard_games.PRESETS:
+    if env_id(_preset) not in gymnasium.registry:
+        gymnasium.register(env_id(_preset), entry_point=FogboardEnv, kwargs={"preset": _preset})
+
+
+def make(preset, opponent: str = "random", seat: int = 0, seed: int | None = None, **options):
+    """The single-agent environment of `seat` in `preset` (a name in
+    fogboard_games.PRESETS, or a pyspiel game of ours) against `opponent`
+    bots (a kind of `fogboard_games.bots.make_bot`). `seed` seeds the
+    first reset; `options`: `opponent_options` (the bots' options),
+    `illegal_action` ("end" or "raise"), `illegal_reward` (-1.0),
+    `render_mode` ("ansi"). A preset's environment carries its Gymnasium
+    spec (as `gymnasium.make` gives it, without its wrappers)."""
+    mode = options.get("render_mode")
+    if isinstance(preset, str) and env_id(preset) in gymnasium.registry and mode in (None, "ansi"):
+        # (another render mode goes to FogboardEnv, which refuses it, by name,
+        # before gymnasium.make would warn of it)
+        kwargs = dict(opponent=opponent, seat=seat, seed=seed, **options)
+        return gymnasium.make(env_id(preset), **kwargs).unwrapped
+    return FogboardEnv(preset, opponent, seat, seed, **options)
