@@ -17,6 +17,7 @@ from gymnasium.utils.env_checker import check_env
 
 import fogboard_games
 from fogboard_games import gym as fgym
+from fogboard_games.core.registry import CONFORMANCE_EXTRAS
 
 
 def legal_choice(rng, info) -> int:
@@ -239,3 +240,14 @@ def test_missing_gymnasium_names_the_extra():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert 'pip install "fogboard_games[gym]"' in out
+
+
+def test_bounds_hold_on_the_conformance_configurations_too():
+    for short, configs in sorted(CONFORMANCE_EXTRAS.items()):
+        for params in configs:
+            game = pyspiel.load_game(short, params)
+            for seat in (0, game.num_players() - 1):
+                env = fgym.make(game, seat=seat)
+                steps, _ = episode(env, seed=seat)
+                for obs, _, _ in steps:
+                    assert env.observation_space.contains(obs), (short, params)
