@@ -183,13 +183,12 @@ class FogboardEnv(gymnasium.Env):
         """A new game, played to the agent's first decision. `seed` reseeds
         the RNG (chance and the opponents' seeds); without it the RNG goes on
         (from `make(..., seed=)` on the first reset)."""
-        if seed is None and self._first_seed is not None:
-            seed, self._first_seed = self._first_seed, None
-        else:
-            self._first_seed = None
-        super().reset(seed=seed)
-        if options:
+        if options:  # refused before anything changes
             raise ValueError(f"reset takes no options, got {describe(options)}")
+        if seed is None and self._first_seed is not None:
+            seed = self._first_seed
+        self._first_seed = None
+        super().reset(seed=seed)
         # Fresh bots every game, seeded from the RNG: the same seed, the same game.
         self.opponents = self._make_opponents(int(self.np_random.integers(2**31)))
         self.state = self.game.new_initial_state()

@@ -140,6 +140,8 @@ def test_same_seed_same_episode_and_another_seed_another():
     first = env.reset()[0]
     again = fgym.make("mind-bluff-series")
     assert (again.reset(seed=2)[0] == first).all()
+    with pytest.raises(ValueError, match="reset takes no options"):
+        env.reset(options={"seat": 1})
 
 
 def test_game_over_before_the_agents_first_decision_pays_on_its_first_step():
