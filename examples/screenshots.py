@@ -50,7 +50,7 @@ def chromium() -> str:
     return path
 
 
-def shoot(html_path: str, png_path: str, fragment: str = "", size=(1100, 760)) -> None:
+def shoot(html_path: str, png_path: str, fragment: str = "", size=(1000, 700)) -> None:
     """Photograph the page at `html_path` (opened as file://, plus `fragment`)."""
     from playwright.sync_api import sync_playwright
 
@@ -62,6 +62,20 @@ def shoot(html_path: str, png_path: str, fragment: str = "", size=(1100, 760)) -
         page.goto("file://" + os.path.abspath(html_path) + fragment)
         page.screenshot(path=png_path)
         browser.close()
+    small(png_path)
+
+
+def small(png_path: str, colors: int = 64) -> None:
+    """Rewrite the PNG with a palette of `colors` (a page's few flat colours
+    survive; the file shrinks to a few tens of kB), when Pillow, which
+    matplotlib brings, is installed."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    with Image.open(png_path) as image:
+        reduced = image.convert("RGB").quantize(colors)
+    reduced.save(png_path, optimize=True)
 
 
 def main(out: str = "docs/img") -> None:

@@ -357,3 +357,14 @@ def test_hostile_text_is_shown_as_text_and_runs_nothing(tmp_path, watched_page):
     assert page.evaluate("document.scripts.length") == 2
     assert page.evaluate("window.pwned === undefined")
     assert dialogs == []
+
+
+def test_write_replay_refuses_an_unwritable_path_before_the_work(tmp_path, monkeypatch):
+    def never(review):
+        raise AssertionError("the page was built for a path that cannot be written")
+
+    monkeypatch.setattr(pages.replay, "replay_page", never)
+    with pytest.raises(ValueError, match="replay page"):
+        pages.write_replay(random_review("phantom-ttt-3", 1), str(tmp_path))
+    with pytest.raises(ValueError, match="replay page"):
+        pages.write_replay(random_review("phantom-ttt-3", 1), str(tmp_path / "no" / "x.html"))

@@ -41,7 +41,7 @@ PAGE = """<!DOCTYPE html>
 
 CSS = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1em; color: #222; background: #fafafa; }
-h1 { font-size: 1.2em; margin: 0; } h2 { font-size: 1em; margin: .3em 0; }
+h1 { font-size: 1.2em; margin: 0; overflow-wrap: anywhere; } h2 { font-size: 1em; margin: .3em 0; }
 #outcome { margin: .2em 0; color: #555; }
 nav { display: flex; flex-wrap: wrap; gap: .4em; align-items: center; margin: .6em 0; }
 #slider { flex: 1; min-width: 10em; }
