@@ -19,6 +19,7 @@ from fogboard_games import __main__ as cli
 from fogboard_games import bots, pages, play
 from fogboard_games.bots import text
 from fogboard_games.core.review import ReviewError, with_transcripts
+from fogboard_games.pages import drawers
 
 HOSTILE_SAY = "<img src=x onerror=alert(1)>"
 HOSTILE_NOTES = "</script><script>window.pwned = 1; alert(2)</script><!--"
@@ -368,3 +369,84 @@ def test_write_replay_refuses_an_unwritable_path_before_the_work(tmp_path, monke
         pages.write_replay(random_review("phantom-ttt-3", 1), str(tmp_path))
     with pytest.raises(ValueError, match="replay page"):
         pages.write_replay(random_review("phantom-ttt-3", 1), str(tmp_path / "no" / "x.html"))
+
+
+# ---- the drawings (the page draws these shapes as they are) ---------------------------
+
+
+def states_of(review):
+    """Every state of the reviewed game, the start first."""
+    final = fogboard_games.load_review(review)
+    state = final.get_game().new_initial_state()
+    out = [state.clone()]
+    for action in final.history():
+        state.apply_action(action)
+        out.append(state.clone())
+    return out
+
+
+def hex_cells(drawer, shapes, cls):
+    """The cells whose hexagon or circle of class `cls` a drawing holds."""
+    found = []
+    for shape in shapes:
+        if shape[-1] != cls:
+            continue
+        if shape[0] == "g":
+            xy = [tuple(map(float, p.split(","))) for p in shape[1].split()]
+            x, y = sum(p[0] for p in xy) / len(xy), sum(p[1] for p in xy) / len(xy)
+        else:
+            x, y = shape[1], shape[2] + 3
+        cell = min(
+            range(drawer.setup.cells),
+            key=lambda c: (drawer.center(c)[0] - x) ** 2 + (drawer.center(c)[1] - y) ** 2,
+        )
+        found.append(drawer.setup.names[cell])
+    return sorted(found)
+
+
+def test_the_hex_drawing_shows_stones_collisions_the_sensed_block_and_the_winning_path():
+    review = random_review("recon-hex-5", 1)
+    states = states_of(review)
+    drawer = drawers.drawer_for(states[0].get_game())
+    plies_done = 0
+    for state in states:
+        shapes = drawer.draw(state)
+        plies = state.truth.plies
+        if len(plies) == plies_done:
+            continue
+        plies_done = len(plies)
+        ply = review["plies"][plies_done - 1]
+        assert hex_cells(drawer, shapes, "sensed") == sorted(ply["sensed"])
+        collided = sorted(
+            {p["cell"] for p in review["plies"][:plies_done] if p["result"] == "occupied"}
+        )
+        assert hex_cells(drawer, shapes, "collision") == collided
+        board = review["board"] if state.is_terminal() else None
+        if board is not None:
+            stones = hex_cells(drawer, shapes, "stone0") + hex_cells(drawer, shapes, "stone1")
+            assert len(stones) == sum(row.count("x") + row.count("o") for row in board)
+    # The winner's path: the winner's stones, neighbours in turn, edge to edge.
+    final = states[-1]
+    path = drawers.winning_path(drawer.setup, final.truth)
+    seat = final.truth.winner
+    assert path and all(final.truth.board[c] == seat + 1 for c in path)
+    assert all(b in drawer.setup.neighbors[a] for a, b in zip(path, path[1:]))
+    sides = drawer.setup.edges[seat]
+    assert (sides[path[0]], sides[path[-1]]) == (1, 2)
+    assert sum(s[-1] == "path" for s in drawer.draw(final)) == len(path) - 1
+
+
+def test_the_table_dice_and_dango_drawings_show_the_truth():
+    for state in states_of(random_review("parley", 11)):
+        shapes = drawers.drawer_for(state.get_game()).draw(state)
+        m = state.truth
+        out = [s[3] for s in shapes if s[0] == "t" and s[-1] == "hp"]
+        assert out == [f"hp {m.hp[c]}" if m.living >> c & 1 else "OUT" for c in range(5)]
+        assert sum(s[-1] == "gun" for s in shapes) == (m.it is not None)
+    for state in states_of(random_review("liars-dice", 1)):
+        shapes = drawers.drawer_for(state.get_game()).draw(state)
+        assert sum(s[0] == "r" for s in shapes) == sum(len(h) for h in state.truth.hands)
+    for state in states_of(random_review("mind-bluff", 2))[1:]:
+        shapes = drawers.drawer_for(state.get_game()).draw(state)
+        m = state.truth
+        assert sum(s[-1] == "dango" for s in shapes) == (m.remaining if m.start else 0)

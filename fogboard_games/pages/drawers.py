@@ -95,9 +95,8 @@ class HexDrawer(Drawer):
     def draw(self, state) -> list[Shape]:
         m, s = state.truth, self.setup
         shapes: list[Shape] = []
-        if m.plies and m.plies[-1].anchor >= 0:
-            a = m.plies[-1].anchor
-            for cell in (a, a + 1, a + self.n, a + self.n + 1):
+        if m.plies and m.plies[-1].anchor >= 0:  # recon hex: the block the last ply sensed
+            for cell in s.blocks[m.plies[-1].anchor]:  # (a ply's anchor is the block's index)
                 shapes.append(self.hexagon(cell, "sensed", 0.9))
         collided = {p.cell for p in m.plies if p.result == boards_rules.OCCUPIED}
         for cell in range(s.cells):
