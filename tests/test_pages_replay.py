@@ -18,6 +18,7 @@ import fogboard_games
 from fogboard_games import __main__ as cli
 from fogboard_games import bots, pages, play
 from fogboard_games.bots import text
+from fogboard_games.core import glue
 from fogboard_games.core.review import ReviewError, with_transcripts
 from fogboard_games.pages import drawers
 
@@ -450,3 +451,21 @@ def test_the_table_dice_and_dango_drawings_show_the_truth():
         shapes = drawers.drawer_for(state.get_game()).draw(state)
         m = state.truth
         assert sum(s[-1] == "dango" for s in shapes) == (m.remaining if m.start else 0)
+
+
+def test_the_outcome_names_the_winners_the_rules_give(monkeypatch):
+    data = pages.replay.replay_data(random_review("mind-bluff", 2))
+    final = fogboard_games.load_review(random_review("mind-bluff", 2))
+    label = final.get_game().ruleset.seat_label
+    assert f"winner {label(final.review()['winner'])}" in data["outcome"]
+    # Parley's per-round and match winners, once its review gives them.
+    review = random_review("parley-tiny", 1)
+    plain = glue.State.review
+
+    def with_winners(state):
+        return {**plain(state), "round_winners": [[0], [1, 2]], "match_winners": [1, 2]}
+
+    monkeypatch.setattr(glue.State, "review", with_winners)
+    outcome = pages.replay.replay_data(review)["outcome"]
+    assert "round winners R1: C0; R2: C1 and C2" in outcome
+    assert "a tie: C1 and C2" in outcome

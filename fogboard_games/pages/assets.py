@@ -62,7 +62,7 @@ svg .big0 { fill: #d33; font-size: 44px; font-weight: bold; }
 svg .big1 { fill: #36c; font-size: 44px; font-weight: bold; }
 .collision { fill: none; stroke: #f90; stroke-width: 3; stroke-dasharray: 4 2; }
 .last { fill: none; stroke: #000; stroke-width: 2; }
-.sensed { fill: #ffe9a8; stroke: #c90; }
+.sensed { fill: #ffe9a8; stroke: #c90; opacity: .75; }
 .path { stroke: #2a2; stroke-width: 6; stroke-linecap: round; opacity: .8; }
 .die { fill: #fff; stroke: #333; } .wild { fill: #ffe9a8; stroke: #333; } .pip { fill: #222; }
 .dango { fill: #e8a; stroke: #a46; } .eaten { fill: none; stroke: #ccc; }

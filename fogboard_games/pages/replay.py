@@ -86,19 +86,26 @@ def replay_data(review: dict) -> dict:
             decision += 1
         state.apply_action(action)
         turns.append(frame(move, mover, talk))
+    # The winners as the rules' own review states them (the loader has
+    # compared the stated review with it), never as the file spells them.
+    derived = final.review()
+
+    def seats(value) -> list[str]:
+        return [label(p) for p in value if type(p) is int and 0 <= p < n]
+
     outcome = [f"returns {' '.join(f'{r:g}' for r in final.returns())}"]
-    if review.get("winner") is not None and isinstance(review["winner"], int):
-        outcome.append(f"winner {label(review['winner'])}")
-    if isinstance(review.get("round_winners"), list):
+    if type(derived.get("winner")) is int and 0 <= derived["winner"] < n:
+        outcome.append(f"winner {label(derived['winner'])}")
+    if isinstance(derived.get("round_winners"), list):  # Parley (docs/parley.md)
         rounds = [
-            f"R{k + 1}: " + " and ".join(label(p) for p in seats if isinstance(p, int))
-            for k, seats in enumerate(review["round_winners"])
-            if isinstance(seats, list)
+            f"R{k + 1}: " + (" and ".join(seats(won)) or "none")
+            for k, won in enumerate(derived["round_winners"])
+            if isinstance(won, list)
         ]
         outcome.append("round winners " + "; ".join(rounds))
-    if isinstance(review.get("match_winners"), list):
-        seats = [label(p) for p in review["match_winners"] if isinstance(p, int)]
-        outcome.append(("tie: " if len(seats) > 1 else "match winner ") + " and ".join(seats))
+    if isinstance(derived.get("match_winners"), list):
+        won = seats(derived["match_winners"])
+        outcome.append(("a tie: " if len(won) > 1 else "match winner ") + " and ".join(won))
     return {
         "title": str(game),
         "views": views,
