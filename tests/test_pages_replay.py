@@ -342,6 +342,8 @@ def test_hash_keys_slider_and_buttons(tmp_path, watched_page):
 
 def test_hostile_text_is_shown_as_text_and_runs_nothing(tmp_path, watched_page):
     review = hostile_review()
+    said = [i for i, e in enumerate(review["text_seats"]) if e is not None]
+    review["text_seats"][said[0]]["fell_back"] = True  # (the first decision's reply failed)
     path = tmp_path / "replay.html"
     pages.write_replay(review, str(path))
     page = watched_page.page
@@ -355,6 +357,7 @@ def test_hostile_text_is_shown_as_text_and_runs_nothing(tmp_path, watched_page):
     )
     talk = page.text_content("#talk")
     assert f"say: {HOSTILE_SAY}" in talk and f"notes: {HOSTILE_NOTES}" in talk
+    assert "the fallback bot chose" in talk
     assert page.evaluate("document.querySelectorAll('img').length") == 0
     assert page.evaluate("document.scripts.length") == 2
     assert page.evaluate("window.pwned === undefined")
