@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
 
 import pyspiel
 from open_spiel.python.observation import make_observation
@@ -44,8 +43,17 @@ def spectator_view(game):
 
 
 def _delta(before: str, now: str) -> list:
-    """[kept, tail]: `now` is before[:kept] + tail."""
-    kept = len(os.path.commonprefix([before, now]))
+    """[kept, tail]: `now` is before[:kept] + tail, `kept` as long as can be."""
+    if now.startswith(before):  # the common case: the string grew
+        kept = len(before)
+    else:  # the longest common prefix, by halving (slices compare in C, not char by char)
+        kept, most = 0, min(len(before), len(now))
+        while kept < most:
+            mid = (kept + most + 1) // 2
+            if before[:mid] == now[:mid]:
+                kept = mid
+            else:
+                most = mid - 1
     return [kept, now[kept:]]
 
 
