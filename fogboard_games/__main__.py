@@ -241,6 +241,12 @@ def build_parser(prog: str = "fogboard") -> Parser:
         "review", help="the Truth Replay of a saved review", formatter_class=Help
     )
     review.add_argument("file", help="a review, as play --save writes it (JSON)")
+    review.add_argument(
+        "--html",
+        default=None,
+        metavar="OUT",
+        help="write the replay page (one self-contained HTML file) here instead",
+    )
     return parser
 
 
@@ -266,6 +272,9 @@ def run(argv=None, prog: str | None = None) -> int:
         from fogboard_games import play as terminal
 
         try:
+            if args.command == "review" and args.html is not None:
+                print(terminal.html_replay(args.file, args.html))
+                return 0
             if args.command == "review":
                 print(terminal.truth_replay(args.file))
                 return 0

@@ -14,7 +14,8 @@ is refused, listing the legal moves, and the game goes on unchanged.
 
 `review`: reads a saved review (plain JSON, rebuilt through the rules by
 `fogboard_games.load_review`, never unpickled) and prints its Truth Replay,
-one line or block per turn with every hidden fact shown.
+one line or block per turn with every hidden fact shown; with `--html OUT`
+it writes the review's replay page instead (docs/pages.md).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from fogboard_games import bots as bot_kinds
 from fogboard_games.core import files
 from fogboard_games.core.guards import MAX_DEPTH, nesting_too_deep, shortened
 from fogboard_games.core.params import is_int
+from fogboard_games.core.review import with_transcripts
 from fogboard_games.core.sampling import chance_outcome
 
 
@@ -118,8 +120,13 @@ def play(
     say(f"\ngame over\n{person.view(state)}\n{person.verdict(state)}\n")
     say(f"returns {state.returns()}\n")
     if save:
+        review = state.review()
+        # A text seat's say, notes and fell_back go into the review (docs/reviews.md).
+        said = {p: bot.transcript for p, bot in others.items() if hasattr(bot, "transcript")}
+        if said:
+            review = with_transcripts(review, said)
         try:
-            files.write_atomically(save, json.dumps(state.review(), indent=1) + "\n")
+            files.write_atomically(save, json.dumps(review, indent=1) + "\n")
         except OSError as e:
             raise PlayError(f"--save {save!r}: {e.strerror or e}") from None
         say(f"review saved to {save} (python -m fogboard_games review {save})\n")
@@ -254,3 +261,21 @@ def truth_replay(path: str) -> str:
         raise PlayError(f"{ruleset.short_name} has no Truth Replay")
     header = f"{state.get_game()}: returns {state.returns()}"
     return header + "\n" + ruleset.truth_replay(review)
+
+
+def html_replay(path: str, out: str) -> str:
+    """Write the replay page of a saved review to `out` (docs/pages.md): the
+    review is checked through the rules first, as `review FILE` checks it,
+    and `out` is refused before any work if it cannot be written."""
+    from fogboard_games import pages
+
+    try:
+        files.check_writable(out, "--html")
+    except ValueError as e:
+        raise PlayError(str(e)) from None
+    review, _ = read_review(path)
+    try:
+        pages.write_replay(review, out)
+    except OSError as e:
+        raise PlayError(f"--html {out!r}: {e.strerror or e}") from None
+    return f"replay page written to {out}"

@@ -31,6 +31,15 @@ from fogboard_games.core.guards import (
 )
 from fogboard_games.core.registry import GAMES, param_spec
 
+# The optional field of the text seats' words: one entry per decision
+# (docs/reviews.md#what-text-seats-said). A text seat keeps at most 100
+# characters of `say` (bots/text.py SAY_LIMIT); `notes` are bounded so that
+# a hostile file cannot make a page of megabytes out of one decision.
+TEXT_SEATS = "text_seats"
+SAY_MAX = 100
+NOTES_MAX = 2000
+TEXT_SEAT_KEYS = ("say", "notes", "fell_back")
+
 # A float field may differ from the rules' value by this much: a review is
 # only compared, never written back, and JSON writers differ on the last digit.
 CLOSE = 1e-9
@@ -131,6 +140,88 @@ def check_params(short_name: str, params: dict) -> None:
         raise ReviewError(f"params{'.' + named if named else ''}: {shortened(e)}") from None
 
 
+def check_text_seats(entries: Any, decisions: int) -> None:
+    """ReviewError unless `entries` is the text seats' field of a game of
+    `decisions` decisions: a list of that many entries, each null (no text
+    seat decided it) or {"say": str, "notes": str, "fell_back": bool}."""
+    if not isinstance(entries, list):
+        raise ReviewError(
+            f"{TEXT_SEATS}: must be a list, one entry per decision, got {describe(entries)}"
+        )
+    if len(entries) != decisions:
+        raise ReviewError(
+            f"{TEXT_SEATS}: {len(entries)} entries, but the game has {decisions} decisions "
+            "(one entry per decision, null where no text seat decided)"
+        )
+    for i, entry in enumerate(entries):
+        where = f"{TEXT_SEATS}[{i}]"
+        if entry is None:
+            continue
+        if not isinstance(entry, dict) or sorted(entry) != sorted(TEXT_SEAT_KEYS):
+            raise ReviewError(
+                f"{where}: must be null or an object with exactly the keys "
+                f"{', '.join(TEXT_SEAT_KEYS)}, got {describe(entry)}"
+            )
+        for key, limit in (("say", SAY_MAX), ("notes", NOTES_MAX)):
+            if not isinstance(entry[key], str):
+                raise ReviewError(f"{where}.{key}: must be a string, got {describe(entry[key])}")
+            if len(entry[key]) > limit:
+                raise ReviewError(
+                    f"{where}.{key}: {len(entry[key])} characters; at most {limit} are kept"
+                )
+        if not isinstance(entry["fell_back"], bool):
+            raise ReviewError(
+                f"{where}.fell_back: must be true or false, got {describe(entry['fell_back'])}"
+            )
+
+
+def with_transcripts(review: dict, transcripts: dict) -> dict:
+    """`review` with the text seats' field made from their transcripts.
+
+    `transcripts` maps a seat to its text seat's `bot.transcript` (the list
+    of one game's decisions, docs/bots.md#text-seats); the seat's k-th
+    decision of the game gets its k-th entry, whose move must be the one the
+    review records there. ValueError naming the seat and entry otherwise.
+    """
+    state = load_review(review)
+    game = state.get_game()
+    replay = game.new_initial_state()
+    used = {seat: 0 for seat in transcripts}
+    entries: list[dict | None] = []
+    for action in state.history():
+        if not replay.is_chance_node():
+            seat = replay.current_player()
+            entry = None
+            if seat in transcripts:
+                k = used[seat]
+                if k >= len(transcripts[seat]):
+                    raise ValueError(
+                        f"transcripts[{seat}] has {k} entries, but seat {seat} made more decisions"
+                    )
+                record = transcripts[seat][k]
+                move = replay.action_to_string(seat, action)
+                if record.get("move") != move:
+                    raise ValueError(
+                        f"transcripts[{seat}][{k}]: move {describe(record.get('move'))}, "
+                        f"but the review has {move!r} there"
+                    )
+                entry = {
+                    "say": str(record.get("say", ""))[:SAY_MAX],
+                    "notes": str(record.get("notes", ""))[:NOTES_MAX],
+                    "fell_back": bool(record.get("fell_back", False)),
+                }
+                used[seat] = k + 1
+            entries.append(entry)
+        replay.apply_action(action)
+    for seat, k in used.items():
+        if k != len(transcripts[seat]):
+            raise ValueError(
+                f"transcripts[{seat}] has {len(transcripts[seat])} entries, but seat {seat} "
+                f"made {k} decisions in this game"
+            )
+    return {**review, TEXT_SEATS: entries}
+
+
 def load_review(review: Any) -> pyspiel.State:
     """Rebuild the finished state a review describes; ReviewError if it can't."""
     if not isinstance(review, dict):
@@ -155,6 +246,7 @@ def load_review(review: Any) -> pyspiel.State:
     except (ValueError, pyspiel.SpielError) as e:
         raise ReviewError(f"params rejected: {shortened(e)}") from None
     state = game.new_initial_state()
+    decisions = 0
     for step, text in enumerate(review["actions"]):
         if not isinstance(text, str):
             raise ReviewError(f"action {step}: must be an action string, got {describe(text)}")
@@ -171,6 +263,7 @@ def load_review(review: Any) -> pyspiel.State:
         )
         if action not in legal:
             raise ReviewError(f"action {step} ({describe(text)}) is not legal there")
+        decisions += not state.is_chance_node()
         state.apply_action(action)
     if not state.is_terminal() and hasattr(state, "finish_as_reviewed"):
         # A game can end by something that is not an action (a board game
@@ -185,6 +278,9 @@ def load_review(review: Any) -> pyspiel.State:
         raise ReviewError(
             f"actions: the review's {len(review['actions'])} actions do not finish the game"
         )
+    if TEXT_SEATS in review:  # (not a field of the rules' review: the seats' words)
+        check_text_seats(review[TEXT_SEATS], decisions)
+        review = {k: v for k, v in review.items() if k != TEXT_SEATS}
     diff = review_difference(review, state.review())
     if diff:
         raise ReviewError("review disagrees with the rules at " + diff)
@@ -196,11 +292,14 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_INT",
     "ReviewError",
+    "TEXT_SEATS",
     "check_params",
+    "check_text_seats",
     "describe",
     "field_path",
     "first_difference",
     "json_problem",
     "load_review",
     "review_difference",
+    "with_transcripts",
 ]

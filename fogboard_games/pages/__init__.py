@@ -5,3 +5,7 @@ when opened, so it can be mailed or attached to a paper. Text that comes
 from outside (names, a text seat's `say` and `notes`, anything read from a
 file) is placed into a page as text, never as markup.
 """
+
+from fogboard_games.pages.replay import replay_page, write_replay
+
+__all__ = ["replay_page", "write_replay"]
