@@ -1,0 +1,90 @@
+"""The league's saved games: every game's review under `--save-games DIR`
+(docs/league.md#saved-games).
+
+One folder per table row, `DIR/PRESET/KIND/AGAINST/`, holding the games
+that row counts, one review each, `seat{S}-episode{E}.json` (S the seat
+the row's kind sat in). With two seats a game counts in both its rows and
+is kept in both folders. The reviews come back from the workers with
+their outcomes and are written here, in the league's own process, before
+the job is journaled: a job the journal holds has its games on disk, so
+a resumed league writes only the games it plays. Names are percent-encoded
+into a path part, so no bot kind's name can reach outside DIR.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from urllib.parse import quote
+
+from fogboard_games.core import files
+from fogboard_games.league.planning import Job, LeagueError, Outcome, plan
+from fogboard_games.league.table import matchup
+
+
+def part(name: str) -> str:
+    """A name as one path part: percent-encoded, '.' too (no '..', no '/')."""
+    return quote(name, safe="").replace(".", "%2E")
+
+
+def row_folder(save_dir: str, preset: str, kind: str, against: str) -> str:
+    return os.path.join(save_dir, part(preset), part(kind), part(against))
+
+
+def review_path(save_dir: str, job: Job, seat: int, episode: int) -> str:
+    """Where the review of `episode` of `job` is kept for the row of `seat`."""
+    kind, against = matchup(job, seat)
+    return os.path.join(
+        row_folder(save_dir, job.preset, kind, against), f"seat{seat}-episode{episode}.json"
+    )
+
+
+def write_review(path: str, review: dict) -> None:
+    """One saved review, written whole (core/files.py). The one place a saved
+    game is written: a view of it (a replay page) belongs beside it, here."""
+    files.write_atomically(path, json.dumps(review, indent=1) + "\n")
+
+
+def save_job(save_dir: str, job: Job, outcomes: Sequence[Outcome]) -> None:
+    """Write the reviews of a finished job and drop them from its outcomes (LeagueError on a full disk)."""
+    for episode, o in zip(range(job.first, job.first + job.count), outcomes):
+        for seat in job.focal:
+            path = review_path(save_dir, job, seat, episode)
+            try:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                write_review(path, o.review)
+            except OSError as e:
+                raise LeagueError(f"--save-games {path!r}: {e.strerror or e}") from e
+        o.review = None  # on disk now: the table needs only the numbers
+
+
+def saved_games(report: dict) -> dict:
+    """Per preset, per (kind, against) row, the paths of the games a report
+    saved (none without --save-games), in play order: its plan made again."""
+    save_dir = report.get("save_games")
+    if save_dir is None:
+        return {}
+    jobs, _ = plan(report["games"], report["bots"], report["episodes"], report["seed"])
+    out: dict[str, dict[tuple[str, str], list[str]]] = {}
+    for job in jobs:
+        for seat in job.focal:
+            row = out.setdefault(job.preset, {}).setdefault(matchup(job, seat), [])
+            row += [
+                review_path(save_dir, job, seat, e) for e in range(job.first, job.first + job.count)
+            ]
+    return out
+
+
+def check_folder(save_dir: str) -> None:
+    """LeagueError unless `save_dir` is (or can be made) a folder we can write in, before any game."""
+    try:
+        os.makedirs(save_dir, exist_ok=True)
+    except OSError as e:
+        raise LeagueError(
+            f"--save-games {save_dir!r}: {e.strerror or e}; want a folder that can be written"
+        ) from None
+    try:
+        files.check_writable(os.path.join(save_dir, "review.json"), "--save-games")
+    except ValueError as e:
+        raise LeagueError(str(e)) from None
