@@ -141,7 +141,10 @@ def _plot(preset: str, rows: list) -> str:
         )
     axis = height - 22
     out.append(f'<line x1="{left}" x2="{left + width}" y1="{axis}" y2="{axis}" stroke="#444"/>')
-    for v in (lo + pad, 0.0, hi - pad):
+    ticks = [lo + pad, 0.0, hi - pad]
+    # (a tick close to another, 0 on an axis ending at 0, is left out)
+    ticks = [v for i, v in enumerate(ticks) if all(abs(v - t) > pad for t in ticks[:i])]
+    for v in ticks:
         out.append(f'<text x="{x(v):.1f}" y="{axis + 15}" text-anchor="middle">{v:+.2f}</text>')
     out.append("</svg>")
     return "".join(out)
