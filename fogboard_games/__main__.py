@@ -265,6 +265,14 @@ def build_parser(prog: str = "fogboard") -> Parser:
     play.add_argument(
         "--save", default=None, help="write the review here at the end (default: not saved)"
     )
+    play.add_argument(
+        "--web",
+        action="store_true",
+        help="play in the browser: serve a page on 127.0.0.1 (docs/bots.md#play-in-the-browser)",
+    )
+    play.add_argument(
+        "--port", type=integer, default=None, help="with --web, the port (default: 0, a free one)"
+    )
     review = sub.add_parser(
         "review", help="the Truth Replay of a saved review", formatter_class=Help
     )
@@ -297,6 +305,14 @@ def run(argv=None, prog: str | None = None) -> int:
             if args.command == "review":
                 print(terminal.truth_replay(args.file))
                 return 0
+            if args.port is not None and not args.web:
+                raise terminal.PlayError("--port is an option of play --web only")
+            if args.web:
+                from fogboard_games.pages import web_play
+
+                return web_play.serve(
+                    args.preset, args.opponent, args.seat, args.seed, args.save, args.port or 0
+                )
             return terminal.play(args.preset, args.opponent, args.seat, args.seed, args.save)
         except terminal.PlayError as e:
             print(f"{args.command}: {shortened(e)}", file=sys.stderr)

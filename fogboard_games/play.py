@@ -70,7 +70,7 @@ def play(
             say(reply)
             if action == QUIT:
                 return 1
-            if action is not None:
+            if action not in (None, COMMAND):
                 break
     say(ending(state, person))
     if save:
@@ -130,14 +130,14 @@ def legal_moves(state) -> list[str]:
     return [state.action_to_string(player, a) for a in state.legal_actions()]
 
 
-# What `answer` returns for `quit` in place of an action.
-QUIT = "quit"
+# What `answer` returns in place of an action for `quit` and for another command.
+QUIT, COMMAND = "quit", "command"
 
 
 def answer(line: str, state, person, legal: list[str]):
     """A typed line, checked through string_to_action: (the action, played,
-    and what it did) or (None, a command's output or the refusal; the state
-    untouched) or (QUIT, the farewell)."""
+    and what it did), (COMMAND, its output), (None, the refusal) or (QUIT,
+    the farewell); only a legal move changes the state."""
     typed = line.strip(" \t\r\n")  # ASCII spaces: the moves' own rule
     try:
         action = state.string_to_action(typed)
@@ -146,7 +146,7 @@ def answer(line: str, state, person, legal: list[str]):
         if command == "quit":
             return QUIT, "quit: game abandoned, nothing saved\n"
         if command in COMMANDS:
-            return None, person.command(command, state)
+            return COMMAND, person.command(command, state)
         return None, (
             f"{typed!r} is not a legal move here; legal: {', '.join(legal)}\n"
             f"(or a command: {', '.join(COMMANDS)})\n"
