@@ -27,7 +27,7 @@ from fogboard_games.league.planning import (
     parse_list,
     plan,
 )
-from fogboard_games.league.ratings import ratings
+from fogboard_games.league.ratings import rate_league
 from fogboard_games.league.saving import check_folder, save_job, saved_games, write_review
 from fogboard_games.league.table import check_writable, format_table, summarize, write_json
 
@@ -46,7 +46,7 @@ __all__ = [
     "journal_path",
     "parse_list",
     "plan",
-    "ratings",
+    "rate_league",
     "play_game",
     "play_job",
     "run",
@@ -125,5 +125,5 @@ def run(
         **request,
         "skipped": [{"game": g, "bot": k} for g, k in skipped],
         "table": summarize(jobs, results),
-        "ratings": ratings(jobs, results, seed),
+        "ratings": rate_league(jobs, results, seed),
     }

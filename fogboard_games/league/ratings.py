@@ -111,7 +111,7 @@ def rate(kinds: Sequence[str], games: Sequence[tuple[int, int, bool]], seed: int
     return out
 
 
-def ratings(jobs: Sequence[Job], results: Sequence[list[Outcome]], seed: int) -> dict:
+def rate_league(jobs: Sequence[Job], results: Sequence[list[Outcome]], seed: int) -> dict:
     """Per preset, the ratings of its kinds (`rate`), the bootstrap seeded from the league's seed."""
     return {
         # (a stable seed per preset, as every game's own: numpy wants it non-negative)

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from fogboard_games.core import files
-from fogboard_games.league.planning import Job, LeagueError, Outcome, plan
+from fogboard_games.league.planning import Job, LeagueError, Outcome
 from fogboard_games.league.table import matchup
 
 
@@ -61,17 +61,21 @@ def save_job(save_dir: str, job: Job, outcomes: Sequence[Outcome]) -> None:
 
 def saved_games(report: dict) -> dict:
     """Per preset, per (kind, against) row, the paths of the games a report
-    saved (none without --save-games), in play order: its plan made again."""
+    saved (none without --save-games), by seat then episode. Read off the
+    report alone (no bot kind need be known): a row's kind sat in every seat
+    for every episode, so its games are seats x episodes."""
     save_dir = report.get("save_games")
     if save_dir is None:
         return {}
-    jobs, _ = plan(report["games"], report["bots"], report["episodes"], report["seed"])
+    episodes = report["episodes"]
     out: dict[str, dict[tuple[str, str], list[str]]] = {}
-    for job in jobs:
-        for seat in job.focal:
-            row = out.setdefault(job.preset, {}).setdefault(matchup(job, seat), [])
-            row += [
-                review_path(save_dir, job, seat, e) for e in range(job.first, job.first + job.count)
+    for preset, rows in report["table"].items():
+        for row in rows:
+            folder = row_folder(save_dir, preset, row["kind"], row["against"])
+            out.setdefault(preset, {})[row["kind"], row["against"]] = [
+                os.path.join(folder, f"seat{seat}-episode{e}.json")
+                for seat in range(row["games"] // episodes)
+                for e in range(episodes)
             ]
     return out
 
