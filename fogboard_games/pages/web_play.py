@@ -5,8 +5,9 @@ A small server of the standard library's (ThreadingHTTPServer) on
 second implementation: the game is set up, advanced, answered and ended
 by play.py's own functions, so the page shows exactly the text the
 terminal prints (the seat's view, its record, the verdict) and every move
-goes through `string_to_action`, a refused one with the terminal's
-message and the state untouched. It serves its own routes and nothing
+goes through `string_to_action`, a refused one answered with the
+terminal's message (status 200 and `refused`: the request was well made)
+and the state untouched. It serves its own routes and nothing
 else (no file is ever served), and refuses a bad request with a status
 and a one-line message. The page places every text with textContent.
 """
@@ -84,10 +85,11 @@ class WebGame:
             except play.PlayError as e:
                 self.transcript.append(f"play: {e}\n")
 
-    def snapshot(self, reply: str = "") -> dict:
+    def snapshot(self, reply: str = "", refused: str | None = None) -> dict:
         over = self.status == "over"
         return {
             "status": self.status,
+            "refused": refused,
             "transcript": "".join(self.transcript),
             "view": "" if self.status == "abandoned" else self.person.view(self.state),
             "legal": list(self.legal),
@@ -107,7 +109,9 @@ class WebGame:
             if action == play.QUIT:
                 self.status, self.legal = "abandoned", []
             elif action is None:
-                raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, reply.rstrip("\n"))
+                # (200, not 4xx: a request well made, its move refused by the
+                # rules as the terminal refuses it; the state is untouched)
+                return self.snapshot(reply, refused=reply.rstrip("\n"))
             elif action != play.COMMAND:
                 self._to_the_person()
             return self.snapshot(reply)
@@ -115,6 +119,7 @@ class WebGame:
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>fogboard_games: play</title>
+<link rel="icon" href="data:,">
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:60em;color:#222}
 pre{background:#f6f6f2;padding:.6em;white-space:pre-wrap;max-height:28em;overflow:auto}
@@ -132,6 +137,7 @@ pre{background:#f6f6f2;padding:.6em;white-space:pre-wrap;max-height:28em;overflo
 <h2>The game so far</h2><pre id="log"></pre>
 <script>
 var GAME = __GAME__;
+var shown = 0;  // answers shown, on the body for a reader (or a test) to wait on
 document.getElementById('title').textContent = GAME.preset + ': play against ' + GAME.opponent;
 function show(s) {
   document.getElementById('status').textContent =
@@ -162,14 +168,16 @@ function show(s) {
     links.appendChild(a);
     links.appendChild(document.createTextNode(' '));
   });
+  document.body.dataset.shown = ++shown;
 }
 function send(line) {
   fetch('/move', {method: 'POST', headers: {'Content-Type': 'application/json'},
                   body: JSON.stringify({move: line})})
     .then(function (r) { return r.json().then(function (body) { return [r.ok, body]; }); })
     .then(function (got) {
-      document.getElementById('error').textContent = got[0] ? '' : got[1].error;
-      show(got[1].state);
+      var s = got[1].state;
+      document.getElementById('error').textContent = got[0] ? s.refused || '' : got[1].error;
+      if (s) show(s);
     });
 }
 document.getElementById('typed').addEventListener('submit', function (e) {
@@ -210,7 +218,7 @@ def handler(web: WebGame, preset: str, opponent: str):
             self.send_header(
                 "Content-Security-Policy",
                 "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-                "connect-src 'self'",
+                "connect-src 'self'; img-src data:",
             )
             for k, v in extra:
                 self.send_header(k, v)
@@ -223,7 +231,7 @@ def handler(web: WebGame, preset: str, opponent: str):
 
         def _refuse(self, e: Refused, extra=()):
             body = {"error": str(e)}
-            if e.status in (HTTPStatus.UNPROCESSABLE_ENTITY, HTTPStatus.CONFLICT):
+            if e.status == HTTPStatus.CONFLICT:
                 with web.lock:
                     body["state"] = web.snapshot()
             self._json(e.status, body, extra)
