@@ -218,3 +218,15 @@ def test_save_games_refuses_a_file_before_any_game(tmp_path):
     a_file.write_text("")
     with pytest.raises(league.LeagueError, match="--save-games .*want a folder"):
         league.run(["dark-hex-4"], ["random"], 1, progress=False, save_games=str(a_file))
+
+
+def test_reviews_come_back_from_worker_processes_as_they_are_played_in_process(tmp_path):
+    args = (["dark-hex-4", "liars-dice-1"], ["random", "heuristic"], 2)
+    here = league.run(*args, progress=False, save_games=str(tmp_path / "here"))
+    there = league.run(*args, workers=2, progress=False, save_games=str(tmp_path / "there"))
+    assert here["table"] == there["table"] and here["ratings"] == there["ratings"]
+    for rows in saving.saved_games(here).values():
+        for paths in rows.values():
+            for path in paths:
+                twin = os.path.join(tmp_path / "there", os.path.relpath(path, tmp_path / "here"))
+                assert open(path).read() == open(twin).read()
