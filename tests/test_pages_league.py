@@ -230,3 +230,9 @@ def test_reviews_come_back_from_worker_processes_as_they_are_played_in_process(t
             for path in paths:
                 twin = os.path.join(tmp_path / "there", os.path.relpath(path, tmp_path / "here"))
                 assert open(path).read() == open(twin).read()
+
+
+def test_html_is_refused_before_any_game(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(league, "run", lambda *a, **k: pytest.fail("a game was played"))
+    code = main(["league", "--games", "dark-hex-4", "--html", str(tmp_path)])
+    assert code == 2 and "--html" in capsys.readouterr().err
