@@ -41,6 +41,8 @@ def run_league(args) -> int:
         + ["--episodes", str(args.episodes), "--seed", str(args.seed)]
         + ["--workers", str(args.workers), "--backend", args.backend]
         + (["--address", args.address] if args.address else [])
+        + (["--save-games", args.save_games] if args.save_games else [])
+        + (["--html", args.html] if args.html else [])
         + ["--out", str(args.out), "--resume"]
     )
     try:
@@ -50,6 +52,8 @@ def run_league(args) -> int:
         kinds = league.parse_list(args.bots, "bots")
         if args.out:
             league.check_writable(args.out, "--out")  # now, not after the league has run
+        if args.html:
+            league.check_writable(args.html, "--html")
         report = league.run(
             games,
             kinds,
@@ -61,6 +65,7 @@ def run_league(args) -> int:
             journal=journal,
             resume=args.resume,
             note=note,
+            save_games=args.save_games,
         )
     except KeyboardInterrupt:
         kept = (
@@ -84,6 +89,18 @@ def run_league(args) -> int:
     print(league.format_table(report["table"]))
     for skip in report["skipped"]:
         print(f"({skip['bot']} does not play {skip['game']})")
+    if args.html:
+        from fogboard_games.core import files
+        from fogboard_games.pages.league import league_page
+
+        page = league_page(report, league.saved_games(report), os.path.dirname(args.html) or ".")
+        try:
+            files.write_atomically(args.html, page)
+        except OSError as e:
+            kept = f"; the games are kept in {journal}" if journal else ""
+            print(f"league: --html {args.html!r}: {e.strerror or e}{kept}", file=sys.stderr)
+            return 2
+        print(f"wrote {args.html}")
     if args.out:
         try:
             league.write_json(report, args.out)
@@ -217,6 +234,17 @@ def build_parser(prog: str = "fogboard") -> Parser:
         help="also write the table as JSON here, keeping each finished job in OUT.journal",
     )
     league.add_argument(
+        "--html",
+        default=None,
+        help="also write the report as one self-contained page here (docs/league.md#the-page)",
+    )
+    league.add_argument(
+        "--save-games",
+        default=None,
+        metavar="DIR",
+        help="keep every game's review in DIR, a folder per table row (default: not kept)",
+    )
+    league.add_argument(
         "--resume",
         action="store_true",
         help="finish the league whose journal is beside --out, playing only what it lacks",
@@ -236,6 +264,14 @@ def build_parser(prog: str = "fogboard") -> Parser:
     play.add_argument("--seed", type=integer, default=0, help="the bots' and chance's seed")
     play.add_argument(
         "--save", default=None, help="write the review here at the end (default: not saved)"
+    )
+    play.add_argument(
+        "--web",
+        action="store_true",
+        help="play in the browser: serve a page on 127.0.0.1 (docs/bots.md#play-in-the-browser)",
+    )
+    play.add_argument(
+        "--port", type=integer, default=None, help="with --web, the port (default: 0, a free one)"
     )
     review = sub.add_parser(
         "review", help="the Truth Replay of a saved review", formatter_class=Help
@@ -278,6 +314,14 @@ def run(argv=None, prog: str | None = None) -> int:
             if args.command == "review":
                 print(terminal.truth_replay(args.file))
                 return 0
+            if args.port is not None and not args.web:
+                raise terminal.PlayError("--port is an option of play --web only")
+            if args.web:
+                from fogboard_games.pages import web_play
+
+                return web_play.serve(
+                    args.preset, args.opponent, args.seat, args.seed, args.save, args.port or 0
+                )
             return terminal.play(args.preset, args.opponent, args.seat, args.seed, args.save)
         except terminal.PlayError as e:
             print(f"{args.command}: {shortened(e)}", file=sys.stderr)

@@ -49,6 +49,40 @@ def play(
     stdout: TextIO = sys.stdout,
 ) -> int:
     """Play one game in the terminal; returns the exit status (0, or 1 at end of input or `quit`)."""
+    game, others, rng = setup(preset, opponent, seat, seed, save)
+    state = game.new_initial_state()
+    person = Person(game.ruleset, seat)
+    say = stdout.write
+    say(greeting(preset, opponent, person, others))
+    while True:
+        advance(state, seat, others, rng)
+        if state.is_terminal():
+            break
+        say(person.news(state))
+        legal = legal_moves(state)
+        say(f"\n{person.view(state)}\nlegal: {', '.join(legal)}\n")
+        while True:
+            say("your move> ")
+            stdout.flush()
+            line = stdin.readline()
+            if not line:  # end of input
+                say("\nend of input: game abandoned, nothing saved\n")
+                return 1
+            action, reply = answer(line, state, person, legal)
+            say(reply)
+            if action == QUIT:
+                return 1
+            if action not in (None, COMMAND):
+                break
+    say(ending(state, person))
+    if save:
+        say(save_review(final_review(state, others), save))
+    return 0
+
+
+def setup(preset: str, opponent: str, seat: int, seed: int, save: str | None):
+    """The game, the bots of the other seats by seat, and chance's rng; PlayError,
+    before anything is played, for a bad preset, seat, opponent or --save path."""
     if preset not in fogboard_games.PRESETS:
         raise PlayError(
             f"unknown preset {preset!r}; presets: {', '.join(sorted(fogboard_games.PRESETS))}"
@@ -70,67 +104,83 @@ def play(
     others = {
         p: bot_kinds.make_bot(opponent, game, p, seed=seed + p) for p in range(n) if p != seat
     }
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    person = Person(game.ruleset, seat)
-    say = stdout.write
+    return game, others, random.Random(seed)
+
+
+def greeting(preset: str, opponent: str, person, others) -> str:
     bots = ", ".join(person.label(p) for p in others)
-    say(
-        f"{preset}: you are {person.label(seat)}; {opponent} plays {bots}.\n"
+    return (
+        f"{preset}: you are {person.label(person.seat)}; {opponent} plays {bots}.\n"
         f"Type a move, or {', '.join(COMMANDS)}.\n"
     )
+
+
+def advance(state, seat: int, others, rng) -> None:
+    """Chance and the bots play until it is `seat`'s turn or the game is over."""
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(chance_outcome(state, rng))
             continue
         player = state.current_player()
-        if player != seat:
-            state.apply_action(others[player].step(state))
-            continue
-        say(person.news(state))
-        legal = [state.action_to_string(player, a) for a in state.legal_actions()]
-        say(f"\n{person.view(state)}\nlegal: {', '.join(legal)}\n")
-        while True:
-            say("your move> ")
-            stdout.flush()
-            line = stdin.readline()
-            if not line:  # end of input
-                say("\nend of input: game abandoned, nothing saved\n")
-                return 1
-            typed = line.strip(" \t\r\n")  # ASCII spaces: the moves' own rule
-            try:
-                action = state.string_to_action(typed)
-            except ValueError:
-                command = " ".join(typed.split()).lower()
-                if command == "quit":
-                    say("quit: game abandoned, nothing saved\n")
-                    return 1
-                if command in COMMANDS:
-                    say(person.command(command, state))
-                    continue
-                say(
-                    f"{typed!r} is not a legal move here; legal: {', '.join(legal)}\n"
-                    f"(or a command: {', '.join(COMMANDS)})\n"
-                )
-                continue
-            state.apply_action(action)
-            say(person.news(state))  # what the move did: a collision, a call, a shot's result
-            break
-    say(person.news(state))
-    say(f"\ngame over\n{person.view(state)}\n{person.verdict(state)}\n")
-    say(f"returns {state.returns()}\n")
-    if save:
-        review = state.review()
-        # A text seat's say, notes and fell_back go into the review (docs/reviews.md).
-        said = {p: bot.transcript for p, bot in others.items() if hasattr(bot, "transcript")}
-        if said:
-            review = with_transcripts(review, said)
-        try:
-            files.write_atomically(save, json.dumps(review, indent=1) + "\n")
-        except OSError as e:
-            raise PlayError(f"--save {save!r}: {e.strerror or e}") from None
-        say(f"review saved to {save} (python -m fogboard_games review {save})\n")
-    return 0
+        if player == seat:
+            return
+        state.apply_action(others[player].step(state))
+
+
+def legal_moves(state) -> list[str]:
+    player = state.current_player()
+    return [state.action_to_string(player, a) for a in state.legal_actions()]
+
+
+# What `answer` returns in place of an action for `quit` and for another command.
+QUIT, COMMAND = "quit", "command"
+
+
+def answer(line: str, state, person, legal: list[str]):
+    """A typed line, checked through string_to_action: (the action, played,
+    and what it did), (COMMAND, its output), (None, the refusal) or (QUIT,
+    the farewell); only a legal move changes the state."""
+    typed = line.strip(" \t\r\n")  # ASCII spaces: the moves' own rule
+    try:
+        action = state.string_to_action(typed)
+    except ValueError:
+        command = " ".join(typed.split()).lower()
+        if command == "quit":
+            return QUIT, "quit: game abandoned, nothing saved\n"
+        if command in COMMANDS:
+            return COMMAND, person.command(command, state)
+        return None, (
+            f"{typed!r} is not a legal move here; legal: {', '.join(legal)}\n"
+            f"(or a command: {', '.join(COMMANDS)})\n"
+        )
+    state.apply_action(action)
+    return action, person.news(state)  # what the move did: a collision, a call, a shot's result
+
+
+def ending(state, person) -> str:
+    """What the end of a game prints: the last news, the view, who won and why, the returns."""
+    return (
+        person.news(state)
+        + f"\ngame over\n{person.view(state)}\n{person.verdict(state)}\n"
+        + f"returns {state.returns()}\n"
+    )
+
+
+def final_review(state, others) -> dict:
+    """A finished game's review, with what its text seats said (say, notes,
+    fell_back: docs/reviews.md) when one of `others` (seat: bot) is a text seat."""
+    review = state.review()
+    said = {p: bot.transcript for p, bot in others.items() if hasattr(bot, "transcript")}
+    return with_transcripts(review, said) if said else review
+
+
+def save_review(review: dict, save: str) -> str:
+    """Write a finished game's review to `save` (PlayError if it cannot be); what to tell."""
+    try:
+        files.write_atomically(save, json.dumps(review, indent=1) + "\n")
+    except OSError as e:
+        raise PlayError(f"--save {save!r}: {e.strerror or e}") from None
+    return f"review saved to {save} (python -m fogboard_games review {save})\n"
 
 
 # The commands of every prompt (a move spelled so is never legal: no ruleset has one).

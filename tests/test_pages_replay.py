@@ -18,7 +18,6 @@ import fogboard_games
 from fogboard_games import __main__ as cli
 from fogboard_games import bots, pages, play
 from fogboard_games.bots import text
-from fogboard_games.core import glue
 from fogboard_games.core.review import ReviewError, with_transcripts
 from fogboard_games.pages import drawers
 

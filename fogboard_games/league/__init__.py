@@ -8,7 +8,8 @@ own seed; `backends` plays them (in this process, a process pool or Ray
 tasks) and gathers the outcomes in job order, so the same seed gives the
 same table whatever the backend; `table` makes the report; `journal`
 keeps each finished job on disk so a stopped league resumes. `run` does
-it all; the names of the modules are re-exported here.
+it all, `ratings` rates the kinds from the games and `saving` keeps each
+game's review (`--save-games`); the names of the modules are re-exported here.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from fogboard_games.league.planning import (
     parse_list,
     plan,
 )
+from fogboard_games.league.ratings import rate_league
+from fogboard_games.league.saving import check_folder, save_job, saved_games, write_review
 from fogboard_games.league.table import check_writable, format_table, summarize, write_json
 
 __all__ = [
@@ -36,18 +39,23 @@ __all__ = [
     "Journal",
     "LeagueError",
     "Outcome",
+    "check_folder",
     "check_writable",
     "episode_seed",
     "format_table",
     "journal_path",
     "parse_list",
     "plan",
+    "rate_league",
     "play_game",
     "play_job",
     "run",
     "run_jobs",
+    "save_job",
+    "saved_games",
     "summarize",
     "write_json",
+    "write_review",
 ]
 
 
@@ -63,6 +71,7 @@ def run(
     journal: str | None = None,
     resume: bool = False,
     note: Callable[[str], None] = lambda text: None,
+    save_games: str | None = None,
 ) -> dict:
     """Plan, play and summarize a league; returns the JSON-ready report.
 
@@ -71,13 +80,24 @@ def run(
     the report is the one an uninterrupted run gives. `note` is told what
     a resume found. The journal is left for the caller to remove once the
     report is safe, as the command line does once it has written the JSON.
+    With `save_games` (a folder), every game's review is written there as
+    its job finishes, before the journal records the job (league/saving.py).
     """
     games, kinds = list(games), list(kinds)
-    jobs, skipped = plan(games, kinds, episodes, seed)
+    jobs, skipped = plan(games, kinds, episodes, seed, reviews=save_games is not None)
     request = {"games": games, "bots": kinds, "episodes": episodes, "seed": seed}
+    if save_games is not None:
+        # (in the journal's request: a resume writes its games to the same folder)
+        request["save_games"] = save_games
+        check_folder(save_games)
+
+    def saved(i: int, outcomes: list) -> None:
+        if save_games is not None:
+            save_job(save_games, jobs[i], outcomes)
+
     results: list = [None] * len(jobs)
     if journal is None:
-        results = run_jobs(jobs, workers, backend, address, progress)
+        results = run_jobs(jobs, workers, backend, address, progress, on_done=saved)
     else:
         book = Journal.open(journal, request, jobs, resume, note)
         try:
@@ -92,7 +112,10 @@ def run(
                 backend,
                 address,
                 progress,
-                on_done=lambda k, outcomes: book.record(todo[k], jobs[todo[k]], outcomes),
+                on_done=lambda k, outcomes: (
+                    saved(todo[k], outcomes),
+                    book.record(todo[k], jobs[todo[k]], outcomes),
+                ),
             )
             for i, outcomes in zip(todo, played):
                 results[i] = outcomes
@@ -102,4 +125,5 @@ def run(
         **request,
         "skipped": [{"game": g, "bot": k} for g, k in skipped],
         "table": summarize(jobs, results),
+        "ratings": rate_league(jobs, results, seed),
     }

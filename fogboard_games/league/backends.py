@@ -54,13 +54,15 @@ def play_job(job: Job, on_episode: Callable[[int], None] | None = None) -> list[
             bot_kinds.make_bot(kind, game, seat, seed=seed + seat)
             for seat, kind in enumerate(job.kinds)
         ]
-        out.append(play_game(game, seats, seed, metric))
+        out.append(play_game(game, seats, seed, metric, review=job.reviews))
     return out
 
 
-def play_game(game, seats, seed: int, metric=None) -> Outcome:
+def play_game(game, seats, seed: int, metric=None, review: bool = False) -> Outcome:
     """One game between `seats` (a bot per seat), chance drawn from `seed`;
-    `metric(state, seat)`, if given, a seat's metrics of the final state.
+    `metric(state, seat)`, if given, a seat's metrics of the final state;
+    with `review`, the outcome carries the game's review (state.review()),
+    so that it comes back from a worker process or a Ray task as JSON-ready data.
 
     The league's own loop rather than pyspiel.evaluate_bots, which returns
     only the returns: the league also reports the length and the final
@@ -79,7 +81,7 @@ def play_game(game, seats, seed: int, metric=None) -> Outcome:
         state.apply_action(action)
     n = game.num_players()
     metrics = [metric(state, p) if metric else {} for p in range(n)]
-    return Outcome(list(state.returns()), length, metrics)
+    return Outcome(list(state.returns()), length, metrics, state.review() if review else None)
 
 
 def run_jobs(

@@ -37,6 +37,7 @@ class Job:
     first: int  # the first episode's index
     count: int  # episodes
     seed: int  # the league's seed
+    reviews: bool = False  # bring back each game's review (--save-games)
 
 
 @dataclasses.dataclass
@@ -46,6 +47,7 @@ class Outcome:
     returns: list[float]
     length: int
     metrics: list[dict]
+    review: dict | None = None  # state.review(), when the job asked for it
 
 
 def episode_seed(seed: int, preset: str, kinds: Sequence[str], episode: int) -> int:
@@ -70,7 +72,14 @@ def _once(items: Sequence[str], what: str) -> None:
         )
 
 
-def plan(games: Sequence[str], kinds: Sequence[str], episodes: int, seed: int, chunk: int = 10):
+def plan(
+    games: Sequence[str],
+    kinds: Sequence[str],
+    episodes: int,
+    seed: int,
+    chunk: int = 10,
+    reviews: bool = False,
+):
     """The jobs of a league, in a fixed order, and the matchups each game has.
 
     Refuses an unknown preset or bot kind, a count below 1 or above
@@ -124,5 +133,5 @@ def plan(games: Sequence[str], kinds: Sequence[str], episodes: int, seed: int, c
         for seats, watched in focal.items():
             for first in range(0, episodes, chunk):
                 count = min(chunk, episodes - first)
-                jobs.append(Job(name, seats, tuple(sorted(watched)), first, count, seed))
+                jobs.append(Job(name, seats, tuple(sorted(watched)), first, count, seed, reviews))
     return jobs, skipped

@@ -22,14 +22,19 @@ from fogboard_games.league.planning import Job, LeagueError, Outcome
 NO_VALUE = {"distToWin": (UNREACHABLE, "no_route")}
 
 
+def matchup(job: Job, seat: int) -> tuple[str, str]:
+    """The row a seat's games count in: (its kind, the kind of the other seats)."""
+    kind = job.kinds[seat]
+    others = [k for s, k in enumerate(job.kinds) if s != seat and k != kind]
+    return kind, others[0] if others else kind
+
+
 def summarize(jobs: Sequence[Job], results: Sequence[list[Outcome]]) -> dict:
     """Per preset, one row per (kind, against) matchup, in the order first played."""
     rows: dict[str, dict[tuple[str, str], dict]] = {}
     for job, outcomes in zip(jobs, results):
         for seat in job.focal:
-            kind = job.kinds[seat]
-            others = [k for s, k in enumerate(job.kinds) if s != seat and k != kind]
-            against = others[0] if others else kind
+            kind, against = matchup(job, seat)
             row = rows.setdefault(job.preset, {}).setdefault(
                 (kind, against), {"scores": [], "lengths": [], "wdl": [0, 0, 0], "metrics": []}
             )

@@ -149,3 +149,8 @@ def write_replay(review: dict, path: str) -> None:
     that cannot be written is refused (ValueError) before the work."""
     files.check_writable(path, "replay page")
     files.write_atomically(path, replay_page(review))
+
+
+def page_beside(review_path: str) -> str:
+    """The replay page kept beside a saved review file: `X.json` -> `X.html`."""
+    return review_path.removesuffix(".json") + ".html"

@@ -1,0 +1,120 @@
+"""Ratings of the bot kinds from the league's games (docs/league.md#ratings).
+
+Both ratings read one set of head-to-head results: a game between two
+kinds is won by a kind when every best-scoring seat is its own, and drawn
+when both kinds have a best-scoring seat (a kind alone at a game tells
+nothing and is left out). The fits are OpenSpiel's own, not ours: its Elo
+(`pyspiel.elo`, a Bradley-Terry maximum-likelihood fit on the Elo scale)
+with 95% intervals from a bootstrap over the games, and its alpha-rank
+(`open_spiel.python.egt.alpharank`, in the infinite-alpha limit) of the
+symmetric meta-game whose payoff is a kind's score share against another.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+
+from fogboard_games.league.planning import Job, Outcome, episode_seed
+
+# Bootstrap resamples of the games per preset (an Elo fit takes microseconds).
+RESAMPLES = 500
+
+
+def head_to_head(jobs: Sequence[Job], results: Sequence[list[Outcome]]) -> dict:
+    """Per preset, (kinds in first-played order, games as (winner, loser, drawn) indices)."""
+    out: dict[str, tuple[list[str], list[tuple[int, int, bool]]]] = {}
+    for job, outcomes in zip(jobs, results):
+        kinds, games = out.setdefault(job.preset, ([], []))
+        for k in job.kinds:
+            if k not in kinds:
+                kinds.append(k)
+        present = sorted(set(job.kinds), key=kinds.index)
+        if len(present) != 2:
+            continue  # a kind alone: nothing compared
+        for o in outcomes:
+            best = max(o.returns)
+            sides = {job.kinds[s] for s, r in enumerate(o.returns) if r == best}
+            if len(sides) == 1:
+                (winner,) = sides
+                loser = present[1] if winner == present[0] else present[0]
+                games.append((kinds.index(winner), kinds.index(loser), False))
+            else:
+                games.append((kinds.index(present[0]), kinds.index(present[1]), True))
+    return out
+
+
+def _matrices(n: int, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Win and draw count matrices (win[i][j]: i beat j) of games rows (i, j, drawn)."""
+    win = np.zeros((n, n), dtype=np.int64)
+    draw = np.zeros((n, n), dtype=np.int64)
+    decisive, drawn = games[games[:, 2] == 0], games[games[:, 2] == 1]
+    np.add.at(win, (decisive[:, 0], decisive[:, 1]), 1)
+    np.add.at(draw, (drawn[:, 0], drawn[:, 1]), 1)
+    draw = draw + draw.T
+    return win, draw
+
+
+def _elo(win: np.ndarray, draw: np.ndarray) -> np.ndarray:
+    """OpenSpiel's Elo fit, centred so the kinds' mean is 0 (its own anchor is the weakest at 0)."""
+    import pyspiel
+
+    ratings = np.array(pyspiel.elo.compute_ratings_from_matrices(win.tolist(), draw.tolist()))
+    return ratings - ratings.mean()
+
+
+def _alpharank(win: np.ndarray, draw: np.ndarray) -> np.ndarray:
+    """alpha-rank's stationary mass per kind; payoff = score share (a draw half), 1/2 against itself."""
+    from open_spiel.python.egt import alpharank
+
+    played = win + win.T + draw
+    share = np.where(played > 0, (win + draw / 2) / np.maximum(played, 1), 0.5)
+    np.fill_diagonal(share, 0.5)
+    with warnings.catch_warnings():  # (its exp() overflows harmlessly for lopsided payoffs)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        _, _, pi, _, _ = alpharank.compute([share], use_inf_alpha=True, verbose=False)
+    return np.asarray(pi, dtype=float)
+
+
+def rate(kinds: Sequence[str], games: Sequence[tuple[int, int, bool]], seed: int) -> dict:
+    """The ratings of one preset's kinds (JSON-ready); `undefined` says why when they are not."""
+    n = len(kinds)
+    played = np.array(games, dtype=np.int64).reshape(-1, 3)
+    out = {"kinds": list(kinds), "games": len(played), "undefined": None}
+    if n < 2 or len(played) == 0:
+        out["undefined"] = "one kind played this game: there is no one to rate it against"
+    elif not (played[:, 2] == 0).any():
+        out["undefined"] = "every game between kinds was drawn: nothing orders the kinds"
+    if out["undefined"]:
+        out["elo"] = out["alpharank"] = None
+        return out
+    win, draw = _matrices(n, played)
+    elo = _elo(win, draw)
+    rng = np.random.default_rng(seed)
+    boot = np.empty((RESAMPLES, n))
+    for b in range(RESAMPLES):
+        sample = played[rng.integers(0, len(played), len(played))]
+        boot[b] = _elo(*_matrices(n, sample))
+    low, high = np.percentile(boot, [2.5, 97.5], axis=0)
+    mass = _alpharank(win, draw)
+    order = sorted(range(n), key=lambda i: (-mass[i], i))
+    rank = {i: order.index(i) + 1 for i in range(n)}
+    out["elo"] = [
+        {"kind": k, "elo": float(elo[i]), "low": float(low[i]), "high": float(high[i])}
+        for i, k in enumerate(kinds)
+    ]
+    out["alpharank"] = [
+        {"kind": k, "mass": float(mass[i]), "rank": rank[i]} for i, k in enumerate(kinds)
+    ]
+    return out
+
+
+def rate_league(jobs: Sequence[Job], results: Sequence[list[Outcome]], seed: int) -> dict:
+    """Per preset, the ratings of its kinds (`rate`), the bootstrap seeded from the league's seed."""
+    return {
+        # (a stable seed per preset, as every game's own: numpy wants it non-negative)
+        preset: rate(kinds, games, episode_seed(seed, preset, ("ratings",), 0))
+        for preset, (kinds, games) in head_to_head(jobs, results).items()
+    }

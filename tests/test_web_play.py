@@ -1,0 +1,211 @@
+"""Play in the browser (docs/bots.md#play-in-the-browser): a whole game by
+clicking, the terminal's own text, a refused move leaving the state as it
+was, the review at the end, and every bad request refused with a status."""
+
+from __future__ import annotations
+
+import io
+import json
+import signal
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+
+import pytest
+
+from fogboard_games import bots, pages, play
+from fogboard_games.pages import web_play
+
+HOSTILE = "<img src=x onerror=window.pwned=1></script>"
+
+
+@pytest.fixture
+def served(tmp_path):
+    """A server of one phantom-ttt-3 game (the opponent random, seeded) on a free port."""
+    bots.BOT_KINDS[HOSTILE] = bots.BOT_KINDS["random"]  # (put back by conftest)
+    save = tmp_path / "game.json"
+    web = web_play.WebGame("phantom-ttt-3", HOSTILE, seat=1, seed=4, save=str(save))
+    server = web_play.make_server(web, "phantom-ttt-3", HOSTILE, port=0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield web, f"http://127.0.0.1:{server.server_address[1]}", save
+    server.shutdown()
+    server.server_close()
+
+
+def request(url, method="GET", body=None, headers=None):
+    """(status, the decoded JSON or text) of one plain HTTP request."""
+    headers = {"Content-Type": "application/json", **(headers or {})}
+    req = urllib.request.Request(url, data=body, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            status, raw = r.status, r.read()
+    except urllib.error.HTTPError as e:
+        status, raw = e.code, e.read()
+    try:
+        return status, json.loads(raw)
+    except ValueError:
+        return status, raw.decode()
+
+
+def test_a_whole_game_by_clicking_shows_the_terminals_text(served, watched_page):
+    web, url, save = served
+    page = watched_page.page
+    page.goto(url + "/")
+    page.wait_for_selector('body[data-shown="1"]')
+    assert page.text_content("#title") == f"phantom-ttt-3: play against {HOSTILE}"
+    # A refused move: the terminal's message, the state as it was.
+    before = web.state.history()
+    page.fill("#line", "z9")
+    page.click("#send")
+    page.wait_for_selector('body[data-shown="2"]')
+    assert page.text_content("#error").startswith("'z9' is not a legal move here; legal: ")
+    assert web.state.history() == before
+    typed = ["z9"]
+    while page.text_content("#status") == "your move":
+        assert page.text_content("#view") == web.person.view(web.state)
+        buttons = page.query_selector_all("#moves button.move")
+        assert [b.text_content() for b in buttons] == play.legal_moves(web.state)
+        typed.append(buttons[-1].text_content())
+        shown = int(page.get_attribute("body", "data-shown"))
+        buttons[-1].click()
+        page.wait_for_selector(f'body[data-shown="{shown + 1}"]')
+    assert page.text_content("#status") == "the game is over"
+    log = page.text_content("#log")
+    # The very text terminal play prints for the same moves (bar the echo of what was typed).
+    out = io.StringIO()
+    code = play.play(
+        "phantom-ttt-3",
+        HOSTILE,
+        seat=1,
+        seed=4,
+        stdin=io.StringIO("".join(t + "\n" for t in typed)),
+        stdout=out,
+    )
+    assert code == 0
+    echoed = log
+    for t in typed:
+        echoed = echoed.replace(f"your move> {t}\n", "your move> ", 1)
+    assert (
+        echoed
+        == out.getvalue() + f"review saved to {save} (python -m fogboard_games review {save})\n"
+    )
+    assert "game over" in log
+    # The review: saved, and offered for download as the same JSON.
+    assert page.get_attribute("#review", "download") == "review.json"
+    status, review = request(url + page.get_attribute("#review", "href"))
+    assert status == 200 and review == json.loads(save.read_text()) == web.state.review()
+    assert page.evaluate("window.pwned") is None and page.query_selector_all("img") == []
+    # The replay page offered at the end is the review's, and it runs under
+    # the server's content policy (its console is watched too).
+    replay = page.get_attribute("#replay", "href")
+    status, text = request(url + replay)
+    assert status == 200 and text == pages.replay_page(review)
+    page.goto(url + replay)
+    page.click("#last")
+    assert page.text_content("#move").strip() != ""
+    # Over: a move is refused, the state kept.
+    status, body = request(url + "/move", "POST", b'{"move": "a1"}')
+    assert status == 409 and "the game is over" in body["error"]
+
+
+@pytest.mark.parametrize(
+    "path,method,body,headers,status,says",
+    [
+        ("/etc/passwd", "GET", None, {}, 404, "no such page '/etc/passwd'"),
+        ("/../../etc/passwd", "GET", None, {}, 404, "no such page"),
+        ("/fogboard_games/play.py", "GET", None, {}, 404, "no such page"),
+        ("/move", "GET", None, {}, 405, "/move takes POST, not GET"),
+        ("/", "POST", b"{}", {}, 405, "/ takes GET, not POST"),
+        ("/", "PUT", b"{}", {}, 405, "PUT is not taken here"),
+        ("/move", "DELETE", None, {}, 405, "DELETE is not taken here"),
+        (
+            "/move",
+            "POST",
+            b'{"move": "a1"}',
+            {"Content-Type": "text/plain"},
+            415,
+            "application/json",
+        ),
+        ("/move", "POST", b"{not json", {}, 400, "the body is not JSON"),
+        ("/move", "POST", b"\xff\xfe", {}, 400, "the body is not JSON"),
+        ("/move", "POST", b'["a1"]', {}, 400, "not an object"),
+        ("/move", "POST", b'{"move": "a1", "seat": 0}', {}, 400, "unknown field 'seat'"),
+        ("/move", "POST", b'{"move": 3}', {}, 400, '"move", a string'),
+        ("/move", "POST", b"[" * 5000, {}, 413, "a move is at most 4096"),
+        ("/move", "POST", b'{"move": "a1"}', {"Host": "evil.example:80"}, 403, "is not this"),
+        ("/review.json", "GET", None, {}, 409, "once the game is over"),
+    ],
+)
+def test_bad_requests_are_refused_with_a_status_and_a_message(
+    served, path, method, body, headers, status, says
+):
+    web, url, _ = served
+    before = web.state.history()
+    got, answer = request(url + path, method, body, headers)
+    assert got == status
+    assert says in answer["error"]
+    assert web.state.history() == before and web.status == "playing"
+
+
+def test_a_move_and_a_command_through_plain_http(served):
+    web, url, _ = served
+    before = web.state.history()
+    status, body = request(url + "/move", "POST", b'{"move": " d9 "}')
+    assert status == 200 and body["state"]["refused"].startswith("'d9' is not a legal move here")
+    assert web.state.history() == before and body["state"]["legal"] == play.legal_moves(web.state)
+    status, body = request(url + "/move", "POST", b'{"move": "help"}')
+    assert status == 200 and body["state"]["reply"].startswith("type a move as the legal list")
+    move = play.legal_moves(web.state)[0]
+    history = len(web.state.history())
+    status, body = request(url + "/move", "POST", json.dumps({"move": move}).encode())
+    assert status == 200 and len(web.state.history()) > history
+    assert body["state"]["view"] == web.person.view(web.state)
+
+
+def test_the_server_binds_to_127_0_0_1_and_refuses_a_bad_port():
+    web = web_play.WebGame("phantom-ttt-3", "random")
+    server = web_play.make_server(web, "phantom-ttt-3", "random", 0)
+    try:
+        assert server.server_address[0] == "127.0.0.1" and server.server_address[1] > 0
+        with pytest.raises(play.PlayError, match="--port .*Address already in use"):
+            web_play.make_server(web, "phantom-ttt-3", "random", server.server_address[1])
+    finally:
+        server.server_close()
+    with pytest.raises(play.PlayError, match="--port must be 0 .* to 65535, got 70000"):
+        web_play.make_server(web, "phantom-ttt-3", "random", 70000)
+
+
+def test_the_command_names_its_url_and_ctrl_c_stops_it():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fogboard_games", "play", "liars-dice-1", "--web"]
+        + ["--opponent", "random", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # (a child of a non-interactive shell would ignore SIGINT)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("play --web: liars-dice-1 against random on http://127.0.0.1:")
+        url = line.split(" on ", 1)[1].split()[0]
+        status, text = request(url)
+        assert status == 200 and "<!doctype html>" in text
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0 and "stopped" in out and "Traceback" not in err
+
+
+def test_port_without_web_is_refused():
+    result = subprocess.run(
+        [sys.executable, "-m", "fogboard_games", "play", "liars-dice-1", "--port", "5"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2 and "--port is an option of play --web only" in result.stderr
