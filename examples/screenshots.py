@@ -1,12 +1,13 @@
-"""PNG screenshots of each ruleset's replay page, for docs/pages.md.
+"""PNG screenshots of each ruleset's replay page and of the league page,
+for docs/pages.md and docs/league.md.
 
     python examples/screenshots.py [OUT_DIR]   # default docs/img
 
 Plays one seeded random game of each preset below, writes its replay page
 and photographs it at a middle turn in headless Chromium (Debian's
-`chromium`, driven by playwright; see tests/browser.py). `shoot(html_path,
-png_path)` photographs any self-contained page: the league page's shot
-reuses it.
+`chromium`, driven by playwright; see tests/browser.py); then runs a small
+league of the baselines and photographs its page. `shoot(html_path,
+png_path)` photographs any self-contained page.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import sys
 import tempfile
 
 import fogboard_games
-from fogboard_games import pages
+from fogboard_games import league, pages
+from fogboard_games.pages.league import league_page
 
 PRESETS = {
     "phantom-ttt-3": 1,
@@ -89,6 +91,16 @@ def main(out: str = "docs/img") -> None:
             png = os.path.join(out, f"replay-{preset}.png")
             shoot(page, png, f"#turn={turn}")
             print(f"{png}: {os.path.getsize(png)} bytes")
+        # The league page of the baselines on two boards (ratings need two kinds).
+        report = league.run(
+            ["phantom-ttt-3", "dark-hex-4"], ["random", "heuristic"], 20, seed=0, progress=False
+        )
+        page = os.path.join(work, "league.html")
+        with open(page, "w", encoding="utf-8") as f:
+            f.write(league_page(report))
+        png = os.path.join(out, "league.png")
+        shoot(page, png, size=(1000, 1100))
+        print(f"{png}: {os.path.getsize(png)} bytes")
 
 
 if __name__ == "__main__":

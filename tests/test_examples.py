@@ -168,3 +168,17 @@ def test_batch_selfplay_beats_uniform_random(monkeypatch, capsys):
     assert abs(scores[0]) < 0.08, out
     assert scores[-1] > 0.15 and scores[-1] > scores[0] + 0.15, out
     assert "final mean score against uniform random" in out
+
+
+def test_screenshots_example_photographs_a_replay_and_the_league_page(tmp_path, monkeypatch):
+    import browser
+
+    browser.skip_or_fail()
+    monkeypatch.setenv("FOGBOARD_CHROMIUM", browser.chromium_path())
+    shots = runpy.run_path(str(EXAMPLES / "screenshots.py"))
+    main = shots["main"]
+    main.__globals__["PRESETS"] = {"phantom-ttt-3": 1}  # one replay is enough here
+    main(str(tmp_path))
+    for name in ("replay-phantom-ttt-3.png", "league.png"):
+        data = (tmp_path / name).read_bytes()
+        assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 5000, name
