@@ -1,5 +1,6 @@
 """The examples run end to end (tiny settings) and report what they claim."""
 
+import os
 import pathlib
 import runpy
 import sys
@@ -170,15 +171,24 @@ def test_batch_selfplay_beats_uniform_random(monkeypatch, capsys):
     assert "final mean score against uniform random" in out
 
 
-def test_screenshots_example_photographs_a_replay_and_the_league_page(tmp_path, monkeypatch):
+def test_screenshots_example_photographs_a_replay_and_the_league_page(tmp_path):
+    import subprocess
+
     import browser
 
     browser.skip_or_fail()
-    monkeypatch.setenv("FOGBOARD_CHROMIUM", browser.chromium_path())
-    shots = runpy.run_path(str(EXAMPLES / "screenshots.py"))
-    main = shots["main"]
-    main.__globals__["PRESETS"] = {"phantom-ttt-3": 1}  # one replay is enough here
-    main(str(tmp_path))
+    # In a process of its own: playwright's sync driver runs once per process,
+    # and the page tests' browser may already hold it here.
+    code = (
+        "import runpy, sys; shots = runpy.run_path(sys.argv[1]); "
+        "shots['main'].__globals__['PRESETS'] = {'phantom-ttt-3': 1}; "  # one replay is enough
+        "shots['main'](sys.argv[2])"
+    )
+    env = {**os.environ, "FOGBOARD_CHROMIUM": browser.chromium_path()}
+    script = str(EXAMPLES / "screenshots.py")
+    subprocess.run(
+        [sys.executable, "-c", code, script, str(tmp_path)], env=env, check=True, timeout=300
+    )
     for name in ("replay-phantom-ttt-3.png", "league.png"):
         data = (tmp_path / name).read_bytes()
         assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 5000, name
