@@ -171,7 +171,16 @@ class Tree:
     # ---- the arrays ------------------------------------------------------------
 
     def _arrays(
-        self, code, parent_of, action_of, chance_edges, utilities, strings, seat_of, legal, first_node
+        self,
+        code,
+        parent_of,
+        action_of,
+        chance_edges,
+        utilities,
+        strings,
+        seat_of,
+        legal,
+        first_node,
     ) -> None:
         players = self.num_players
         n = len(code)
@@ -254,6 +263,9 @@ class Tree:
             -1,
         )
         self.chance_prob = prob  # 1.0 on an edge from a decision
+        self.decision_edges = np.flatnonzero(self.edge_seq >= 0)
+        self.decision_edge_seq = self.edge_seq[self.decision_edges]
+        self.seat_edges = [np.flatnonzero(self.parent_player == p) for p in range(players)]
         self._check_legal(slot, widths)
         # The ends, in node order, with their returns (the walk met them in
         # depth-first order: reorder the rows the same way).
@@ -343,6 +355,39 @@ class Tree:
             actions.append(int(self.action[node]))
             node = int(self.parent[node])
         return actions[::-1]
+
+    def info_state_tensors(self, seat: int) -> np.ndarray:
+        """The information-state tensors of all `seat`'s infosets, one row
+        each in the tree's order, from each one's first history replayed
+        through the contract (a representative: perfect recall gives every
+        history of an infoset the same tensor)."""
+        encoder = self.game.setup.encoder
+        root = self.game.new_initial_state().writable_truth()
+        lo, hi = self.infoset_range[seat], self.infoset_range[seat + 1]
+        rows = np.zeros((hi - lo, self.game.information_state_tensor_size()))
+        for row, node in enumerate(self.infoset_node[lo:hi]):
+            m = root.copy()
+            for a in self.history(int(node)):
+                m.play(a)
+            rows[row] = encoder.info_state_tensor(m, seat)
+        return rows
+
+    def own_levels(self, seat: int) -> list[np.ndarray]:
+        """`seat`'s infosets by how many own moves lead to them, deepest first
+        (the order a best response takes them in), as infoset ids."""
+        lo, hi = int(self.infoset_range[seat]), int(self.infoset_range[seat + 1])
+        parent_seq = self.infoset_parent_seq[lo:hi]
+        own_depth = np.zeros(hi - lo, dtype=np.int64)
+        # Infosets are numbered in order of first visit, depth first: a parent
+        # sequence's infoset comes before the infosets it leads to.
+        above = np.where(parent_seq >= 0, self.seq_infoset[np.maximum(parent_seq, 0)] - lo, -1)
+        for j in range(hi - lo):
+            if above[j] >= 0:
+                own_depth[j] = own_depth[above[j]] + 1
+        return [
+            np.flatnonzero(own_depth == d) + lo
+            for d in range(int(own_depth.max(initial=0)), -1, -1)
+        ]
 
     def state(self, node: int):
         """A pyspiel state of the game at `node` (replayed from the root)."""
