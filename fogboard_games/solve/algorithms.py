@@ -19,7 +19,6 @@ import numpy as np
 
 from fogboard_games.solve.policy import Policy
 
-
 # ---- the passes over the tree --------------------------------------------------
 
 
