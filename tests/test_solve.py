@@ -226,3 +226,10 @@ def test_exploitability_is_refused_for_more_than_two_seats():
     tree = tree_of(SMALL[-1])
     with pytest.raises(ValueError, match="nash_conv"):
         solve.exploitability(tree, solve.uniform(tree))
+
+
+def test_bench_solve_refuses_a_preset_it_does_not_measure():
+    from fogboard_games.bench import BenchError, run_solve
+
+    with pytest.raises(BenchError, match="is not a preset bench --solve measures; it measures"):
+        run_solve(rounds=1, only=["dark-hex-4"])
