@@ -60,8 +60,14 @@ def run_solve(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict]:
         "speedup: OpenSpiel's time / ours; OpenSpiel's is cached_tree's (build: "
         "load + CFRPlusSolver's walk of the tree) or the C++ twin's where there is one"
     )
+    # The targets are the issue's, on liars-dice-classic-1 (OpenSpiel's
+    # liars_dice(numdice=1) is its C++ twin).
     for measure, target in SOLVE_TARGETS.items():
-        got = [r["speedup"] for r in rows if r["measure"].startswith(measure) and r["speedup"]]
+        got = [
+            r["speedup"]
+            for r in rows
+            if r["preset"] == SOLVE_PRESETS[0] and r["measure"].startswith(measure) and r["speedup"]
+        ]
         if got:
             print(f"{measure}: speedup {min(got):.1f}, target >= {target}")
     return rows

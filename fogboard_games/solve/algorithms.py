@@ -144,6 +144,7 @@ class _Solver:
         self.cumulative = np.zeros(tree.num_sequences)
         self.current = _regret_matching(tree, self.regret, slice(0, tree.num_sequences))
         self._seat = [_SeatIndex(tree, seat) for seat in range(tree.num_players)]
+        self._edges = None  # each node's probability given its parent, under `current`
 
     def run(self, iterations: int) -> _Solver:
         if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 0:
@@ -155,30 +156,26 @@ class _Solver:
     def iterate(self) -> None:
         self.iteration += 1
         tree = self.tree
+        if self._edges is None:
+            self._edges = _edge_probs(tree, self.current)
+        f = self._edges  # kept current: each seat's update rewrites its own edges
         for index in self._seat:
-            f = _edge_probs(tree, self.current)
-            two = np.empty((tree.num_histories, 2))
-            two[:, 0] = f
-            two[:, 1] = 1.0
             own = index.edges
-            two[own, 0] = 1.0
-            two[own, 1] = f[own]
-            reach = _forward(tree, two)
+            others = f.copy()
+            others[own] = 1.0
+            reach = _forward(tree, others)
             v = _backward(tree, f, tree.utility[:, index.seat])
             sequences = index.sequences
             q = np.bincount(
-                index.edge_seq,
-                weights=reach[index.edge_parent, 0] * v[own],
-                minlength=index.size,
+                index.edge_seq, weights=reach[index.edge_parent] * v[own], minlength=index.size
             )
             current = self.current[sequences]
             state_value = np.add.reduceat(current * q, index.starts)
             regret = q - state_value[index.seq_infoset]
-            own_reach = np.bincount(
-                index.node_infoset, weights=reach[index.nodes, 1], minlength=len(index.starts)
-            )
+            own_reach = index.own_reach(current) * index.histories
             self._update(sequences, regret, current * own_reach[index.seq_infoset])
-            self.current[sequences] = _regret_matching(tree, self.regret, sequences)
+            self.current[sequences] = index.regret_matching(self.regret[sequences])
+            f[own] = self.current[tree.edge_seq[own]]
 
     def _update(self, sequences: slice, regret: np.ndarray, contribution: np.ndarray) -> None:
         self.regret[sequences] += regret
@@ -218,8 +215,43 @@ class _SeatIndex:
         first, last = int(tree.infoset_range[seat]), int(tree.infoset_range[seat + 1])
         self.starts = tree.seq_start[first:last] - lo
         self.seq_infoset = tree.seq_infoset[lo:hi] - first
-        self.nodes = np.flatnonzero(tree.player == seat)
-        self.node_infoset = tree.infoset[self.nodes] - first
+        nodes = np.flatnonzero(tree.player == seat)
+        self.histories = np.bincount(tree.infoset[nodes] - first, minlength=last - first)
+        self.widths = np.diff(tree.seq_start[first : last + 1])[self.seq_infoset]
+        # The seat's own reach of an infoset is the same at all its histories
+        # (perfect recall): a product along its own sequences, shallowest first.
+        self.levels = tree.own_levels(seat)[::-1]
+        parent = tree.infoset_parent_seq[first:last]
+        self.parent_seq = np.where(parent >= 0, parent - lo, -1)
+        self.first = first
+
+    def own_reach(self, current: np.ndarray) -> np.ndarray:
+        """Each of the seat's infosets' own reach under its `current` sequence probabilities."""
+        reach = np.ones(len(self.starts))
+        seq_reach = np.empty(self.size)
+        for level in self.levels:
+            infosets = level - self.first
+            parent = self.parent_seq[infosets]
+            inner = parent >= 0
+            reach[infosets[inner]] = seq_reach[parent[inner]]
+            # this level's sequences: those of its infosets
+            seqs = _ranges(self.starts, self.size, infosets)
+            seq_reach[seqs] = reach[self.seq_infoset[seqs]] * current[seqs]
+        return reach
+
+    def regret_matching(self, regret: np.ndarray) -> np.ndarray:
+        positive = np.maximum(regret, 0.0)
+        total = np.add.reduceat(positive, self.starts)[self.seq_infoset]
+        return np.where(total > 0, positive / np.where(total > 0, total, 1.0), 1.0 / self.widths)
+
+
+def _ranges(starts: np.ndarray, size: int, infosets: np.ndarray) -> np.ndarray:
+    """The sequences of `infosets` (ids local to a seat), concatenated."""
+    stops = np.append(starts[1:], size)
+    first, stop = starts[infosets], stops[infosets]
+    widths = stop - first
+    offsets = np.repeat(first - np.concatenate([[0], np.cumsum(widths)[:-1]]), widths)
+    return np.arange(int(widths.sum())) + offsets
 
 
 def _regret_matching(tree, regret: np.ndarray, sequences: slice) -> np.ndarray:

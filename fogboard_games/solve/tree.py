@@ -12,6 +12,7 @@ later streaming traversal could not also produce.
 
 from __future__ import annotations
 
+import gc
 import random
 import sys
 
@@ -160,10 +161,17 @@ class Tree:
 
         rejoin = sys.getrecursionlimit()
         sys.setrecursionlimit(max(rejoin, 4 * game.max_game_length() + 100))
+        # The walk makes a match per node and frees it at once: the cyclic
+        # collector would only rescan the growing lists, again and again.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             visit(game.new_initial_state().writable_truth(), -1, -1)
         finally:
             sys.setrecursionlimit(rejoin)
+            visit = None  # (the closure refers to itself: break the cycle)
+            if collecting:
+                gc.enable()
         self._arrays(
             code, parent_of, action_of, chance_edges, utilities, strings, seat_of, legal, first_node
         )
