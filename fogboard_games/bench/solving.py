@@ -5,7 +5,10 @@ On each preset: our tree build beside `cached_tree` (its build is what
 `pyspiel.CFRPlusSolver` pays on construction: the walk of every node);
 one iteration of each of our algorithms beside `pyspiel.CFRPlusSolver` on
 the cached tree and on the registered C++ twin; one exploitability beside
-`pyspiel.exploitability` on both. Times are the best of `rounds`.
+`pyspiel.exploitability` on both. Times are the best of `rounds`, in CPU
+seconds of this process (time.process_time: both sides run single-threaded
+in it), so that the load of a shared machine weighs on the ratios less than
+on wall-clock times.
 """
 
 from __future__ import annotations
@@ -29,9 +32,9 @@ SOLVE_TARGETS = {"build": 20.0, "cfr+": 5.0, "exploitability": 5.0}
 def _best(rounds: int, call) -> float:
     best = float("inf")
     for _ in range(rounds):
-        start = time.perf_counter()
+        start = time.process_time()
         call()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best
 
 
@@ -40,7 +43,7 @@ def run_solve(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict]:
     whole build, iteration or evaluation, best of `rounds`)."""
     check_options("bench --solve", rounds, seconds, only, SOLVE_PRESETS)
     twins = dict(BENCH_PAIRS)
-    print(f"fogboard_games.solve beside OpenSpiel, best of {rounds}; seconds (lower is better)")
+    print(f"fogboard_games.solve beside OpenSpiel, best of {rounds}; CPU seconds (lower is better)")
     print(
         f"{'preset':<22}{'measure':<34}{'ours':>10}{'OpenSpiel':>11}{'C++ twin':>10}{'speedup':>9}"
     )
