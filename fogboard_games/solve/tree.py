@@ -13,6 +13,7 @@ later streaming traversal could not also produce.
 from __future__ import annotations
 
 import gc
+import math
 import random
 import sys
 
@@ -33,7 +34,7 @@ PROBES = 1024
 DECISION, CHANCE_NODE, END = 0, 1, 2  # `kind` of a node
 
 
-def estimate_histories(game, probes: int = PROBES, seed: int = 0) -> int:
+def estimate_histories(game, probes: int = PROBES, seed: int = 0) -> float:
     """An unbiased estimate of the number of histories (Knuth 1975): each
     random path from the root counts, at every depth, the product of the
     branching factors along it; the mean over paths estimates the nodes."""
@@ -50,7 +51,11 @@ def estimate_histories(game, probes: int = PROBES, seed: int = 0) -> int:
             c.play(options[rng.randrange(len(options))])
             m = c
         total += count
-    return int(total / probes)
+    return total / probes  # (inf for a game past a float's range)
+
+
+def _count(x: float) -> str:
+    return f"{x:.3g}" if math.isfinite(x) else "more than 1e308"
 
 
 class Tree:
@@ -84,8 +89,8 @@ class Tree:
         limit = max_bytes // BUILD_BYTES_PER_NODE
         if self.estimate > limit:
             raise ValueError(
-                f"{game}: about {self.estimate:.3g} histories (estimated from "
-                f"{PROBES} random paths), {self.estimate * BUILD_BYTES_PER_NODE / 2**30:.1f} GiB "
+                f"{game}: about {_count(self.estimate)} histories (estimated from "
+                f"{PROBES} random paths), {_count(self.estimate * BUILD_BYTES_PER_NODE / 2**30)} GiB "
                 f"to build; the bound is {max_bytes / 2**30:.1f} GiB ({limit:.3g} histories): "
                 f"pass a larger max_bytes to build it anyway"
             )
