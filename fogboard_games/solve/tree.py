@@ -55,7 +55,7 @@ def estimate_histories(game, probes: int = PROBES, seed: int = 0) -> float:
 
 
 def _count(x: float) -> str:
-    return f"{x:.3g}" if math.isfinite(x) else "more than 1e308"
+    return f"about {x:.3g}" if math.isfinite(x) else "more than 1e308"
 
 
 class Tree:
@@ -89,7 +89,7 @@ class Tree:
         limit = max_bytes // BUILD_BYTES_PER_NODE
         if self.estimate > limit:
             raise ValueError(
-                f"{game}: about {_count(self.estimate)} histories (estimated from "
+                f"{game}: {_count(self.estimate)} histories (estimated from "
                 f"{PROBES} random paths), {_count(self.estimate * BUILD_BYTES_PER_NODE / 2**30)} GiB "
                 f"to build; the bound is {max_bytes / 2**30:.1f} GiB ({limit:.3g} histories): "
                 f"pass a larger max_bytes to build it anyway"
