@@ -233,3 +233,13 @@ def test_bench_solve_refuses_a_preset_it_does_not_measure():
 
     with pytest.raises(BenchError, match="is not a preset bench --solve measures; it measures"):
         run_solve(rounds=1, only=["dark-hex-4"])
+
+
+def test_a_solver_runs_a_count_of_iterations_only():
+    tree = tree_of("fogboard_dark_hex(board_size=2)")
+    solver = solve.CFR(tree)
+    for bad in (-1, True, 2.0, "3"):
+        with pytest.raises(ValueError, match="iterations must be an int >= 0"):
+            solver.run(bad)
+    assert solver.iteration == 0 and not solver.cumulative.any()  # nothing ran
+    assert solver.run(3).iteration == 3

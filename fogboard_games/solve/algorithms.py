@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fogboard_games.core.params import is_int
 from fogboard_games.solve.policy import Policy
 
 # ---- the passes over the tree --------------------------------------------------
@@ -147,7 +148,7 @@ class _Solver:
         self._edges = None  # each node's probability given its parent, under `current`
 
     def run(self, iterations: int) -> _Solver:
-        if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 0:
+        if not is_int(iterations) or iterations < 0:
             raise ValueError(f"iterations must be an int >= 0, got {iterations!r}")
         for _ in range(iterations):
             self.iterate()
