@@ -243,3 +243,49 @@ def test_a_solver_runs_a_count_of_iterations_only():
             solver.run(bad)
     assert solver.iteration == 0 and not solver.cumulative.any()  # nothing ran
     assert solver.run(3).iteration == 3
+
+
+def test_kuhn_through_the_contract_is_openspiels_kuhn_poker():
+    """The minimal games' Kuhn poker is OpenSpiel's kuhn_poker action for
+    action: the tree's CFR+ policy, exported, has the C++ game's exploitability
+    there, and its value tends to Kuhn's -1/18."""
+    import minimal_games  # noqa: F401  (registers the test games)
+
+    tree = solve.Tree(pyspiel.load_game("fogboard_test_kuhn"))
+    cpp = pyspiel.load_game("kuhn_poker")
+    assert tree.num_histories == 58 and tree.num_infostates == [6, 6]
+    policy = solve.CFRPlus(tree).run(500).average_policy()
+    table = openspiel_policy.TabularPolicy(cpp)
+    for i, node in enumerate(tree.infoset_node):
+        state = cpp.new_initial_state()  # the same actions in the C++ game
+        for action in tree.history(int(node)):
+            state.apply_action(action)
+        table.policy_for_key(state.information_state_string())[:] = policy.table()[i]
+    assert solve.exploitability(tree, policy) == pytest.approx(
+        pyspiel.exploitability(cpp, openspiel_policy.python_policy_to_pyspiel_policy(table)),
+        abs=1e-9,
+    )
+    assert solve.expected_values(tree, policy)[0] == pytest.approx(-1 / 18, abs=1e-3)
+
+
+def test_rewards_paid_on_the_way_add_up_to_pyspiels_returns():
+    import minimal_games  # noqa: F401
+
+    game = pyspiel.load_game("fogboard_test_kuhn_rounds")
+    tree = solve.Tree(game)
+    policy = solve.CFR(tree).run(3).average_policy()
+    values = pyspiel.expected_returns(game.new_initial_state(), to_pyspiel(policy), -1, True)
+    np.testing.assert_allclose(solve.expected_values(tree, policy), values, atol=1e-9)
+
+
+def test_a_game_without_perfect_recall_is_refused(monkeypatch):
+    import minimal_games  # noqa: F401
+
+    game = pyspiel.load_game("fogboard_test_kuhn")
+    # A seat that forgets its own bets: its second decision looks like its first.
+    encoder = game.setup.encoder
+    monkeypatch.setattr(
+        encoder, "info_state_string", lambda match, player: str(match.cards[player])
+    )
+    with pytest.raises(ValueError, match="lacks perfect recall"):
+        solve.Tree(game)
