@@ -205,6 +205,10 @@ ROUND_TRIP_GAMES = [
     ("fogboard_recon_hex", {"board_size": 5, "sense": 2}),
     ("fogboard_recon_hex", {"board_size": 4, "sense": 1}),
     ("fogboard_recon_hex", {"board_size": 3, "sense": 3, "max_plies": 5}),
+    # Rectangular boards (docs/boards.md#rectangular-boards): config.ranks.
+    ("fogboard_dark_hex", {"num_rows": 3, "num_cols": 5}),
+    ("fogboard_dark_hex", {"num_rows": 4, "num_cols": 2, "abrupt": True, "max_plies": 7}),
+    ("fogboard_recon_hex", {"num_rows": 5, "num_cols": 3, "sense": 2}),
 ]
 
 
@@ -226,6 +230,7 @@ def test_random_games_round_trip_through_json(short_name, params):
             state.information_state_string(p) for p in (0, 1)
         ]
         assert R.dumps(back, **loaded.writer_args()) == text
+        assert ("ranks" in json.loads(text)["config"]) == (not game.setup.square)
         endings.add(state.truth.ending)
     assert "wall-clock" in endings and len(endings) >= 2
 

@@ -254,6 +254,51 @@ def check_info_states_consistent(game, seed: int = 0) -> None:
     )
 
 
+def has_perfect_recall(game) -> bool:
+    """Whether `game` declares perfect recall. pyspiel's GameType has no
+    field for it (OpenSpiel's phantom_ttt_ir and dark_hex_ir say it in their
+    names only), so a game's Setup says it: `perfect_recall`, true unless set."""
+    return getattr(getattr(game, "setup", None), "perfect_recall", True)
+
+
+def check_perfect_recall(game, seed: int = 0) -> None:
+    """A seat's information state fixes its past: the information states it
+    moved from and the actions it took there, in order. A game that declares
+    imperfect recall (`has_perfect_recall`) must show a seat two histories
+    with one information state and two such pasts, so the declaration is
+    checked too."""
+    rng = random.Random(seed)
+    pasts: dict[tuple, tuple] = {}
+    forgot = None
+    states = itertools.chain(playout_states(game, rng, 40), _early_states(game, rng, 300, 4))
+    for state in states:
+        if state.is_chance_node():
+            continue
+        # Each seat's past: its information state and action at each of its decisions.
+        mine: dict[int, list] = {p: [] for p in range(game.num_players())}
+        walk = game.new_initial_state()
+        for action in state.history():
+            if not walk.is_chance_node():
+                p = walk.current_player()
+                mine[p].append((walk.information_state_string(p), action))
+            walk.apply_action(action)
+        for p, past in mine.items():
+            key = (p, state.information_state_string(p))
+            seen = pasts.setdefault(key, tuple(past))
+            if seen != tuple(past):
+                forgot = forgot or (p, state.history())
+    if has_perfect_recall(game):
+        assert forgot is None, (
+            f"{game}: seat {forgot[0] if forgot else ''} has one information state after two "
+            f"different pasts (second history {forgot[1] if forgot else ''}), but the game "
+            "declares perfect recall"
+        )
+    else:
+        assert forgot is not None, (
+            f"{game}: declares imperfect recall, but no seat forgot its past in the histories tried"
+        )
+
+
 def check_public_observer(game, seed: int = 0) -> None:
     """A public-only observer gives every seat the same string and tensor."""
     rng = random.Random(seed)
@@ -482,6 +527,7 @@ CHECKS = [
     check_routes_agree,
     check_clone_independent,
     check_info_states_consistent,
+    check_perfect_recall,
     check_public_observer,
     check_resample,
     check_rewards_sum_to_returns,
