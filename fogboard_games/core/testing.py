@@ -270,27 +270,34 @@ def check_perfect_recall(game, seed: int = 0) -> None:
     rng = random.Random(seed)
     pasts: dict[tuple, tuple] = {}
     forgot = None
-    states = itertools.chain(playout_states(game, rng, 40), _early_states(game, rng, 300, 4))
-    for state in states:
-        if state.is_chance_node():
-            continue
-        # Each seat's past: its information state and action at each of its decisions.
-        mine: dict[int, list] = {p: [] for p in range(game.num_players())}
-        walk = game.new_initial_state()
-        for action in state.history():
-            if not walk.is_chance_node():
-                p = walk.current_player()
-                mine[p].append((walk.information_state_string(p), action))
-            walk.apply_action(action)
-        for p, past in mine.items():
-            key = (p, state.information_state_string(p))
-            seen = pasts.setdefault(key, tuple(past))
-            if seen != tuple(past):
-                forgot = forgot or (p, state.history())
+    players = range(game.num_players())
+    # Full playouts, and short ones (where repeats are most likely), each
+    # seat's past kept as the playout goes.
+    for playout in range(60):
+        decisions = 4 if playout % 2 else game.max_game_length()
+        state = game.new_initial_state()
+        mine: list[tuple] = [() for _ in players]
+        made = 0
+        while made <= decisions:
+            if not state.is_chance_node():
+                for p in players:
+                    key = (p, state.information_state_string(p))
+                    if pasts.setdefault(key, mine[p]) != mine[p] and forgot is None:
+                        forgot = (p, state.history())
+            if state.is_terminal() or made == decisions:
+                break
+            if state.is_chance_node():
+                _step(state, rng)
+                continue
+            p = state.current_player()
+            action = rng.choice(state.legal_actions())
+            mine[p] += ((state.information_state_string(p), action),)
+            state.apply_action(action)
+            made += 1
     if has_perfect_recall(game):
         assert forgot is None, (
-            f"{game}: seat {forgot[0] if forgot else ''} has one information state after two "
-            f"different pasts (second history {forgot[1] if forgot else ''}), but the game "
+            f"{game}: seat {forgot and forgot[0]} has one information state after two "
+            f"different pasts (second history {forgot and forgot[1]}), but the game "
             "declares perfect recall"
         )
     else:
