@@ -68,7 +68,7 @@ def _sides_params() -> list[Param]:
         Param(
             "num_rows",
             -1,
-            "files: the rows of OpenSpiel's board, which X joins; -1 means board_size",
+            "files (OpenSpiel's rows: X joins the first to the last); -1 means board_size",
             2,
             11,
             extra=(-1,),
@@ -76,7 +76,7 @@ def _sides_params() -> list[Param]:
         Param(
             "num_cols",
             -1,
-            "ranks: the columns of OpenSpiel's board, which O joins; -1 means board_size",
+            "ranks (OpenSpiel's columns: O joins the first to the last); -1 means board_size",
             2,
             11,
             extra=(-1,),

@@ -25,7 +25,9 @@ A = sense anchors; K = sense block cells):
 | outcome | (3,) | public | seat 0 won / draw / seat 1 won, zeros while running |
 
 The table is also built from code by `core.observer.piece_table` (docs/boards.md).
-`BoardEncoder` is the ruleset's core.contract.Encoder.
+`BoardEncoder` is the ruleset's core.contract.Encoder. Under `imperfect_recall`
+a perfect-recall key shows the current view (`BoardEncoder.recall_key`,
+docs/boards.md#imperfect-recall).
 """
 
 from __future__ import annotations

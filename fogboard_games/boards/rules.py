@@ -12,7 +12,8 @@ A seat may never attempt its own stone nor an opponent stone it has proven
 (by a collision or by sensing): those cells are not legal actions at all.
 
 `Geometry` (the ruleset's core.contract.Setup) holds what never changes in
-a game (cell names, neighbours, lines, sense blocks); `Match` holds
+a game (cell names, neighbours, lines, sense blocks; a hex board may be a
+rectangle, docs/boards.md#rectangular-boards); `Match` holds
 everything that changes, in a few flat lists so that copying a state
 (OpenSpiel clones constantly) stays cheap.
 """
