@@ -809,7 +809,7 @@ def test_writer_checks_its_arguments():
 
 
 def _rect_replay():
-    game = fogboard_games.load("dark-hex-3x4")
+    game = fogboard_games.load("dark-hex-rect-3x4")
     state, _ = random_game(game, 2)
     return R.to_replay(state)
 

@@ -362,7 +362,11 @@ BEATS_RANDOM = {
 
 
 def test_every_preset_is_measured_against_random():
-    boards = {"dark-hex-5", "recon-hex-5", "dark-hex-3x4"}  # probe's own tests cover these boards
+    boards = {
+        "dark-hex-5",
+        "recon-hex-5",
+        "dark-hex-rect-3x4",
+    }  # probe's own tests cover these boards
     assert set(BEATS_RANDOM) == set(fogboard_games.PRESETS) - boards
 
 

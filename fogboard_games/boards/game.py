@@ -279,7 +279,7 @@ registry.add_preset(
     "dark-hex-5", "fogboard_dark_hex", {"board_size": 5, "abrupt": True}, "abrupt dark hex 5x5"
 )
 registry.add_preset(
-    "dark-hex-3x4",
+    "dark-hex-rect-3x4",
     "fogboard_dark_hex",
     {"num_rows": 3, "num_cols": 4},
     "dark hex on OpenSpiel's 3-row, 4-column board, classical",
@@ -293,7 +293,7 @@ registry.add_preset(
 registry.add_bench_pair("phantom-ttt-3", "phantom_ttt")
 registry.add_bench_pair("dark-hex-4", "dark_hex(board_size=4)")
 registry.add_bench_pair("dark-hex-5", "dark_hex(board_size=5,gameversion=adh)")
-registry.add_bench_pair("dark-hex-3x4", "dark_hex(num_rows=3,num_cols=4)")
+registry.add_bench_pair("dark-hex-rect-3x4", "dark_hex(num_rows=3,num_cols=4)")
 registry.add_conformance_extras(
     "fogboard_phantom_ttt",
     [
