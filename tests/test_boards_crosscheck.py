@@ -33,7 +33,14 @@ OBSTYPES = ("reveal-nothing", "reveal-numturns")
 
 def hex_map(n: int) -> list[int]:
     """Our cell (rank * n + file) -> OpenSpiel dark_hex action (file * n + rank)."""
-    return [(c % n) * n + c // n for c in range(n * n)]
+    return rect_map(n, n)
+
+
+def rect_map(rows: int, cols: int) -> list[int]:
+    """`num_rows=rows,num_cols=cols`: our board has `rows` files and `cols`
+    ranks; our cell rank * rows + file -> OpenSpiel's file * cols + rank
+    (its row is our file, its column our rank)."""
+    return [(c % rows) * cols + c // rows for c in range(rows * cols)]
 
 
 TTT_MAP = [(2 - c // 3) * 3 + c % 3 for c in range(9)]  # OpenSpiel row 0 is our rank 3
@@ -52,6 +59,28 @@ def ttt_pair(abrupt: bool, obstype: str):
 def hex_pair(n: int, abrupt: bool, obstype: str):
     ours = f"fogboard_dark_hex(board_size={n},abrupt={_flag(abrupt)},obstype={obstype})"
     theirs = f"dark_hex(board_size={n},gameversion={'adh' if abrupt else 'cdh'},obstype={obstype})"
+    return pyspiel.load_game(ours), pyspiel.load_game(theirs), hex_map(n)
+
+
+def rect_pair(rows: int, cols: int, abrupt: bool, obstype: str):
+    sides = f"num_rows={rows},num_cols={cols}"
+    ours = f"fogboard_dark_hex({sides},abrupt={_flag(abrupt)},obstype={obstype})"
+    theirs = f"dark_hex({sides},gameversion={'adh' if abrupt else 'cdh'},obstype={obstype})"
+    return pyspiel.load_game(ours), pyspiel.load_game(theirs), rect_map(rows, cols)
+
+
+def ir_pair(kind: str, n: int, abrupt: bool, obstype: str):
+    """Our imperfect-recall game and OpenSpiel's phantom_ttt_ir / dark_hex_ir."""
+    flags = f"abrupt={_flag(abrupt)},obstype={obstype},imperfect_recall=true"
+    if kind == "ttt":
+        version = "abrupt" if abrupt else "classical"
+        ours = f"fogboard_phantom_ttt({flags})"
+        theirs = f"phantom_ttt_ir(gameversion={version},obstype={obstype})"
+        return pyspiel.load_game(ours), pyspiel.load_game(theirs), TTT_MAP
+    ours = f"fogboard_dark_hex(board_size={n},{flags})"
+    theirs = (
+        f"dark_hex_ir(board_size={n},gameversion={'adh' if abrupt else 'cdh'},obstype={obstype})"
+    )
     return pyspiel.load_game(ours), pyspiel.load_game(theirs), hex_map(n)
 
 
@@ -98,25 +127,34 @@ class Partition:
 class Lockstep:
     """Our state and OpenSpiel's, advanced together and compared at each node."""
 
-    def __init__(self, ours_game, theirs_game, mapping, partitions):
+    def __init__(self, ours_game, theirs_game, mapping, partitions, their_key=None):
         self.ours_game = ours_game
         self.mapping = mapping
-        self.partitions = partitions  # (string partition, tensor partition)
+        # (string partition, tensor partition), then optionally the two of
+        # the observation and the seats' pasts (`Pasts`).
+        self.partitions = partitions
+        # OpenSpiel's information-state key of (state, seat): its tensor
+        # unless told (the _ir games: their string, see test_imperfect_recall...).
+        self.their_key = their_key or _their_tensor
         self.ours = ours_game.new_initial_state()
         self.theirs = theirs_game.new_initial_state()
         self.history: tuple = ()
+        self.movers: tuple = ()
 
     def child(self, action: int) -> Lockstep:
         out = Lockstep.__new__(Lockstep)
         out.ours_game = self.ours_game
         out.mapping = self.mapping
         out.partitions = self.partitions
+        out.their_key = self.their_key
+        out.movers = self.movers + (self.ours.current_player(),)
         out.ours = self.ours.child(action)
         out.theirs = self.theirs.child(self.mapping[action])
         out.history = self.history + (action,)
         return out
 
     def apply(self, action: int) -> None:
+        self.movers += (self.ours.current_player(),)
         self.ours.apply_action(action)
         self.theirs.apply_action(self.mapping[action])
         self.history += (action,)
@@ -134,15 +172,49 @@ class Lockstep:
         assert ours.current_player() == theirs.current_player(), f"mover differs after {names}"
         mapped = sorted(self.mapping[a] for a in ours.legal_actions())
         assert mapped == theirs.legal_actions(), f"legal sets differ after {names}"
-        by_string, by_tensor = self.partitions
+        by_string, by_tensor = self.partitions[:2]
         mover = ours.current_player()
         for seat in (0, 1):
-            their_key = tuple(theirs.information_state_tensor(seat))
+            their_key = self.their_key(theirs, seat)
             ours_string = ours.information_state_string(seat)
             by_string.add(seat, ours_string, their_key, h, seat == mover)
             by_tensor.add(
                 seat, tuple(ours.information_state_tensor(seat)), their_key, h, seat == mover
             )
+        if len(self.partitions) > 2:
+            obs_string, obs_tensor, pasts = self.partitions[2:]
+            for seat in (0, 1):
+                their_obs = tuple(theirs.observation_tensor(seat))
+                obs_string.add(seat, ours.observation_string(seat), their_obs, h, seat == mover)
+                obs_tensor.add(
+                    seat, tuple(ours.observation_tensor(seat)), their_obs, h, seat == mover
+                )
+                own = tuple(a for a, p in zip(h, self.movers) if p == seat)
+                pasts.add(seat, ours.information_state_string(seat), own)
+
+
+def _their_tensor(state, seat: int) -> tuple:
+    return tuple(state.information_state_tensor(seat))
+
+
+def _their_string(state, seat: int) -> str:
+    return state.information_state_string(seat)
+
+
+class Pasts:
+    """Per (seat, our information state): the distinct sequences of the
+    seat's own actions that reached it. Under perfect recall there is one;
+    an imperfect-recall information state forgets which it was."""
+
+    def __init__(self):
+        self.seen: dict = collections.defaultdict(set)
+
+    def add(self, seat: int, key, own: tuple) -> None:
+        self.seen[seat, key].add(own)
+
+    def forgotten(self) -> int:
+        """Information states reached after more than one own past."""
+        return sum(1 for pasts in self.seen.values() if len(pasts) > 1)
 
 
 class _Names:
@@ -155,9 +227,32 @@ class _Names:
         return str([self.state.action_to_string(0, a) for a in self.history])
 
 
-def explore(ours_game, theirs_game, mapping, label, *, dfs_depth, playouts, seed):
+def all_partitions(label: str) -> tuple:
+    """Information state (string, tensor), observation (string, tensor), pasts."""
+    return (
+        Partition(label + " [our string]"),
+        Partition(label + " [our tensor]"),
+        Partition(label + " [our observation string]"),
+        Partition(label + " [our observation tensor]"),
+        Pasts(),
+    )
+
+
+def explore(
+    ours_game,
+    theirs_game,
+    mapping,
+    label,
+    *,
+    dfs_depth,
+    playouts,
+    seed,
+    partitions=None,
+    their_key=None,
+):
     """Bounded DFS from the root, then random full playouts; returns stats."""
-    partitions = (Partition(label + " [our string]"), Partition(label + " [our tensor]"))
+    if partitions is None:
+        partitions = (Partition(label + " [our string]"), Partition(label + " [our tensor]"))
     nodes = 0
 
     def dfs(node: Lockstep, depth: int) -> None:
@@ -169,13 +264,13 @@ def explore(ours_game, theirs_game, mapping, label, *, dfs_depth, playouts, seed
         for a in node.ours.legal_actions():
             dfs(node.child(a), depth - 1)
 
-    dfs(Lockstep(ours_game, theirs_game, mapping, partitions), dfs_depth)
+    dfs(Lockstep(ours_game, theirs_game, mapping, partitions, their_key), dfs_depth)
 
     rng = random.Random(seed)
     plies = 0
     terminals = collections.Counter()
     for _ in range(playouts):
-        node = Lockstep(ours_game, theirs_game, mapping, partitions)
+        node = Lockstep(ours_game, theirs_game, mapping, partitions, their_key)
         node.check()
         while not node.ours.is_terminal():
             node.apply(rng.choice(node.ours.legal_actions()))
@@ -187,6 +282,8 @@ def explore(ours_game, theirs_game, mapping, label, *, dfs_depth, playouts, seed
 
 def _assert_partition_was_tested(partitions, classical_hidden: bool) -> None:
     for part in partitions:
+        if not isinstance(part, Partition):
+            continue
         assert part.shared() >= 20, f"{part.label}: too few shared information states"
         if classical_hidden:
             # Reveal-nothing classical hides how many collisions the opponent
@@ -323,3 +420,116 @@ def test_cell_mappings_are_permutations():
     # Spot checks of the SPEC mapping: our a1 is OpenSpiel's bottom-left.
     assert TTT_MAP[0] == 6 and TTT_MAP[8] == 2
     assert hex_map(4)[1] == 4  # b1: file 1, rank 0 -> 1 * 4 + 0
+
+
+# ---- rectangular boards and imperfect recall (docs/boards.md#rectangular-boards,
+# docs/boards.md#imperfect-recall) ------------------------------------------------
+
+RECT_SIDES = [(2, 3), (3, 2), (3, 4), (4, 3), (2, 5)]
+RECT_CASES = [(r, c, ab, ob) for r, c in RECT_SIDES for ab in (False, True) for ob in OBSTYPES]
+# Bounded-DFS depth and random full playouts per board (cells).
+RECT_BUDGET = {6: (4, 60), 10: (3, 60), 12: (3, 50)}
+
+
+@pytest.mark.parametrize("rows,cols,abrupt,obstype", RECT_CASES)
+def test_rectangular_dark_hex_matches_openspiel(rows, cols, abrupt, obstype):
+    """fogboard_dark_hex(num_rows=r,num_cols=c) = dark_hex(num_rows=r,num_cols=c),
+    information states and observations partitioned alike at every node."""
+    ours, theirs, mapping = rect_pair(rows, cols, abrupt, obstype)
+    assert ours.max_game_length() == theirs.max_game_length()
+    assert ours.num_distinct_actions() == theirs.num_distinct_actions() == rows * cols
+    label = f"dark_hex {rows}x{cols} abrupt={abrupt} {obstype}"
+    depth, playouts = RECT_BUDGET[rows * cols]
+    partitions, nodes, plies, terminals = explore(
+        ours,
+        theirs,
+        mapping,
+        label,
+        dfs_depth=depth,
+        playouts=playouts,
+        seed=rows * 10 + cols + abrupt,
+        partitions=all_partitions(label),
+    )
+    assert plies > 100
+    assert set(terminals) == {(1.0, -1.0), (-1.0, 1.0)}
+    _assert_partition_was_tested(
+        partitions, classical_hidden=not abrupt and obstype == "reveal-nothing"
+    )
+    assert partitions[4].forgotten() == 0  # perfect recall: one past per information state
+
+
+IR_CASES = [("ttt", 3, ab, ob) for ab in (False, True) for ob in OBSTYPES] + [
+    ("hex", n, ab, ob) for n in (2, 3) for ab in (False, True) for ob in OBSTYPES
+]
+IR_BUDGET = {("ttt", 3): (3, 120), ("hex", 2): (99, 0), ("hex", 3): (3, 80)}
+
+
+@pytest.mark.parametrize("kind,size,abrupt,obstype", IR_CASES)
+def test_imperfect_recall_matches_openspiel(kind, size, abrupt, obstype):
+    """imperfect_recall=true = OpenSpiel's phantom_ttt_ir / dark_hex_ir: our
+    information-state string and tensor partition the histories as their
+    information-state string does (their tensor is the perfect-recall one,
+    see test_openspiel_ir_tensor_is_perfect_recall), and seats forget."""
+    ours, theirs, mapping = ir_pair(kind, size, abrupt, obstype)
+    assert ours.max_game_length() == theirs.max_game_length()
+    label = f"{theirs} imperfect recall"
+    depth, playouts = IR_BUDGET[kind, size]  # dark hex 2x2: the full tree
+    partitions, nodes, plies, terminals = explore(
+        ours,
+        theirs,
+        mapping,
+        label,
+        dfs_depth=depth,
+        playouts=playouts,
+        seed=size * 3 + abrupt,
+        partitions=all_partitions(label),
+        their_key=_their_string,
+    )
+    if (kind, size) == ("hex", 2):
+        assert nodes == _count_nodes(theirs.new_initial_state())
+    assert nodes > 400
+    # The view hides the ply count, reveal-numturns or not, unless the abrupt
+    # rule's alternation gives it (each own ply leaves one more known cell).
+    _assert_partition_was_tested(partitions[:2], classical_hidden=not abrupt)
+    _assert_partition_was_tested(
+        partitions[2:4], classical_hidden=not abrupt and obstype == "reveal-nothing"
+    )
+    # Two orders of the same own attempts meet in one information state.
+    assert partitions[4].forgotten() >= 10
+
+
+@pytest.mark.parametrize("name", ["phantom_ttt", "dark_hex"])
+def test_openspiel_ir_tensor_is_perfect_recall(name):
+    """What docs/boards.md#imperfect-recall says of OpenSpiel's _ir games:
+    only their information-state string forgets; their tensor is the
+    perfect-recall game's, the string is 'P<seat> ' and the observation."""
+    ir, pr = pyspiel.load_game(name + "_ir"), pyspiel.load_game(name)
+    rng = random.Random(5)
+    for _ in range(5):
+        a, b = ir.new_initial_state(), pr.new_initial_state()
+        while not a.is_terminal():
+            for seat in (0, 1):
+                assert a.information_state_tensor(seat) == b.information_state_tensor(seat)
+                want = f"P{seat} " + a.observation_string(seat)
+                assert a.information_state_string(seat) == want
+            action = rng.choice(a.legal_actions())
+            a.apply_action(action)
+            b.apply_action(action)
+
+
+def test_imperfect_recall_check_can_fail():
+    """Our perfect-recall string keyed against OpenSpiel's _ir string splits
+    what it keeps together (so the imperfect-recall test compares something)."""
+    ours = pyspiel.load_game("fogboard_dark_hex(board_size=2)")
+    theirs = pyspiel.load_game("dark_hex_ir(board_size=2)")
+    with pytest.raises(AssertionError, match="maps to two of ours"):
+        explore(
+            ours,
+            theirs,
+            hex_map(2),
+            "perfect recall against _ir",
+            dfs_depth=99,
+            playouts=0,
+            seed=0,
+            their_key=_their_string,
+        )

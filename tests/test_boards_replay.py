@@ -205,6 +205,10 @@ ROUND_TRIP_GAMES = [
     ("fogboard_recon_hex", {"board_size": 5, "sense": 2}),
     ("fogboard_recon_hex", {"board_size": 4, "sense": 1}),
     ("fogboard_recon_hex", {"board_size": 3, "sense": 3, "max_plies": 5}),
+    # Rectangular boards (docs/boards.md#rectangular-boards): config.ranks.
+    ("fogboard_dark_hex", {"num_rows": 3, "num_cols": 5}),
+    ("fogboard_dark_hex", {"num_rows": 4, "num_cols": 2, "abrupt": True, "max_plies": 7}),
+    ("fogboard_recon_hex", {"num_rows": 5, "num_cols": 3, "sense": 2}),
 ]
 
 
@@ -226,6 +230,7 @@ def test_random_games_round_trip_through_json(short_name, params):
             state.information_state_string(p) for p in (0, 1)
         ]
         assert R.dumps(back, **loaded.writer_args()) == text
+        assert ("ranks" in json.loads(text)["config"]) == (not game.setup.square)
         endings.add(state.truth.ending)
     assert "wall-clock" in endings and len(endings) >= 2
 
@@ -798,3 +803,49 @@ def test_writer_checks_its_arguments():
         R.to_replay(state, sampled=None)
     with pytest.raises(ReplayError, match="must be written 'a1'"):
         R.to_replay(state, extras={0: {"guess": ["A1"]}})
+
+
+# ---- rectangular boards (docs/boards_bots_and_replays.md: config.ranks) -----------
+
+
+def _rect_replay():
+    game = fogboard_games.load("dark-hex-rect-3x4")
+    state, _ = random_game(game, 2)
+    return R.to_replay(state)
+
+
+def test_a_rectangular_board_writes_its_ranks_and_reads_back():
+    replay = _rect_replay()
+    assert replay["config"]["size"] == 3 and replay["config"]["ranks"] == 4
+    assert replay["results"]["ranks"] == 4
+    back = R.from_replay(json.loads(json.dumps(replay)))
+    assert back.get_game().get_parameters()["num_cols"] == 4
+    assert back.get_game().get_parameters()["num_rows"] == 3
+
+
+def test_bad_ranks_are_refused_by_name():
+    replay = _rect_replay()
+    for value, fragment in [
+        (3, "ranks other than size"),  # a square board writes no ranks
+        (True, "config.ranks"),
+        (12, "config.ranks"),
+    ]:
+        bad = copy.deepcopy(replay)
+        bad["config"]["ranks"] = value
+        refused(bad, fragment)
+    bad = copy.deepcopy(replay)
+    bad["results"]["ranks"] = 5
+    refused(bad, "results.ranks")
+    square = R.to_replay(random_game(fogboard_games.load("dark-hex-4"), 1)[0])
+    square["results"]["ranks"] = 4
+    refused(square, "results.ranks", "only for a rectangular board")
+    ttt = R.to_replay(random_game(fogboard_games.load("phantom-ttt-3"), 1)[0])
+    ttt["config"]["ranks"] = 4
+    refused(ttt, "config.ranks", "phantom-ttt")
+
+
+def test_a_cell_off_a_rectangular_board_names_the_board():
+    replay = _rect_replay()
+    attempt = events_of(replay, "attempt")[0]
+    attempt["cell"] = "d1"  # three files: a..c
+    refused(replay, "'d1' is not a cell of a 3x4 board (a1..c4)")

@@ -31,6 +31,9 @@ CONFIGS = [
     ("fogboard_dark_hex(board_size=3,max_plies=4)", 99),
     ("fogboard_phantom_ttt(max_plies=4)", 99),
     ("fogboard_phantom_ttt(abrupt=true,max_plies=4)", 99),
+    # Rectangular boards (docs/boards.md#rectangular-boards).
+    ("fogboard_dark_hex(num_rows=2,num_cols=3,max_plies=4)", 99),
+    ("fogboard_dark_hex(num_rows=3,num_cols=2,abrupt=true,max_plies=5)", 99),
 ]
 
 
@@ -71,6 +74,33 @@ def test_resample_covers_every_consistent_world(config, depth):
             f"{config}: from {history} resampling drew {len(set(drawn) & worlds)} of "
             f"{len(worlds)} worlds and {len(set(drawn) - worlds)} inconsistent ones"
         )
+
+
+@pytest.mark.parametrize("abrupt", ["false", "true"])
+def test_imperfect_recall_resamples_the_seats_own_past_as_played(abrupt):
+    """docs/boards.md#imperfect-recall: under imperfect_recall the worlds are
+    those of the seat's perfect-recall information state, every one of them
+    and no other: each has the seat's current view, but its own past is the
+    one it played, not every past its view allows."""
+    ir = pyspiel.load_game(f"fogboard_dark_hex(board_size=2,abrupt={abrupt},imperfect_recall=true)")
+    pr = pyspiel.load_game(f"fogboard_dark_hex(board_size=2,abrupt={abrupt})")
+    by_view, by_past = _groups(ir, 99), _groups(pr, 99)
+    rng = random.Random(3)
+    narrower = 0
+    for (p, _), worlds in sorted(by_past.items(), key=lambda kv: -len(kv[1]))[:6]:
+        history = sorted(worlds)[0]
+        state = ir.new_initial_state()
+        for a in history:
+            state.apply_action(a)
+        view = by_view[p, state.information_state_string(p)]
+        assert worlds <= view
+        narrower += worlds < view
+        drawn = {
+            tuple(state.resample_from_infostate(p, rng.random).history())
+            for _ in range(40 * len(worlds))
+        }
+        assert drawn == worlds, f"from {history}: drew {len(drawn & worlds)} of {len(worlds)}"
+    assert narrower > 0  # the view alone allows more worlds than were drawn
 
 
 def test_resample_is_seeded_by_the_sampler():

@@ -43,7 +43,7 @@ def _configs() -> list[str]:
     return out + EXTRA
 
 
-BOARD_PRESETS = ("phantom-ttt-3", "dark-hex-4", "dark-hex-5", "recon-hex-5")
+BOARD_PRESETS = ("phantom-ttt-3", "dark-hex-4", "dark-hex-5", "recon-hex-5", "dark-hex-rect-3x4")
 CONFIGS = _configs()
 
 

@@ -52,8 +52,21 @@ BOUNDS = [
         "fogboard_recon_hex",
         {"board_size": 3, "sense": 4},
         "sense",
-        "fogboard_recon_hex: parameter 'sense' must be an int in 1..3 "
-        "(at most board_size=3), got 4",
+        "fogboard_recon_hex: parameter 'sense' must be an int in 1..3 (at most the board's "
+        "shorter side: board_size=3, num_rows=-1, num_cols=-1, -1 meaning board_size), got 4",
+    ),
+    (
+        "fogboard_recon_hex",
+        {"num_rows": 5, "num_cols": 2, "sense": 3},
+        "sense",
+        "fogboard_recon_hex: parameter 'sense' must be an int in 1..2 (at most the board's "
+        "shorter side: board_size=5, num_rows=5, num_cols=2, -1 meaning board_size), got 3",
+    ),
+    (
+        "fogboard_dark_hex",
+        {"num_rows": 3, "num_cols": 4, "max_plies": 25},
+        "max_plies",
+        "fogboard_dark_hex: parameter 'max_plies' must be an int in 1..24 (2 x cells) or -1, got 25",
     ),
     (
         "fogboard_dark_hex",
@@ -157,18 +170,28 @@ def test_every_setup_takes_the_parameters_by_name():
 @pytest.mark.parametrize(
     "game_string,built_from",
     [
-        # (kind, size, abrupt, sense, max_plies, numturns), as the positional setup built them
-        ("fogboard_phantom_ttt", ("ttt", 3, False, 0, 18, False)),
+        # (kind, size, abrupt, sense, max_plies, numturns, ranks, imperfect_recall),
+        # as the positional setup built them
+        ("fogboard_phantom_ttt", ("ttt", 3, False, 0, 18, False, 3, False)),
         (
             "fogboard_phantom_ttt(abrupt=true,obstype=reveal-numturns,max_plies=7)",
-            ("ttt", 3, True, 0, 7, True),
+            ("ttt", 3, True, 0, 7, True, 3, False),
         ),
-        ("fogboard_dark_hex(board_size=3,abrupt=true)", ("hex", 3, True, 0, 18, False)),
-        ("fogboard_dark_hex(obstype=reveal-numturns)", ("hex", 4, False, 0, 32, True)),
-        ("fogboard_recon_hex", ("hex", 5, True, 2, 50, False)),
+        ("fogboard_dark_hex(board_size=3,abrupt=true)", ("hex", 3, True, 0, 18, False, 3, False)),
+        ("fogboard_dark_hex(obstype=reveal-numturns)", ("hex", 4, False, 0, 32, True, 4, False)),
+        ("fogboard_recon_hex", ("hex", 5, True, 2, 50, False, 5, False)),
         (
             "fogboard_recon_hex(board_size=3,sense=1,obstype=reveal-numturns,max_plies=9)",
-            ("hex", 3, True, 1, 9, True),
+            ("hex", 3, True, 1, 9, True, 3, False),
+        ),
+        # num_rows are files (size), num_cols ranks (docs/boards.md#rectangular-boards)
+        (
+            "fogboard_dark_hex(num_rows=3,num_cols=5,imperfect_recall=true)",
+            ("hex", 3, False, 0, 30, False, 5, True),
+        ),
+        (
+            "fogboard_recon_hex(board_size=4,num_cols=2,sense=2)",
+            ("hex", 4, True, 2, 16, False, 2, False),
         ),
     ],
 )
@@ -240,9 +263,9 @@ def test_conformance_extras_are_added_as_copies(monkeypatch):
 def test_every_shipped_game_registers_its_extras():
     counts = {short: len(extras) for short, extras in registry.CONFORMANCE_EXTRAS.items()}
     assert counts == {
-        "fogboard_phantom_ttt": 3,
-        "fogboard_dark_hex": 3,
-        "fogboard_recon_hex": 2,
+        "fogboard_phantom_ttt": 5,
+        "fogboard_dark_hex": 7,
+        "fogboard_recon_hex": 3,
         "fogboard_liars_dice": 6,
         "fogboard_mind_bluff": 4,
         "fogboard_mind_bluff_series": 1,

@@ -24,6 +24,7 @@ from fogboard_games.core.observer import all_obs_types
 DIGESTS = {
     "dark-hex-4": "d4e59ffc42b3ec54",
     "dark-hex-5": "e31ef3071e378f3b",
+    "dark-hex-rect-3x4": "4588c0969a359625",  # added with the preset, not at f020772
     "liars-dice": "5dd0f2a490592d8d",
     "liars-dice-1": "cc3a8272e7396ac3",
     "liars-dice-classic": "198f2d3bb015b21d",

@@ -40,8 +40,9 @@ COVERED_PRESETS = (
     "liars-dice-classic-1",
 )
 COVERED = (
-    "fogboard_phantom_ttt (any parameters); fogboard_dark_hex and fogboard_recon_hex "
-    "with board_size 2..8 (any other parameters); fogboard_liars_dice with mode=chips "
+    "fogboard_phantom_ttt (any parameters but imperfect_recall=true); fogboard_dark_hex "
+    "and fogboard_recon_hex on square boards of side 2..8 (any other parameters but "
+    "imperfect_recall=true); fogboard_liars_dice with mode=chips "
     "and rerolls=0 (one round; any players, numdice, dice_sides, wild, prophecy, "
     "prophecy_payout, allow_pass)"
 )
@@ -76,8 +77,14 @@ def make(game, batch_size: int = 1024, seed=None) -> Env:
     params = game.get_parameters()
     refusal = None
     if short in ("fogboard_phantom_ttt", "fogboard_dark_hex", "fogboard_recon_hex"):
-        if params.get("board_size", 3) > boards.MAX_SIZE:
-            refusal = f"board_size {params['board_size']} (at most {boards.MAX_SIZE})"
+        rows, cols = params.get("num_rows", 3), params.get("num_cols", 3)  # hex: resolved
+        if rows != cols:  # the batched engine's bitboards and tables are square
+            refusal = f"num_rows {rows} and num_cols {cols} (square boards only)"
+        elif params.get("imperfect_recall"):  # its tensors are the perfect-recall ones
+            refusal = "imperfect_recall=true (perfect recall only)"
+        elif rows > boards.MAX_SIZE:
+            name = "board_size" if params.get("board_size") == rows else "num_rows and num_cols"
+            refusal = f"{name} {rows} (at most {boards.MAX_SIZE})"
         else:
             return boards.Boards(game, batch_size, seed)
     elif short == "fogboard_liars_dice":

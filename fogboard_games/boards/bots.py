@@ -79,6 +79,11 @@ def seat_view(state, seat: int) -> SeatView:
         raise ValueError(f"seat must be 0 or 1, got {seat!r}")
     pieces = seat_pieces(state, seat)
     board = tuple(pieces["board"][0].argmax(axis=1).tolist())
+    playing = not state.is_terminal() and state.current_player() == seat
+    if geo.imperfect_recall:
+        # docs/boards.md#imperfect-recall: the seat keeps its view, no log
+        # (and no sense: the option is not one of recon hex's).
+        return SeatView(geo, seat, board, (), None, False)
     results = pieces["results"][0]
     done = int(np.count_nonzero(results))  # own plies: one one-hot row each
     cells = pieces["attempts"][0][:done].argmax(axis=1).tolist()
@@ -88,7 +93,6 @@ def seat_view(state, seat: int) -> SeatView:
         for c, o in zip(cells, results[:done, OCCUPIED].tolist())
     ]
     sense_now = None
-    playing = not state.is_terminal() and state.current_player() == seat
     if geo.sense:
         # Rows 0..done-1 are the senses of its plies, row `done` one under way.
         rows, anchors = pieces["senses"][0][: done + 1].nonzero()
@@ -176,17 +180,26 @@ def probe_targets(view: SeatView) -> list[int]:
 
 def lane_cell(geo: rules.Geometry, seat: int, lane: int, offset: int) -> int:
     """The cell at `offset` along `lane`: a rank for seat 0, a file for seat 1, rows in ttt."""
-    n = geo.size
+    n = geo.size  # files
     if geo.kind == "hex" and seat == 1:
         return offset * n + lane
     return lane * n + offset
 
 
+def lane_shape(geo: rules.Geometry, seat: int) -> tuple[int, int]:
+    """(lanes, cells along a lane) of the seat's sweep: seat 0 walks ranks
+    (files cells long), seat 1 files (ranks long); on a rectangular board
+    the two differ."""
+    if geo.kind == "hex" and seat == 1:
+        return geo.files, geo.ranks
+    return geo.ranks, geo.files
+
+
 def sweep_target(view: SeatView) -> int:
     """The cell sweep attempts next on the believed board (see the module docstring)."""
     geo = view.geo
-    n = geo.size
-    lane, offset = n // 2, 0
+    lanes, length = lane_shape(geo, view.seat)
+    lane, offset = lanes // 2, 0
     seen = set()
     while (lane, offset) not in seen:
         seen.add((lane, offset))
@@ -195,9 +208,9 @@ def sweep_target(view: SeatView) -> int:
         if code == UNKNOWN:
             return cell
         if code == PROVEN:
-            lane = (lane + 1) % n  # blocked: shift one lane, same offset
+            lane = (lane + 1) % lanes  # blocked: shift one lane, same offset
         else:
-            offset = (offset + 1) % n  # own stone: walk on
+            offset = (offset + 1) % length  # own stone: walk on
     # The walk cycles through known cells only; any legal cell will do.
     return view.legal_attempts[0]
 
@@ -206,7 +219,7 @@ def anchor_covering(geo: rules.Geometry, cell: int) -> int:
     """Index of the sense anchor whose block starts at `cell`, clamped to the board."""
     n, k = geo.size, geo.sense
     r, f = divmod(cell, n)
-    return geo.anchors.index(min(r, n - k) * n + min(f, n - k))
+    return geo.anchors.index(min(r, geo.ranks - k) * n + min(f, n - k))
 
 
 # ---- the bots -----------------------------------------------------------------
@@ -224,8 +237,13 @@ class _BoardBot(SeatBot):
         return self.choose_attempt(view)
 
     def view_rng(self, view: SeatView) -> random.Random:
-        """The decision's RNG, keyed by what the seat has done so far."""
-        return self.rng(f"{len(view.log)}:{int(view.sensing)}")
+        """The decision's RNG, keyed by what the seat has done so far: its
+        own plies, which under imperfect recall (no log kept, no sense) are
+        its known cells, one per ply."""
+        done = len(view.log)
+        if view.geo.imperfect_recall:
+            done = sum(v != UNKNOWN for v in view.board)
+        return self.rng(f"{done}:{int(view.sensing)}")
 
     def choose_attempt(self, view: SeatView) -> int:
         raise NotImplementedError

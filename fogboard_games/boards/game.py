@@ -39,20 +39,62 @@ def _common(cells: Callable[[dict], int]) -> list[Param]:
     ]
 
 
+def _sides(p: dict) -> tuple[int, int]:
+    """(num_rows, num_cols) of a hex board: -1 stands for board_size, as in
+    OpenSpiel's dark_hex. OpenSpiel's rows are our files (X joins its first
+    and last row, our file a and last file), its columns our ranks
+    (docs/boards.md#rectangular-boards)."""
+    size = p["board_size"]
+    return tuple(size if p[k] == -1 else p[k] for k in ("num_rows", "num_cols"))
+
+
 def _default_cap(p: dict) -> None:
-    """max_plies -1 means 2 x cells; get_parameters shows the number."""
+    """-1 stands for a number: max_plies for 2 x cells, num_rows and
+    num_cols for board_size; get_parameters shows the numbers."""
+    if "num_rows" in p:
+        p["num_rows"], p["num_cols"] = _sides(p)
     if p["max_plies"] == -1:
-        p["max_plies"] = 2 * p.get("board_size", 3) ** 2
+        p["max_plies"] = 2 * (_hex_cells(p) if "board_size" in p else 9)
 
 
 def _hex_cells(p: dict) -> int:
-    return p["board_size"] ** 2
+    rows, cols = _sides(p)
+    return rows * cols
+
+
+def _sides_params() -> list[Param]:
+    """num_rows and num_cols, OpenSpiel dark_hex's (docs/boards.md#rectangular-boards)."""
+    return [
+        Param(
+            "num_rows",
+            -1,
+            "files (OpenSpiel's rows: X joins the first to the last); -1 means board_size",
+            2,
+            11,
+            extra=(-1,),
+        ),
+        Param(
+            "num_cols",
+            -1,
+            "ranks (OpenSpiel's columns: O joins the first to the last); -1 means board_size",
+            2,
+            11,
+            extra=(-1,),
+        ),
+    ]
+
+
+_RECALL = Param(
+    "imperfect_recall",
+    False,
+    "the information state is the current view only (OpenSpiel's _ir games)",
+)
 
 
 SPECS = {
     "fogboard_phantom_ttt": ParamSpec(
         "fogboard_phantom_ttt",
-        [Param("abrupt", False, "a collision ends the turn")] + _common(lambda p: 9),
+        [Param("abrupt", False, "a collision ends the turn")] + _common(lambda p: 9) + [_RECALL],
         derive=_default_cap,
     ),
     "fogboard_dark_hex": ParamSpec(
@@ -61,7 +103,9 @@ SPECS = {
             Param("board_size", 4, "cells per side", 2, 11),
             Param("abrupt", False, "a collision ends the turn"),
         ]
-        + _common(_hex_cells),
+        + _common(_hex_cells)
+        + _sides_params()
+        + [_RECALL],
         derive=_default_cap,
     ),
     "fogboard_recon_hex": ParamSpec(
@@ -71,13 +115,18 @@ SPECS = {
             Param(
                 "sense",
                 2,
-                "side of the sensed block (1..board_size)",
+                "side of the sensed block (1..the board's shorter side)",
                 1,
                 11,
-                bound=Bound(lambda p: p["board_size"], "at most board_size={board_size}"),
+                bound=Bound(
+                    lambda p: min(_sides(p)),
+                    "at most the board's shorter side: board_size={board_size}, "
+                    "num_rows={num_rows}, num_cols={num_cols}, -1 meaning board_size",
+                ),
             ),
         ]
-        + _common(_hex_cells),
+        + _common(_hex_cells)
+        + _sides_params(),
         derive=_default_cap,
     ),
 }
@@ -92,18 +141,45 @@ LONG_NAMES = {
 # Geometry is shared by the three games, so its arguments are not theirs:
 # the kind and size are the game's, numturns is obstype read as a flag, and
 # recon hex is abrupt only.
-def _phantom_ttt(abrupt: bool, obstype: str, max_plies: int) -> rules.Geometry:
-    return rules.Geometry("ttt", 3, abrupt, 0, max_plies, numturns=obstype == "reveal-numturns")
-
-
-def _dark_hex(board_size: int, abrupt: bool, obstype: str, max_plies: int) -> rules.Geometry:
+def _phantom_ttt(
+    abrupt: bool, obstype: str, max_plies: int, imperfect_recall: bool
+) -> rules.Geometry:
     numturns = obstype == "reveal-numturns"
-    return rules.Geometry("hex", board_size, abrupt, 0, max_plies, numturns=numturns)
+    return rules.Geometry(
+        "ttt", 3, abrupt, 0, max_plies, numturns=numturns, imperfect_recall=imperfect_recall
+    )
 
 
-def _recon_hex(board_size: int, sense: int, obstype: str, max_plies: int) -> rules.Geometry:
+# board_size is in num_rows and num_cols once they are resolved (_default_cap).
+def _dark_hex(
+    board_size: int,
+    abrupt: bool,
+    obstype: str,
+    max_plies: int,
+    num_rows: int,
+    num_cols: int,
+    imperfect_recall: bool,
+) -> rules.Geometry:
     numturns = obstype == "reveal-numturns"
-    return rules.Geometry("hex", board_size, True, sense, max_plies, numturns=numturns)
+    return rules.Geometry(
+        "hex",
+        num_rows,
+        abrupt,
+        0,
+        max_plies,
+        numturns=numturns,
+        ranks=num_cols,
+        imperfect_recall=imperfect_recall,
+    )
+
+
+def _recon_hex(
+    board_size: int, sense: int, obstype: str, max_plies: int, num_rows: int, num_cols: int
+) -> rules.Geometry:
+    numturns = obstype == "reveal-numturns"
+    return rules.Geometry(
+        "hex", num_rows, True, sense, max_plies, numturns=numturns, ranks=num_cols
+    )
 
 
 SETUPS = {
@@ -203,6 +279,12 @@ registry.add_preset(
     "dark-hex-5", "fogboard_dark_hex", {"board_size": 5, "abrupt": True}, "abrupt dark hex 5x5"
 )
 registry.add_preset(
+    "dark-hex-rect-3x4",
+    "fogboard_dark_hex",
+    {"num_rows": 3, "num_cols": 4},
+    "dark hex on OpenSpiel's 3-row, 4-column board, classical",
+)
+registry.add_preset(
     "recon-hex-5",
     "fogboard_recon_hex",
     {"board_size": 5, "sense": 2},
@@ -211,12 +293,15 @@ registry.add_preset(
 registry.add_bench_pair("phantom-ttt-3", "phantom_ttt")
 registry.add_bench_pair("dark-hex-4", "dark_hex(board_size=4)")
 registry.add_bench_pair("dark-hex-5", "dark_hex(board_size=5,gameversion=adh)")
+registry.add_bench_pair("dark-hex-rect-3x4", "dark_hex(num_rows=3,num_cols=4)")
 registry.add_conformance_extras(
     "fogboard_phantom_ttt",
     [
         {"abrupt": True},
         {"obstype": "reveal-numturns"},
         {"abrupt": True, "obstype": "reveal-numturns", "max_plies": 7},
+        {"imperfect_recall": True},
+        {"imperfect_recall": True, "abrupt": True, "obstype": "reveal-numturns"},
     ],
 )
 registry.add_conformance_extras(
@@ -225,6 +310,10 @@ registry.add_conformance_extras(
         {"board_size": 2},
         {"board_size": 3, "abrupt": True, "obstype": "reveal-numturns"},
         {"board_size": 3, "max_plies": 6},
+        {"num_rows": 3, "num_cols": 4},
+        {"num_rows": 4, "num_cols": 2, "abrupt": True, "obstype": "reveal-numturns"},
+        {"board_size": 3, "imperfect_recall": True},
+        {"num_rows": 2, "num_cols": 3, "abrupt": True, "imperfect_recall": True},
     ],
 )
 registry.add_conformance_extras(
@@ -232,5 +321,6 @@ registry.add_conformance_extras(
     [
         {"board_size": 3, "sense": 1},
         {"board_size": 3, "sense": 3, "obstype": "reveal-numturns", "max_plies": 8},
+        {"num_rows": 4, "num_cols": 3, "sense": 2},
     ],
 )

@@ -25,7 +25,9 @@ A = sense anchors; K = sense block cells):
 | outcome | (3,) | public | seat 0 won / draw / seat 1 won, zeros while running |
 
 The table is also built from code by `core.observer.piece_table` (docs/boards.md).
-`BoardEncoder` is the ruleset's core.contract.Encoder.
+`BoardEncoder` is the ruleset's core.contract.Encoder. Under `imperfect_recall`
+a perfect-recall key shows the current view (`BoardEncoder.recall_key`,
+docs/boards.md#imperfect-recall).
 """
 
 from __future__ import annotations
@@ -97,9 +99,32 @@ class BoardEncoder(contract.Encoder):
         # the game runs unless ply movers are public (`info_state_string`).
         self.seat_only_info = not geo.numturns
         info = self.layout(INFO_STATE)
-        # info_state_tensor(m, player): the cached route with its layout bound
-        # (a partial, not a closure: no extra Python frame per read).
-        self.info_state_tensor = functools.partial(cached_info_state_tensor, info, self.plan(info))
+        if geo.imperfect_recall:
+            # The view only: nothing to resume, so the contract's routes
+            # (encode from scratch, describe) answer.
+            self.seat_only_info = False
+            self.info_state_tensor = functools.partial(contract.Encoder.info_state_tensor, self)
+        else:
+            # info_state_tensor(m, player): the cached route with its layout bound
+            # (a partial, not a closure: no extra Python frame per read).
+            self.info_state_tensor = functools.partial(
+                cached_info_state_tensor, info, self.plan(info)
+            )
+
+    def recall_key(self, key: ObsKey) -> ObsKey:
+        """The key an observer of `key` shows. Under imperfect recall a seat
+        keeps no record, so a perfect-recall key shows what OpenSpiel's
+        phantom_ttt_ir / dark_hex_ir information state shows: a seat's
+        current believed board and nothing public (not even the ply count
+        of reveal-numturns); a public-only one, the public observation
+        (docs/boards.md#imperfect-recall)."""
+        recall, _, private = key
+        if recall and self.setup.imperfect_recall:
+            return (False, private == "none", private)
+        return key
+
+    def layout(self, key: ObsKey) -> Layout:
+        return super().layout(self.recall_key(key))
 
     def pieces(self, key: ObsKey) -> PieceList:
         return board_pieces(self.setup, key)
@@ -334,13 +359,13 @@ def _ascii_page(geo: rules.Geometry) -> tuple:
     Hex ranks are shifted right as they rise, so that the six neighbours of
     a cell are the six cells around it on the page.
     """
-    n = geo.size
+    n = geo.size  # files
     lines = []
-    for r in range(n - 1, -1, -1):
+    for r in range(geo.ranks - 1, -1, -1):
         indent = " " * r if geo.kind == "hex" else ""
         lines.append(f"{r + 1:>2} {indent}" + " ".join(["{}"] * n))
     lines.append("   " + " ".join("abcdefghijk"[:n]))
-    order = [r * n + f for r in range(n - 1, -1, -1) for f in range(n)]
+    order = [r * n + f for r in range(geo.ranks - 1, -1, -1) for f in range(n)]
     return "\n".join(lines).format, order
 
 
@@ -488,6 +513,7 @@ def match_texts(m: rules.Match) -> BoardTexts:
 def describe(enc: BoardEncoder, m: rules.Match, player: int, key: ObsKey) -> str:
     """The string an observer of `key` shows `player`: asked again at the
     same position, the string made the first time (see BoardTexts)."""
+    key = enc.recall_key(key)
     if not m.plies and m.sensed is None and m.ending is None:
         # The start, the same in every match of the game (unless a wall clock
         # stopped it, which ends it without a ply): kept by the encoder,

@@ -12,7 +12,8 @@ A seat may never attempt its own stone nor an opponent stone it has proven
 (by a collision or by sensing): those cells are not legal actions at all.
 
 `Geometry` (the ruleset's core.contract.Setup) holds what never changes in
-a game (cell names, neighbours, lines, sense blocks); `Match` holds
+a game (cell names, neighbours, lines, sense blocks; a hex board may be a
+rectangle, docs/boards.md#rectangular-boards); `Match` holds
 everything that changes, in a few flat lists so that copying a state
 (OpenSpiel clones constantly) stays cheap.
 """
@@ -75,15 +76,26 @@ class Geometry(contract.Setup):
         sense: int,
         max_plies: int,
         numturns: bool = False,
+        ranks: int = 0,
+        imperfect_recall: bool = False,
     ):
         assert kind in ("ttt", "hex")
-        self.built_from = (kind, size, abrupt, sense, max_plies, numturns)
+        ranks = ranks or size
+        self.built_from = (kind, size, abrupt, sense, max_plies, numturns, ranks, imperfect_recall)
         self.num_players = 2  # an instance attribute: read at every tensor call
         self.numturns = numturns
+        # docs/boards.md#imperfect-recall: a seat's information state is its
+        # current view only (OpenSpiel's phantom_ttt_ir / dark_hex_ir).
+        self.imperfect_recall = imperfect_recall
+        self.perfect_recall = not imperfect_recall  # what the conformance suite reads
         self.kind = kind
         self.is_ttt = kind == "ttt"  # read at every attempt
-        self.size = size
-        self.cells = size * size
+        # `size` is the number of files (cells per rank), `ranks` the number
+        # of ranks: equal but on a rectangular hex board (docs/boards.md#board-and-seats).
+        self.size = self.files = size
+        self.ranks = ranks
+        self.square = ranks == size
+        self.cells = size * ranks
         self.abrupt = abrupt
         self.sense = sense  # 0: no sense step
         self.max_plies = max_plies
@@ -97,7 +109,7 @@ class Geometry(contract.Setup):
                 out = []
                 for dr, df in ((0, -1), (0, 1), (-1, 0), (1, 0), (-1, 1), (1, -1)):
                     rr, ff = r + dr, f + df
-                    if 0 <= rr < n and 0 <= ff < n:
+                    if 0 <= rr < ranks and 0 <= ff < n:
                         out.append(rr * n + ff)
                 nbrs.append(tuple(out))
             self.neighbors = tuple(nbrs)
@@ -105,7 +117,7 @@ class Geometry(contract.Setup):
             # Seat 0 joins file a to the last file, seat 1 rank 1 to the last.
             self.edges = (
                 tuple((c % n == 0) | ((c % n == n - 1) << 1) for c in range(self.cells)),
-                tuple((c // n == 0) | ((c // n == n - 1) << 1) for c in range(self.cells)),
+                tuple((c // n == 0) | ((c // n == ranks - 1) << 1) for c in range(self.cells)),
             )
             self.lines = ()
             # Bit boards for distToWin: cell (rank r, file f) is bit r * (n + 1) + f.
@@ -138,7 +150,7 @@ class Geometry(contract.Setup):
         )
         if sense:
             k = sense
-            self.anchors = tuple(r * n + f for r in range(n - k + 1) for f in range(n - k + 1))
+            self.anchors = tuple(r * n + f for r in range(ranks - k + 1) for f in range(n - k + 1))
             self.blocks = tuple(
                 tuple((a // n + dr) * n + (a % n + df) for dr in range(k) for df in range(k))
                 for a in self.anchors

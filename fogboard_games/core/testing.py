@@ -254,6 +254,58 @@ def check_info_states_consistent(game, seed: int = 0) -> None:
     )
 
 
+def has_perfect_recall(game) -> bool:
+    """Whether `game` declares perfect recall. pyspiel's GameType has no
+    field for it (OpenSpiel's phantom_ttt_ir and dark_hex_ir say it in their
+    names only), so a game's Setup says it: `perfect_recall`, true unless set."""
+    return getattr(getattr(game, "setup", None), "perfect_recall", True)
+
+
+def check_perfect_recall(game, seed: int = 0) -> None:
+    """A seat's information state fixes its past: the information states it
+    moved from and the actions it took there, in order. A game that declares
+    imperfect recall (`has_perfect_recall`) must show a seat two histories
+    with one information state and two such pasts, so the declaration is
+    checked too."""
+    rng = random.Random(seed)
+    pasts: dict[tuple, tuple] = {}
+    forgot = None
+    players = range(game.num_players())
+    # Full playouts, and short ones (where repeats are most likely), each
+    # seat's past kept as the playout goes.
+    for playout in range(60):
+        decisions = 4 if playout % 2 else game.max_game_length()
+        state = game.new_initial_state()
+        mine: list[tuple] = [() for _ in players]
+        made = 0
+        while made <= decisions:
+            if not state.is_chance_node():
+                for p in players:
+                    key = (p, state.information_state_string(p))
+                    if pasts.setdefault(key, mine[p]) != mine[p] and forgot is None:
+                        forgot = (p, state.history())
+            if state.is_terminal() or made == decisions:
+                break
+            if state.is_chance_node():
+                _step(state, rng)
+                continue
+            p = state.current_player()
+            action = rng.choice(state.legal_actions())
+            mine[p] += ((state.information_state_string(p), action),)
+            state.apply_action(action)
+            made += 1
+    if has_perfect_recall(game):
+        assert forgot is None, (
+            f"{game}: seat {forgot and forgot[0]} has one information state after two "
+            f"different pasts (second history {forgot and forgot[1]}), but the game "
+            "declares perfect recall"
+        )
+    else:
+        assert forgot is not None, (
+            f"{game}: declares imperfect recall, but no seat forgot its past in the histories tried"
+        )
+
+
 def check_public_observer(game, seed: int = 0) -> None:
     """A public-only observer gives every seat the same string and tensor."""
     rng = random.Random(seed)
@@ -482,6 +534,7 @@ CHECKS = [
     check_routes_agree,
     check_clone_independent,
     check_info_states_consistent,
+    check_perfect_recall,
     check_public_observer,
     check_resample,
     check_rewards_sum_to_returns,

@@ -25,6 +25,7 @@ from fogboard_games.boards.replay.read import Replay, from_replay, read_replay
 from fogboard_games.boards.replay.shape import (
     ATTEMPT_EXTRAS,
     CONFIG_KEYS,
+    CONFIG_OPTIONAL,
     DEADLINE_ENDING,
     DEFAULT_NAMES,
     EVENT_KEYS,
@@ -61,6 +62,7 @@ __all__ = [
     "ATTEMPT_EXTRAS",
     "CONFIG_FIELD",
     "CONFIG_KEYS",
+    "CONFIG_OPTIONAL",
     "DEADLINE_ENDING",
     "DEFAULT_NAMES",
     "EVENT_KEYS",

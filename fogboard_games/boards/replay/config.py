@@ -14,6 +14,7 @@ import pyspiel
 
 from fogboard_games.boards.replay.shape import (
     CONFIG_KEYS,
+    CONFIG_OPTIONAL,
     MODES,
     ReplayError,
     check_keys,
@@ -23,7 +24,13 @@ from fogboard_games.core.guards import quoted
 from fogboard_games.core.registry import param_spec
 
 # Replay fields -> our game's parameters, to name the field a bad value came from.
-CONFIG_FIELD = {"board_size": "size", "abrupt": "abrupt", "sense": "sense", "max_plies": "maxPlies"}
+CONFIG_FIELD = {
+    "board_size": "size",
+    "num_cols": "ranks",
+    "abrupt": "abrupt",
+    "sense": "sense",
+    "max_plies": "maxPlies",
+}
 
 
 def game_for_config(config: Any, obstype: str | None = None) -> pyspiel.Game:
@@ -34,7 +41,7 @@ def game_for_config(config: Any, obstype: str | None = None) -> pyspiel.Game:
     information states only, never the plies.
     """
     check_type("config", config, "object")
-    check_keys("config", config, CONFIG_KEYS)
+    check_keys("config", config, CONFIG_KEYS, CONFIG_OPTIONAL)
     for key, kind in (
         ("mode", "str"),
         ("size", "int"),
@@ -47,6 +54,15 @@ def game_for_config(config: Any, obstype: str | None = None) -> pyspiel.Game:
     ):
         check_type(f"config.{key}", config[key], kind)
     mode, size, abrupt, sense = config["mode"], config["size"], config["abrupt"], config["sense"]
+    rect = "ranks" in config  # a rectangular dark hex board: `size` files, `ranks` ranks
+    if rect:
+        check_type("config.ranks", config["ranks"], "int")
+    ranks = config["ranks"] if rect else size
+    if rect and (mode != "dark-hex" or ranks == size):
+        raise ReplayError(
+            "config.ranks is written only for a rectangular dark-hex board (ranks other "
+            f"than size), got ranks {ranks} with mode {quoted(mode)} and size {size}"
+        )
     if mode not in MODES:
         raise ReplayError(f"config.mode: unknown mode {quoted(mode)}; known: {', '.join(MODES)}")
     if config["first"] != 0:
@@ -70,15 +86,18 @@ def game_for_config(config: Any, obstype: str | None = None) -> pyspiel.Game:
                 "(a collision ends the turn); got abrupt: false"
             )
         name, params = "fogboard_recon_hex", {"board_size": size, "sense": sense}
+    if rect:
+        params["num_cols"] = ranks  # num_rows is board_size: our files
     # Our parameters are checked here, before pyspiel sees them: pyspiel
     # refuses an int past 32 bits with a RuntimeError that names nothing.
     spec = param_spec(name)
     _check_each(spec, params)
-    if sense > size:  # recon hex: the sensed block must fit on the board
+    if sense > min(size, ranks):  # recon hex: the sensed block must fit on the board
+        side = f"size ({size})" if not rect else f"min(size, ranks) ({min(size, ranks)})"
         raise ReplayError(
-            f"config.sense must be 0 (dark hex) or 1..size ({size}) (recon hex), got {sense}"
+            f"config.sense must be 0 (dark hex) or 1..{side} (recon hex), got {sense}"
         )
-    cap, cells = config["maxPlies"], size * size
+    cap, cells = config["maxPlies"], size * ranks
     # Our max_plies also takes -1 (2 x cells), but the engine writes the
     # number, and -1 read here would be written back as that number.
     if not 1 <= cap <= 2 * cells:
@@ -117,10 +136,13 @@ def _check_each(spec, params: dict) -> None:
 def config_of(game: pyspiel.Game) -> dict:
     """The replay `config` fields our game fixes (all but seed and sampled)."""
     geo = game.setup
-    return {
+    out = {
         "mode": "phantom-ttt" if geo.kind == "ttt" else "dark-hex",
         "size": geo.size,
         "abrupt": geo.abrupt,
         "sense": geo.sense,
         "first": 0,
     }
+    if not geo.square:
+        out["ranks"] = geo.ranks
+    return out

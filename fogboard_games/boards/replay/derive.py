@@ -113,7 +113,7 @@ def derive_results(m: rules.Match, extras: list[dict], policy_names: Sequence[st
         # A guess hits when the cell holds an opponent stone after this ply.
         for g in extra["guess"]:
             made[seat] += 1
-            hits[seat] += board[parse_cell(g, geo.size)] == 2 - seat
+            hits[seat] += board[parse_cell(g, geo.size, geo.ranks)] == 2 - seat
         fallbacks[seat] += bool(extra["fellBack"])
     scores = scores_of(m)
     totals = [rules.seat_totals(m, seat) for seat in (0, 1)]

@@ -24,6 +24,7 @@ from fogboard_games.boards.replay.derive import (
     stop_at_deadline,
 )
 from fogboard_games.boards.replay.shape import (
+    CONFIG_OPTIONAL,
     DEADLINE_ENDING,
     EVENT_KEYS,
     KINDS,
@@ -324,9 +325,17 @@ class _Reader:
     def check_results(self) -> None:
         m = self.m
         results = self.results
-        check_keys(f"ply {end_round(m)} (results)", results, (), RESULT_KEYS)
+        # (a rectangular board's results repeat its config's ranks too)
+        keys = RESULT_KEYS + CONFIG_OPTIONAL
+        check_keys(f"ply {end_round(m)} (results)", results, (), keys)
         derived = derive_results(m, self.extras, self.policy_names)
-        for key in RESULT_KEYS:
+        for key in keys:
+            if key in results and key not in derived:  # ranks, on a square board
+                raise self.ply_error(
+                    end_round(m),
+                    f"results.{key} says {show(results[key])}, but this board has none "
+                    "(ranks is written only for a rectangular board)",
+                )
             if key in results and not same(results[key], derived[key]):
                 raise self.ply_error(
                     end_round(m),

@@ -23,6 +23,9 @@ DEADLINE_ENDING = "wall-clock"
 
 TOP_KEYS = ("protocol", "names", "policyNames", "config", "events", "results")
 CONFIG_KEYS = ("mode", "size", "abrupt", "sense", "first", "seed", "maxPlies", "sampled")
+# A rectangular dark hex board's ranks (docs/boards_bots_and_replays.md): written
+# only when they differ from `size`, its files, so square boards read as before.
+CONFIG_OPTIONAL = ("ranks",)
 EVENT_KEYS = {
     "start": ((), ()),
     "sense": (("seat", "anchor"), ()),
@@ -145,10 +148,10 @@ def cell_of(where: str, text: Any, geo: rules.Geometry) -> int:
     cell = geo.action_ids.get(text)
     if cell is not None and cell < geo.cells:
         return cell
-    board = f"a {geo.size}x{geo.size} board (a1..{geo.names[-1]})"
+    board = f"a {geo.size}x{geo.ranks} board (a1..{geo.names[-1]})"
     if len(text) <= 8:  # parse_cell reads the rank as an int: keep it short
         try:
-            name = geo.names[parse_cell(text, geo.size)]
+            name = geo.names[parse_cell(text, geo.size, geo.ranks)]
         except ValueError:
             pass
         else:
