@@ -13,13 +13,13 @@ png_path)` photographs any self-contained page.
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import sys
 import tempfile
 
 import fogboard_games
 from fogboard_games import league, pages
+from fogboard_games.core.testing import finished_game
 from fogboard_games.pages.league import league_page
 
 PRESETS = {
@@ -35,14 +35,7 @@ PRESETS = {
 
 def random_review(preset: str, seed: int) -> dict:
     """The review of one seeded random game of `preset`."""
-    state = fogboard_games.load(preset).new_initial_state()
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state.review()
+    return finished_game(fogboard_games.load(preset), seed).review()
 
 
 def chromium() -> str:

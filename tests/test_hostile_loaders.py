@@ -26,6 +26,7 @@ import fogboard_games
 from fogboard_games.boards import replay as R
 from fogboard_games.boards.replay import ReplayError
 from fogboard_games.core.review import ReviewError
+from fogboard_games.core.testing import finished_game
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PRESETS = ["phantom-ttt-3", "dark-hex-4", "recon-hex-5", "liars-dice", "liars-dice-table"]
@@ -36,14 +37,7 @@ DELETE = object()  # a tamper that removes the field instead
 
 def finished(preset: str, seed: int) -> pyspiel.State:
     """A seeded random game of a preset, played to its end."""
-    state = fogboard_games.load(preset).new_initial_state()
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
+    return finished_game(fogboard_games.load(preset), seed)
 
 
 def review_of(preset: str, seed: int = 1) -> dict:

@@ -19,6 +19,7 @@ from fogboard_games import __main__ as cli
 from fogboard_games import bots, pages, play
 from fogboard_games.bots import text
 from fogboard_games.core.review import ReviewError, with_transcripts
+from fogboard_games.core.testing import finished_game
 from fogboard_games.pages import drawers
 
 HOSTILE_SAY = "<img src=x onerror=alert(1)>"
@@ -29,14 +30,7 @@ PUBLIC = pyspiel.IIGObservationType(
 
 
 def random_review(preset: str, seed: int) -> dict:
-    state = fogboard_games.load(preset).new_initial_state()
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state.review()
+    return finished_game(fogboard_games.load(preset), seed).review()
 
 
 def expected_turns(review: dict) -> list[dict]:

@@ -82,6 +82,21 @@ def _step(state, rng: random.Random) -> None:
         state.apply_action(rng.choice(state.legal_actions()))
 
 
+def finished_game(game, seed: int):
+    """One seeded random game of `game` played to its end: every legal action
+    and every chance outcome drawn uniformly by `random.Random(seed)` (so a
+    seed names one game, whatever the odds): the games the page, review and
+    loader tests replay."""
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
 def playout_states(game, rng: random.Random, playouts: int, limit: int = 400):
     """States (as independent clones) along `playouts` random playouts.
 
