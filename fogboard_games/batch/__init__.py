@@ -25,7 +25,7 @@ from __future__ import annotations
 import pyspiel
 
 from fogboard_games.batch import boards, liars_dice
-from fogboard_games.batch.env import POOL_SIZE, TERMINAL, Env, State
+from fogboard_games.batch.env import DTYPES, FORMS, TERMINAL, Env, State
 from fogboard_games.core import registry
 
 # The presets `make` accepts by name (each a registered preset of the package).
@@ -47,13 +47,18 @@ COVERED = (
 )
 
 
-def make(game, batch_size: int = 1024, seed=None) -> Env:
+def make(
+    game, batch_size: int = 1024, seed=None, observation="information_state", dtype=None
+) -> Env:
     """A batched environment of a covered preset name or loaded pyspiel game.
 
     `game` is a preset name ("dark-hex-5"), a game string
     ("fogboard_dark_hex(board_size=3)") or a pyspiel game of this package
     with parameters in the covered family (`COVERED`); anything else is
-    refused with a ValueError saying what is covered.
+    refused with a ValueError saying what is covered. `observation` is what
+    State.observation holds, the mover's "information_state" tensor or its
+    "observation" tensor; `dtype` float32 (None), uint8 or bool (FORMS,
+    DTYPES; docs/batch.md#observations).
     """
     if isinstance(game, str):
         name = game
@@ -79,12 +84,12 @@ def make(game, batch_size: int = 1024, seed=None) -> Env:
         if params.get("board_size", 3) > boards.MAX_SIZE:
             refusal = f"board_size {params['board_size']} (at most {boards.MAX_SIZE})"
         else:
-            return boards.Boards(game, batch_size, seed)
+            return boards.Boards(game, batch_size, seed, observation, dtype)
     elif short == "fogboard_liars_dice":
         if params["mode"] != "chips" or params["rerolls"] != 0:
             refusal = f"mode={params['mode']}, rerolls={params['rerolls']}"
         else:
-            return liars_dice.LiarsDice(game, batch_size, seed)
+            return liars_dice.LiarsDice(game, batch_size, seed, observation, dtype)
     else:
         refusal = f"game {short}"
     raise ValueError(
@@ -92,4 +97,4 @@ def make(game, batch_size: int = 1024, seed=None) -> Env:
     )
 
 
-__all__ = ["COVERED", "COVERED_PRESETS", "POOL_SIZE", "Env", "State", "TERMINAL", "make"]
+__all__ = ["COVERED", "COVERED_PRESETS", "DTYPES", "FORMS", "Env", "State", "TERMINAL", "make"]

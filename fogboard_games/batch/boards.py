@@ -13,7 +13,7 @@ import functools
 import numpy as np
 
 from fogboard_games.batch.env import Env
-from fogboard_games.batch.observations import Observations
+from fogboard_games.batch.observations import Store
 from fogboard_games.boards import rules
 
 MAX_SIZE = 8  # cells fit one uint64 bitboard
@@ -114,7 +114,14 @@ def lanes(flags: np.ndarray) -> np.ndarray:
 class Boards(Env):
     """A batch of one board game (fogboard_phantom_ttt, _dark_hex or _recon_hex)."""
 
-    def __init__(self, game, batch_size: int, seed=None):
+    TABLES = (
+        "bits", "goal_bits", "blank", "obs_blank", "ply_entries", "obs_entries", "ending",
+        "lookups", "blocks", "block_bits", "seat_at",
+    )  # fmt: skip
+
+    def __init__(
+        self, game, batch_size: int, seed=None, observation="information_state", dtype=None
+    ):
         geo = self.geo = game.setup
         assert geo.size <= MAX_SIZE
         self.cells = n2 = geo.cells
@@ -130,7 +137,7 @@ class Boards(Env):
         self.always_passes = abrupt and not self.sense
         # The cap binds only below 2 x cells - 1 plies (docs/boards.md#length).
         self.cap = geo.max_plies if geo.max_plies < 2 * n2 - 1 else None
-        super().__init__(game, batch_size, seed)
+        super().__init__(game, batch_size, seed, observation, dtype)
         B = self.batch_size
         self.full = np.uint64((1 << n2) - 1)
         # bits[a + 1]: the bit of attempt a; 0 for the sense actions and, at both
@@ -170,22 +177,24 @@ class Boards(Env):
             self.block_bits = np.array([[1 << c for c in block] for block in geo.blocks], np.uint64)
             self.sensing = np.ones(B, bool)  # the mover's next decision is its sense
 
-        # Tensors: both seats', made at the first read, then kept current, in two
-        # slots of B rows: slot s, row b at s * B + b. Slot s holds seat s's, but
-        # when every ply passes the turn (always_passes) slot _mine holds the
-        # mover's, like the bitboards, so the movers' tensors are one block. Row 2B
-        # (scratch) takes the writes of rows sitting a ply out.
-        self.tracking = False
-        self.tensors = np.zeros((2 * B + 1, D), np.uint8)  # 0/1: float32 when read
-        # The movers' tensors as float32, kept up from the writes when they are one
-        # block of the store (see _mover_tensor).
-        self.observations = None
+        # Tensors: both seats' of each form asked for, made at the first read, then
+        # kept current, in Stores of two slots of B rows: slot s, row b at s * B + b.
+        # Slot s holds seat s's, but when every ply passes the turn (always_passes)
+        # slot _mine holds the mover's, like the bitboards, so the movers' tensors
+        # are one block. Row 2B (scratch) takes the writes of rows sitting a ply out.
+        self.tracking = False  # some store is kept
+        self.info = self.obs = None  # the information-state and observation Stores
+        self.row_of = (np.arange(2 * B + 1) % B).astype(np.int32)  # a store row's row of the batch
         self.blank = np.zeros(D, np.uint8)  # either seat's tensor at the start
         off = layout.offset
         self.o_board = off["board"]
         self.blank[self.o_board : self.o_board + 3 * n2 : 3] = 1  # every cell unknown
-        if self.always_passes:
-            self.observations = Observations(B, D, self.blank)
+        # The observation (board and outcome: _form_refusal), from the same writes.
+        obs_off = game.obs_layout.offset
+        self.obs_size = game.obs_layout.size
+        self.obs_blank = np.zeros(self.obs_size, np.uint8)
+        self.obs_blank[obs_off["board"] : obs_off["board"] + 3 * n2 : 3] = 1
+        self.obs_outcome = obs_off["outcome"]
         self.o_movers = off.get("ply_movers")
         self.o_outcome = off["outcome"]
         if self.sense:
@@ -208,9 +217,11 @@ class Boards(Env):
             ],
             axis=-1,
         ).reshape(-1, 4)
+        # The observation's two of them (the board), by key 2 * cell + placed.
+        self.obs_entries = (self.ply_entries[: 2 * n2, :2] - self.o_board + obs_off["board"]).copy()
         # (a full array, not a broadcast (4,): numpy's scatter is much faster so)
         self.ply_values = np.tile(np.array([0, 1, 1, 1], np.uint8), (B, 1))
-        self.ply_floats = self.ply_values.astype(np.float32)  # (a scatter without a cast)
+        self.obs_values = np.ascontiguousarray(self.ply_values[:, :2])
         self.start_block = (n2, A) if self.sense else (0, n2)  # the senses, or attempts
         self.reset()
 
@@ -288,10 +299,11 @@ class Boards(Env):
             self.sensing[rows] = True
         if self.tracking:
             self.ply_keys[:, rows] = 0
-            self.tensors[rows] = self.blank
-            self.tensors[rows + self.batch_size] = self.blank
-            if self.observations is not None:
-                self.observations.restart(self._stamp + 1, rows)
+            for store, blank in ((self.info, self.blank), (self.obs, self.obs_blank)):
+                if store is not None:
+                    store.array[rows] = blank
+                    store.array[rows + self.batch_size] = blank
+                    store.restart(rows)
 
     # ---- what the mover may do ------------------------------------------------
 
@@ -450,42 +462,59 @@ class Boards(Env):
 
     # ---- tensors ----------------------------------------------------------------
 
-    def _tensors(self) -> np.ndarray:
-        """Both seats' information-state tensors (see __init__), made at the first read."""
-        if not self.tracking:
-            self._build_tensors()
-        return self.tensors
-
-    def _mover_tensor(self) -> np.ndarray:
-        """The movers' tensors as float32 (zeros in finished rows). When they are
-        one block of the store (slot _mine), an earlier observation nobody holds
-        any more is brought up to date (Observations); else they are picked out
-        row by row into a pooled buffer nothing references any more (Env._fresh)."""
-        tensors, B = self._tensors(), self.batch_size
-        if self.observations is not None:
-            return self.observations.read(
-                self._stamp, tensors, self._mine, self.terminated, self._finished
+    def _form_refusal(self, form):
+        if form == "observation" and (self.sense or self.geo.numturns):
+            return (
+                "the batch engine makes the observation tensor of boards without a sense "
+                "and with obstype=reveal-nothing"
             )
-        out = self._fresh("observation", (B, self.tensor_size), np.float32)
-        np.copyto(out, tensors.take(self.mover * B + self.rows, axis=0))
-        if self._finished:
-            out[self.terminated] = 0
-        return out
+        return None
 
-    def _seat_tensor(self, player: int) -> np.ndarray:
-        tensors, B = self._tensors(), self.batch_size
+    def _max_value(self, form):
+        return 1  # one-hot pieces and flags only
+
+    def _store(self, form: str) -> Store:
+        """The form's store of both seats' tensors, made and filled at its first read."""
+        store = self.info if form == "information_state" else self.obs
+        if store is None:
+            B = self.batch_size
+            size = self.tensor_size if form == "information_state" else self.obs_size
+            store = Store(2 * B + 1, size, self.row_of)
+            if form == "information_state":
+                self.info = store
+            else:
+                self.obs = store
+            self._build_tensors()
+        return store
+
+    def _mover_rows(self):
+        """The mirror (the slot under always_passes, where the movers' rows are
+        one block) and each row's mover's store row (-1: finished)."""
+        B = self.batch_size
+        if self.always_passes:
+            key, want = self._mine, self.rows + self._mine * B
+        else:
+            key, want = 0, self.mover * B + self.rows
+        if self._finished:
+            want = np.where(self.terminated, -1, want)
+        return key, want
+
+    def _seat_rows(self, player: int) -> np.ndarray:
+        B = self.batch_size
         if self.always_passes:
             slot = (self.mover != player) ^ self._mine
-            return tensors.take(slot * B + self.rows, axis=0).astype(np.float32)
-        return tensors[player * B : (player + 1) * B].astype(np.float32)
+            return slot * B + self.rows
+        return player * B + self.rows
 
     def _build_tensors(self) -> None:
-        """Replay every row's history from the start with tensor writes on: it
-        ends where the rows are, with their tensors written."""
+        """Replay every row's history from the start with tensor writes on (into
+        every store kept): it ends where the rows are, with their tensors written."""
         B = self.batch_size
         self.tracking = True
-        self.tensors[: 2 * B] = self.blank
-        self.tensors[2 * B :] = 0
+        for store, blank in ((self.info, self.blank), (self.obs, self.obs_blank)):
+            if store is not None:
+                store.array[: 2 * B] = blank
+                store.array[2 * B :] = 0
         length = self.history_len
         self.seats[:] = 0
         self.ply_keys[:] = 0
@@ -501,13 +530,19 @@ class Boards(Env):
         self._replaying = None
         if self.always_passes:  # every row passed at every replayed ply: undo the
             self._swap_rows(np.flatnonzero((length.max() - length) & 1))  # extra ones
+        for store in (self.info, self.obs):
+            if store is not None:
+                store.invalidate()  # (its slots may have moved: mirrors rebuild)
 
     def _swap_rows(self, rows: np.ndarray) -> None:
         """Exchange the two seats' data (mine / theirs) of the rows."""
         B = self.batch_size
         self.seats[:, :, rows] = self.seats[::-1][:, :, rows]
         self.ply_keys[:, rows] = self.ply_keys[::-1][:, rows]
-        self.tensors[rows], self.tensors[rows + B] = self.tensors[rows + B], self.tensors[rows]
+        for store in (self.info, self.obs):
+            if store is not None:
+                T = store.array
+                T[rows], T[rows + B] = T[rows + B], T[rows]
         self.mover[rows] ^= 1
 
     def _write_attempts(self, acts, placed_one, attempting, plies) -> None:
@@ -516,50 +551,48 @@ class Boards(Env):
         B, D, n2 = self.batch_size, self.tensor_size, self.cells
         complete = attempting is None
         if self.always_passes:  # the mover's tensors are slot _mine (see _seat_views)
-            block = self._mine
-            base = self.row_at + block * (B * D)
+            base = self.row_at + self._mine * (B * D)
         else:
-            block = None
             base = self.mover * (B * D) + self.row_at
         if not complete:  # rows sitting out write to the scratch row
             base = np.where(attempting, base, self.scratch)
-        key = self.my_ply_key.view(np.int64) + (acts << 1) + placed_one
+        result = (acts << 1) + placed_one
+        if self.obs is not None:  # the same ply's board entries, in the observation
+            rows = base // D  # the store row (the scratch row's too)
+            at = (rows * self.obs_size)[:, None] + self.obs_entries.take(result, 0, mode="clip")
+            self.obs.write(at, self.obs_values)
+        if self.info is None:
+            return
+        key = self.my_ply_key.view(np.int64) + result
         entries = self.ply_entries.take(key, axis=0, mode="clip")
-        self._store(base, entries, self.ply_values, block, complete, self.ply_floats)
+        self.info.write(base[:, None] + entries, self.ply_values)
         if self.o_movers is not None:  # public: both seats see who made ply k
             at = (self.o_movers + 2 * plies + self.mover)[:, None]
             base = self.row_at if complete else np.where(attempting, self.row_at, self.scratch)
-            self._store(base, at, 1, 0, complete, np.float32(1))
+            self.info.write(base[:, None] + at, 1)
             base = base + (B * D if complete else B * D * attempting)
-            self._store(base, at, 1, 1, complete, np.float32(1))
+            self.info.write(base[:, None] + at, 1)
         step = np.int64(2 * n2)
         self.my_ply_key.view(np.int64)[:] += step if complete else step * attempting
 
-    def _store(self, base, rel, values, block, complete, floats) -> None:
-        """Write `values` at every row's store entries base + rel (flat), and log
-        the write for the observations (see Observations.write) with `floats`,
-        the values as float32; `complete`: no row writes to the scratch row."""
-        self.tensors.reshape(-1)[rel + base[:, None]] = values
-        if self.observations is not None and self._replaying is None:
-            self.observations.write(self._stamp + 1, base, rel, floats, block, complete)
-
     def _write_sense(self, base, j, anchor, seen) -> None:
         """A sense as the seat's ply j: its rows, and the opponent stones it proved."""
-        T = self.tensors.reshape(-1)
+        if self.info is None:  # (an observation store needs no sense: _form_refusal)
+            return
         K = seen.shape[1]
-        T[base + self.o_senses + j * len(self.blocks) + anchor] = 1
+        self.info.write(base + self.o_senses + j * len(self.blocks) + anchor, 1)
         row = (base + self.o_sensed + j * K * 3)[:, None] + 3 * np.arange(K)
-        T[row + seen] = 1
+        self.info.write(row + seen, 1)
         square = (base + self.o_board)[:, None] + 3 * self.blocks[anchor]
         proven = square[seen == PROVEN]
-        T[proven] = 0
-        T[proven + 2] = 1
+        self.info.write(proven, 0)
+        self.info.write(proven + 2, 1)
 
     def _write_outcome(self, rows: np.ndarray, outcome: np.ndarray) -> None:
         """Public: seat 0 won / draw / seat 1 won, in both seats' tensors."""
-        at = rows * self.tensor_size + self.o_outcome + OUTCOME_AT.take(outcome[rows])
-        if self.observations is not None and self._replaying is None:
-            self.observations.end(self._stamp + 1, rows)
-        T = self.tensors.reshape(-1)
-        T[at] = 1
-        T[at + self.batch_size * self.tensor_size] = 1
+        which = OUTCOME_AT.take(outcome[rows])
+        for store, o in ((self.info, self.o_outcome), (self.obs, self.obs_outcome)):
+            if store is not None:
+                at = rows * store.size + o + which
+                store.write(at, 1)
+                store.write(at + self.batch_size * store.size, 1)

@@ -24,12 +24,17 @@ from __future__ import annotations
 import numpy as np
 
 from fogboard_games.batch.env import Env
+from fogboard_games.batch.observations import Store
 
 
 class LiarsDice(Env):
     """A batch of one fogboard_liars_dice game in chips mode without rerolls."""
 
-    def __init__(self, game, batch_size: int, seed=None):
+    TABLES = ("legal", "legal_by_action", "bid_quantity", "bid_face", "blank")
+
+    def __init__(
+        self, game, batch_size: int, seed=None, observation="information_state", dtype=None
+    ):
         setup = self.setup = game.setup
         P, S = setup.players, setup.sides
         self.num_players = P
@@ -39,7 +44,7 @@ class LiarsDice(Env):
         self.max_history = self.chance_len + setup.max_game_length
         layout = game.info_layout
         self.tensor_size = layout.size
-        super().__init__(game, batch_size, seed)
+        super().__init__(game, batch_size, seed, observation, dtype)
         B = self.batch_size
         off = layout.offset
         self.o_seat, self.o_hands = off["seat"], off["hands"]
@@ -76,9 +81,19 @@ class LiarsDice(Env):
         self.mover = np.zeros(B, np.int64)
         self.bid = np.full(B, -1, np.int64)  # standing bid id, -1 before the opening bid
         self.holder = np.full(B, -1, np.int64)
-        self.tensors = np.zeros((B, P, layout.size), np.uint8)  # small counts: float32 when read
+        # Both forms' stores: store row b * P + p is seat p's tensor of row b. The
+        # information state is kept from the deal (the hands), the bids written
+        # when read; the observation, made at its first read, is the view now.
+        self.row_of = (np.arange(B * P) // P).astype(np.int32)
+        self.info = Store(B * P, layout.size, self.row_of)
         self.blank = np.zeros((P, layout.size), np.uint8)
         self.blank[np.arange(P), self.o_seat + np.arange(P)] = 1  # whose view it is
+        self.obs = None
+        obs = game.obs_layout
+        self.obs_size = obs.size
+        self.q_seat, self.q_hand = obs.offset["seat"], obs.offset["hand"]
+        self.q_bid, self.q_holder = obs.offset["standing_bid"], obs.offset["holder"]
+        self.q_move, self.q_shown = obs.offset["to_move"], obs.offset["last_shown"]
         self.t_decisions = np.zeros(B, np.int64)  # decisions written into the tensors
         self.t_standing = np.full(B, -1, np.int64)  # the standing bid as of those
         self.t_outcome = np.zeros(B, bool)
@@ -87,7 +102,7 @@ class LiarsDice(Env):
     # ---- restart: the roll ------------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
-        P, S, D = self.num_players, self.sides, self.setup.numdice
+        B, P, S, D = self.batch_size, self.num_players, self.sides, self.setup.numdice
         faces = self.rng.integers(0, S, size=(len(rows), P * D))
         self._log(rows, faces)  # chance outcome = face - 1, seat 0's dice first
         hands = (faces.reshape(-1, P, D, 1) == np.arange(S)).sum(2, dtype=np.int8)
@@ -105,7 +120,10 @@ class LiarsDice(Env):
         self.holder[rows] = -1
         blank = np.broadcast_to(self.blank, (len(rows), *self.blank.shape)).copy()
         blank[:, np.arange(P), self.o_hands : self.o_hands + S] = hands
-        self.tensors[rows] = blank
+        self.info.array.reshape(B, P, -1)[rows] = blank
+        self.info.restart(rows)
+        if self.obs is not None:
+            self._restart_obs(rows, hands)
         self.t_decisions[rows] = 0
         self.t_standing[rows] = -1
         self.t_outcome[rows] = False
@@ -177,21 +195,84 @@ class LiarsDice(Env):
 
     # ---- tensors ----------------------------------------------------------------
 
-    def _mover_tensor(self) -> np.ndarray:
-        tensors, B, D = self._tensors(), self.batch_size, self.tensor_size
-        out = self._fresh("observation", (B, D), np.float32)  # (see Env._fresh)
-        np.copyto(out, tensors.reshape(-1, D).take(self.rows * self.num_players + self.mover, 0))
-        if self._finished:
-            out[self.terminated] = 0
-        return out
+    def _max_value(self, form):
+        return max(1, self.setup.numdice)  # the hands count dice per face
 
-    def _seat_tensor(self, player: int) -> np.ndarray:
-        return self._tensors()[:, player].astype(np.float32)
+    def _mover_rows(self):
+        want = self.rows * self.num_players + self.mover
+        if self._finished:
+            want = np.where(self.terminated, -1, want)
+        return 0, want
+
+    def _seat_rows(self, player: int) -> np.ndarray:
+        return self.rows * self.num_players + player
+
+    def _store(self, form: str) -> Store:
+        if form == "information_state":
+            self._tensors()
+            return self.info
+        if self.obs is None:
+            self.obs = Store(self.batch_size * self.num_players, self.obs_size, self.row_of)
+            # What the observation shows, per row: -1 for none yet (see _observe).
+            self.shown_bid = np.full(self.batch_size, -1, np.int64)
+            self.shown_holder = np.full(self.batch_size, -1, np.int64)
+            self.shown_mover = np.full(self.batch_size, -1, np.int64)
+            self.shown_end = np.zeros(self.batch_size, bool)
+            self._restart_obs(self.rows, self.hands)
+        self._observe()
+        return self.obs
+
+    def _restart_obs(self, rows: np.ndarray, hands: np.ndarray) -> None:
+        """Rows at the deal: each seat's one-hot and hand, nothing public yet."""
+        P, S, Do = self.num_players, self.sides, self.obs_size
+        blank = np.zeros((len(rows), P, Do), np.uint8)
+        blank[:, np.arange(P), self.q_seat + np.arange(P)] = 1
+        blank[:, :, self.q_hand : self.q_hand + S] = hands
+        self.obs.array.reshape(self.batch_size, P, Do)[rows] = blank
+        self.obs.restart(rows)
+        self.shown_bid[rows] = -1
+        self.shown_holder[rows] = -1
+        self.shown_mover[rows] = -1
+        self.shown_end[rows] = False
+
+    def _observe(self) -> None:
+        """Bring every seat's observation to the rows' public state now: the
+        standing bid and its holder, the seat to move, the hands at the end
+        (only the rows where one of them changed)."""
+        P, S, Do, obs = self.num_players, self.sides, self.obs_size, self.obs
+        seats = np.arange(P)
+        q = np.flatnonzero(self.shown_bid != self.bid)  # a raise (bids only rise)
+        if len(q):
+            at = (q[:, None] * P + seats) * Do  # (rows, P): each seat's row
+            old = self.shown_bid[q] >= 0
+            if old.any():
+                obs.write(at[old] + (self.q_bid + self.shown_bid[q[old]])[:, None], 0)
+                obs.write(at[old] + (self.q_holder + self.shown_holder[q[old]])[:, None], 0)
+            obs.write(at + (self.q_bid + self.bid[q])[:, None], 1)
+            obs.write(at + (self.q_holder + self.holder[q])[:, None], 1)
+            self.shown_bid[q] = self.bid[q]
+            self.shown_holder[q] = self.holder[q]
+        mover = np.where(self.terminated, -1, self.mover)  # (none at the end)
+        q = np.flatnonzero(self.shown_mover != mover)
+        if len(q):
+            at = (q[:, None] * P + seats) * Do
+            old = self.shown_mover[q] >= 0
+            if old.any():
+                obs.write(at[old] + (self.q_move + self.shown_mover[q[old]])[:, None], 0)
+            new = mover[q] >= 0
+            if new.any():
+                obs.write(at[new] + (self.q_move + mover[q[new]])[:, None], 1)
+            self.shown_mover[q] = mover[q]
+        q = np.flatnonzero(self.terminated & ~self.shown_end)
+        if len(q):  # every hand, shown to all
+            at = (q[:, None] * P + seats) * Do + self.q_shown  # (rows, P)
+            shown = self.hands[q].reshape(len(q), 1, P * S)
+            obs.write(at[:, :, None] + np.arange(P * S), np.broadcast_to(shown, (len(q), P, P * S)))
+            self.shown_end[q] = True
 
     def _tensors(self) -> np.ndarray:
         """Every seat's information-state tensor, the decisions since the last read written."""
         P, D, NB = self.num_players, self.tensor_size, self.num_bids
-        T = self.tensors.reshape(-1)
         seats = np.arange(P)
         decisions = self.hpos - self.hstart - self.chance_len  # made so far, per row
         q = np.flatnonzero(self.t_decisions < decisions)
@@ -211,7 +292,7 @@ class LiarsDice(Env):
             if self.o_passes is not None:
                 passed = a == self.pass_action
                 at[passed] = self.o_passes + standing[passed] * P + seat[passed]
-            T[((q * P)[:, None] + seats) * D + at[:, None]] = 1  # public: every seat
+            self.info.write(((q * P)[:, None] + seats) * D + at[:, None], 1)  # public: every seat
             self.t_standing[q] = np.where(raised, a, standing)
             self.t_decisions[q] = i + 1
             q = q[i + 1 < decisions[q]]
@@ -219,6 +300,6 @@ class LiarsDice(Env):
         if len(q):
             S = self.sides
             shown = self.hands[q].reshape(len(q), 1, P * S)  # every hand, shown to all
-            self.tensors[q, :, self.o_shown : self.o_shown + P * S] = shown
+            at = ((q * P)[:, None] + seats)[:, :, None] * D + self.o_shown + np.arange(P * S)
+            self.info.write(at, np.broadcast_to(shown, (len(q), P, P * S)))
             self.t_outcome[q] = True
-        return self.tensors
