@@ -29,13 +29,16 @@ WRITE, RESTART = range(2)  # the kinds of logged changes
 
 class Mirror:
     """One handed-out array: row b shows store row `shown[b]` (-1: zeros),
-    as of the store's log entry `seen` (None: never filled)."""
+    as of the store's log entry `seen` (None: never filled). Row B is a
+    scratch row for the logged writes of rows showing another store row
+    (sending them there costs less than picking the others out)."""
 
-    __slots__ = ("array", "view", "shown", "seen")
+    __slots__ = ("array", "view", "shown", "seen", "scratch")
 
     def __init__(self, batch_size: int, size: int, dtype):
-        self.array = np.zeros((batch_size, size), dtype)
-        self.view = self.array.view()
+        self.array = np.zeros((batch_size + 1, size), dtype)
+        self.scratch = batch_size * size  # flat offset of the scratch row
+        self.view = self.array[:batch_size]
         self.view.flags.writeable = False
         self.shown = np.full(batch_size, -1, np.int32)
         self.seen = None
@@ -99,9 +102,9 @@ class Store:
         return mirror.view
 
     def _sync(self, mirror: Mirror, want: np.ndarray) -> None:
-        D, out = self.size, mirror.array
+        B, D, out = len(want), self.size, mirror.array
         if mirror.seen is None or mirror.seen < self.dropped:
-            full = np.ones(len(want), bool)
+            full = None  # every row
         else:
             flat = out.reshape(-1)
             shown = mirror.shown
@@ -112,16 +115,24 @@ class Store:
                 if kind == RESTART:
                     full[data] = True
                     continue
-                srow = data // D
+                srow, column = np.divmod(data, D)
                 rows = self.row_of.take(srow)
-                ok = shown.take(rows) == srow
-                flat[(rows * D + (data - srow * D))[ok]] = self.flat[data[ok]]
-        if np.count_nonzero(full):
+                target = rows * D
+                target += column
+                np.putmask(target, shown.take(rows) != srow, mirror.scratch)
+                flat[target] = self.flat.take(data)
+        count = B if full is None else np.count_nonzero(full)
+        if 2 * count > B:  # most rows: all of them, in one gather
+            np.copyto(out[:B], self.array.take(np.maximum(want, 0), axis=0), casting="unsafe")
+            zero = np.flatnonzero(want < 0)
+        elif count:
             copy = np.flatnonzero(full & (want >= 0))
             if len(copy):
                 out[copy] = self.array.take(want[copy], axis=0)
             zero = np.flatnonzero(full & (want < 0))
-            if len(zero):
-                out[zero] = 0
+        else:
+            zero = ()
+        if len(zero):
+            out[zero] = 0
         mirror.shown[:] = want
         mirror.seen = self.seq
