@@ -442,6 +442,34 @@ def test_bench_batch_runs_on_a_tiny_budget(capsys):
     assert "bytes/row" in out
 
 
+def test_bench_batch_notes_pgx_when_it_is_absent(capsys, monkeypatch):
+    from fogboard_games.bench import batched
+
+    monkeypatch.setattr(batched, "load_pgx", lambda: None)
+    assert batched.run_pgx(1, 0.01, 8) == []
+    assert "beside pgx: skipped, pgx is not installed" in capsys.readouterr().out
+
+
+def test_the_pgx_peer_plays_random_legal_plies_and_restarts():
+    """pgx is an optional benchmark peer (not a dependency): when installed, its
+    jitted ply plays legal actions (an illegal one would end pgx's game with a
+    penalty, -1 against +1 of no win here: tic-tac-toe pays 0 to both on a draw,
+    +-1 on a line) and restarts finished rows; pgx's hex on 8 x 8 starts on
+    an 8 x 8 board."""
+    pytest.importorskip("pgx")
+    from fogboard_games.bench import batched
+
+    play = batched.PgxPlay("tic_tac_toe", None, 64, tensor=True)
+    assert play.bytes_per_row == 89
+    for _ in range(20):
+        assert play.rate(0.001) > 0
+        assert not np.asarray(play.state.terminated).any()  # restarted at once
+    jax, _ = batched.load_pgx()
+    start = batched._sized_hex(jax, 8).init(jax.random.PRNGKey(0))
+    assert start.legal_action_mask.shape == (65,) and start.observation.shape[:2] == (8, 8)
+    assert int(start.legal_action_mask.sum()) == 64  # no swap before the first stone
+
+
 @pytest.mark.parametrize("size", range(2, 9))
 def test_hex_win_tables_agree_with_a_flood(size):
     """The frontier tables that read hex wins (boards.frontier_table), on every
