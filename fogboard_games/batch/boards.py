@@ -557,15 +557,16 @@ class Boards(Env):
         if not complete:  # rows sitting out write to the scratch row
             base = np.where(attempting, base, self.scratch)
         result = (acts << 1) + placed_one
+        block = self._mine if self.always_passes else None  # (the movers' mirror)
         if self.obs is not None:  # the same ply's board entries, in the observation
             rows = base // D  # the store row (the scratch row's too)
             at = (rows * self.obs_size)[:, None] + self.obs_entries.take(result, 0, mode="clip")
-            self.obs.write(at, self.obs_values)
+            self.obs.write(at, self.obs_values, block)
         if self.info is None:
             return
         key = self.my_ply_key.view(np.int64) + result
         entries = self.ply_entries.take(key, axis=0, mode="clip")
-        self.info.write(base[:, None] + entries, self.ply_values)
+        self.info.write(base[:, None] + entries, self.ply_values, block)
         if self.o_movers is not None:  # public: both seats see who made ply k
             at = (self.o_movers + 2 * plies + self.mover)[:, None]
             base = self.row_at if complete else np.where(attempting, self.row_at, self.scratch)

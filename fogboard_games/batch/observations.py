@@ -33,9 +33,10 @@ class Mirror:
     scratch row for the logged writes of rows showing another store row
     (sending them there costs less than picking the others out)."""
 
-    __slots__ = ("array", "view", "shown", "seen", "scratch")
+    __slots__ = ("array", "view", "shown", "seen", "scratch", "key")
 
-    def __init__(self, batch_size: int, size: int, dtype):
+    def __init__(self, batch_size: int, size: int, dtype, key):
+        self.key = key
         self.array = np.zeros((batch_size + 1, size), dtype)
         self.scratch = batch_size * size  # flat offset of the scratch row
         self.view = self.array[:batch_size]
@@ -57,7 +58,7 @@ class Store:
         self.size = size
         self.row_of = row_of
         self.mirrors: dict = {}
-        self.log: deque = deque()  # (seq, kind, index array), oldest first
+        self.log: deque = deque()  # (seq, kind, index array, block), oldest first
         self.seq = 0  # the last entry's number
         self.dropped = 0  # entries up to this one are gone
 
@@ -66,16 +67,18 @@ class Store:
         kept = [self.array]
         for m in self.mirrors.values():
             kept += [m.array, m.shown]
-        return kept + [data for _, _, data in self.log]
+        return kept + [entry[2] for entry in self.log]
 
-    def write(self, index: np.ndarray, values) -> None:
+    def write(self, index: np.ndarray, values, block=None) -> None:
+        """`block`, if known: the writes go into rows of the store block the
+        mirror of that key shows, or the scratch row (boards' always_passes)."""
         self.flat[index] = values
         if self.mirrors:
-            self._append(WRITE, index)
+            self._append(WRITE, index, block)
 
     def restart(self, rows: np.ndarray) -> None:
         if self.mirrors:
-            self._append(RESTART, rows)
+            self._append(RESTART, rows, None)
 
     def invalidate(self) -> None:
         """The store was rewritten whole (a replay): every mirror is rebuilt."""
@@ -83,9 +86,9 @@ class Store:
         self.dropped = self.seq
         self.log.clear()
 
-    def _append(self, kind, data) -> None:
+    def _append(self, kind, data, block) -> None:
         self.seq += 1
-        self.log.append((self.seq, kind, data))
+        self.log.append((self.seq, kind, data, block))
         if len(self.log) > LIMIT:
             self.dropped = self.log.popleft()[0]
 
@@ -94,7 +97,7 @@ class Store:
         in row b (-1: zeros), brought up to date."""
         mirror = self.mirrors.get(key)
         if mirror is None:
-            mirror = self.mirrors[key] = Mirror(len(want), self.size, dtype)
+            mirror = self.mirrors[key] = Mirror(len(want), self.size, dtype, key)
         self._sync(mirror, want)
         seen = min(m.seen for m in self.mirrors.values())
         while self.log and self.log[0][0] <= seen:
@@ -103,35 +106,36 @@ class Store:
 
     def _sync(self, mirror: Mirror, want: np.ndarray) -> None:
         B, D, out = len(want), self.size, mirror.array
+        entries = ()
         if mirror.seen is None or mirror.seen < self.dropped:
             full = None  # every row
         else:
-            flat = out.reshape(-1)
-            shown = mirror.shown
-            full = want != shown
-            for seq, kind, data in self.log:
-                if seq <= mirror.seen:
-                    continue
+            full = want != mirror.shown
+            entries = [e for e in self.log if e[0] > mirror.seen]
+            for _, kind, data, _ in entries:
                 if kind == RESTART:
                     full[data] = True
-                    continue
+        count = B if full is None else np.count_nonzero(full)
+        if 2 * count > B:  # most rows changed whole: all of them, in one gather
+            np.copyto(out[:B], self.array.take(np.maximum(want, 0), axis=0), casting="unsafe")
+            zero = np.flatnonzero(want < 0)
+        else:
+            flat, shown = out.reshape(-1), mirror.shown
+            for _, kind, data, block in entries:
+                if kind == RESTART or block is not None and block != mirror.key:
+                    continue  # (a block this mirror never shows)
                 srow, column = np.divmod(data, D)
                 rows = self.row_of.take(srow)
                 target = rows * D
                 target += column
                 np.putmask(target, shown.take(rows) != srow, mirror.scratch)
                 flat[target] = self.flat.take(data)
-        count = B if full is None else np.count_nonzero(full)
-        if 2 * count > B:  # most rows: all of them, in one gather
-            np.copyto(out[:B], self.array.take(np.maximum(want, 0), axis=0), casting="unsafe")
-            zero = np.flatnonzero(want < 0)
-        elif count:
-            copy = np.flatnonzero(full & (want >= 0))
-            if len(copy):
-                out[copy] = self.array.take(want[copy], axis=0)
-            zero = np.flatnonzero(full & (want < 0))
-        else:
             zero = ()
+            if count:
+                copy = np.flatnonzero(full & (want >= 0))
+                if len(copy):
+                    out[copy] = self.array.take(want[copy], axis=0)
+                zero = np.flatnonzero(full & (want < 0))
         if len(zero):
             out[zero] = 0
         mirror.shown[:] = want
