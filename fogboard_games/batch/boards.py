@@ -558,15 +558,15 @@ class Boards(Env):
             base = np.where(attempting, base, self.scratch)
         result = (acts << 1) + placed_one
         block = self._mine if self.always_passes else None  # (the movers' mirror)
+        srow = base // D  # each row's store row (the scratch row's too)
         if self.obs is not None:  # the same ply's board entries, in the observation
-            rows = base // D  # the store row (the scratch row's too)
-            at = (rows * self.obs_size)[:, None] + self.obs_entries.take(result, 0, mode="clip")
-            self.obs.write(at, self.obs_values, block)
+            at = (srow * self.obs_size)[:, None] + self.obs_entries.take(result, 0, mode="clip")
+            self.obs.write(at, self.obs_values, block, srow)
         if self.info is None:
             return
         key = self.my_ply_key.view(np.int64) + result
         entries = self.ply_entries.take(key, axis=0, mode="clip")
-        self.info.write(base[:, None] + entries, self.ply_values, block)
+        self.info.write(base[:, None] + entries, self.ply_values, block, srow)
         if self.o_movers is not None:  # public: both seats see who made ply k
             at = (self.o_movers + 2 * plies + self.mover)[:, None]
             base = self.row_at if complete else np.where(attempting, self.row_at, self.scratch)
@@ -595,5 +595,6 @@ class Boards(Env):
         for store, o in ((self.info, self.o_outcome), (self.obs, self.obs_outcome)):
             if store is not None:
                 at = rows * store.size + o + which
-                store.write(at, 1)
-                store.write(at + self.batch_size * store.size, 1)
+                store.write(at, 1, rows=rows)
+                B = self.batch_size
+                store.write(at + B * store.size, 1, rows=rows + B)

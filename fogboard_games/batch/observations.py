@@ -58,7 +58,7 @@ class Store:
         self.size = size
         self.row_of = row_of
         self.mirrors: dict = {}
-        self.log: deque = deque()  # (seq, kind, index array, block), oldest first
+        self.log: deque = deque()  # (seq, kind, index array, block, rows), oldest first
         self.seq = 0  # the last entry's number
         self.dropped = 0  # entries up to this one are gone
 
@@ -67,18 +67,21 @@ class Store:
         kept = [self.array]
         for m in self.mirrors.values():
             kept += [m.array, m.shown]
-        return kept + [entry[2] for entry in self.log]
+        kept += [entry[2] for entry in self.log]
+        return kept + [entry[4] for entry in self.log if entry[4] is not None]
 
-    def write(self, index: np.ndarray, values, block=None) -> None:
-        """`block`, if known: the writes go into rows of the store block the
-        mirror of that key shows, or the scratch row (boards' always_passes)."""
+    def write(self, index: np.ndarray, values, block=None, rows=None) -> None:
+        """Set `values` at the flat indices `index`, (n,) or (n, k). If known,
+        `block`: the writes go into rows of the store block the mirror of that
+        key shows, or the scratch row (boards' always_passes); `rows`: (n,) the
+        store row of each index row (spares a division per entry at a read)."""
         self.flat[index] = values
         if self.mirrors:
-            self._append(WRITE, index, block)
+            self._append(WRITE, index, block, rows)
 
     def restart(self, rows: np.ndarray) -> None:
         if self.mirrors:
-            self._append(RESTART, rows, None)
+            self._append(RESTART, rows, None, None)
 
     def invalidate(self) -> None:
         """The store was rewritten whole (a replay): every mirror is rebuilt."""
@@ -86,9 +89,9 @@ class Store:
         self.dropped = self.seq
         self.log.clear()
 
-    def _append(self, kind, data, block) -> None:
+    def _append(self, kind, data, block, rows) -> None:
         self.seq += 1
-        self.log.append((self.seq, kind, data, block))
+        self.log.append((self.seq, kind, data, block, rows))
         if len(self.log) > LIMIT:
             self.dropped = self.log.popleft()[0]
 
@@ -112,7 +115,7 @@ class Store:
         else:
             full = want != mirror.shown
             entries = [e for e in self.log if e[0] > mirror.seen]
-            for _, kind, data, _ in entries:
+            for _, kind, data, _, _ in entries:
                 if kind == RESTART:
                     full[data] = True
         count = B if full is None else np.count_nonzero(full)
@@ -121,14 +124,21 @@ class Store:
             zero = np.flatnonzero(want < 0)
         else:
             flat, shown = out.reshape(-1), mirror.shown
-            for _, kind, data, block in entries:
+            for _, kind, data, block, srow in entries:
                 if kind == RESTART or block is not None and block != mirror.key:
                     continue  # (a block this mirror never shows)
-                srow, column = np.divmod(data, D)
-                rows = self.row_of.take(srow)
-                target = rows * D
-                target += column
-                np.putmask(target, shown.take(rows) != srow, mirror.scratch)
+                if srow is None:
+                    srow, column = np.divmod(data, D)
+                    rows = self.row_of.take(srow)
+                    target = rows * D
+                    target += column
+                    np.putmask(target, shown.take(rows) != srow, mirror.scratch)
+                else:  # from store row srow to the row showing it, or the scratch row
+                    rows = self.row_of.take(srow)
+                    np.putmask(rows, shown.take(rows) != srow, B)
+                    rows -= srow
+                    rows *= D
+                    target = data + (rows[:, None] if data.ndim == 2 else rows)
                 flat[target] = self.flat.take(data)
             zero = ()
             if count:
