@@ -479,7 +479,8 @@ class Boards(Env):
         if store is None:
             B = self.batch_size
             size = self.tensor_size if form == "information_state" else self.obs_size
-            store = Store(2 * B + 1, size, self.row_of)
+            blank = self.blank if form == "information_state" else self.obs_blank
+            store = Store(2 * B + 1, size, self.row_of, blank)
             if form == "information_state":
                 self.info = store
             else:

@@ -33,10 +33,11 @@ class Mirror:
     scratch row for the logged writes of rows showing another store row
     (sending them there costs less than picking the others out)."""
 
-    __slots__ = ("array", "view", "shown", "seen", "scratch", "key")
+    __slots__ = ("array", "view", "shown", "seen", "scratch", "key", "blank")
 
-    def __init__(self, batch_size: int, size: int, dtype, key):
+    def __init__(self, batch_size: int, size: int, dtype, key, blank):
         self.key = key
+        self.blank = None if blank is None else blank.astype(dtype)  # (no cast per restart)
         self.array = np.zeros((batch_size + 1, size), dtype)
         self.scratch = batch_size * size  # flat offset of the scratch row
         self.view = self.array[:batch_size]
@@ -52,13 +53,15 @@ class Store:
     set afresh); `read` hands out a mirror. Writes are logged only while some
     mirror exists."""
 
-    def __init__(self, rows: int, size: int, row_of: np.ndarray):
+    def __init__(self, rows: int, size: int, row_of: np.ndarray, blank=None):
+        self.blank = blank  # the row every restart sets, if one for all (the boards)
         self.array = np.zeros((rows, size), np.uint8)
         self.flat = self.array.reshape(-1)
         self.size = size
         self.row_of = row_of
         self.mirrors: dict = {}
-        self.log: deque = deque()  # (seq, kind, index array, block, rows), oldest first
+        # (seq, kind, index array, block, rows, values), oldest first
+        self.log: deque = deque()
         self.seq = 0  # the last entry's number
         self.dropped = 0  # entries up to this one are gone
 
@@ -67,8 +70,9 @@ class Store:
         kept = [self.array]
         for m in self.mirrors.values():
             kept += [m.array, m.shown]
-        kept += [entry[2] for entry in self.log]
-        return kept + [entry[4] for entry in self.log if entry[4] is not None]
+        for entry in self.log:
+            kept += [x for x in entry[2:] if isinstance(x, np.ndarray)]
+        return kept
 
     def write(self, index: np.ndarray, values, block=None, rows=None) -> None:
         """Set `values` at the flat indices `index`, (n,) or (n, k). If known,
@@ -77,11 +81,11 @@ class Store:
         store row of each index row (spares a division per entry at a read)."""
         self.flat[index] = values
         if self.mirrors:
-            self._append(WRITE, index, block, rows)
+            self._append(WRITE, index, block, rows, values)
 
     def restart(self, rows: np.ndarray) -> None:
         if self.mirrors:
-            self._append(RESTART, rows, None, None)
+            self._append(RESTART, rows, None, None, None)
 
     def invalidate(self) -> None:
         """The store was rewritten whole (a replay): every mirror is rebuilt."""
@@ -89,9 +93,9 @@ class Store:
         self.dropped = self.seq
         self.log.clear()
 
-    def _append(self, kind, data, block, rows) -> None:
+    def _append(self, kind, data, block, rows, values) -> None:
         self.seq += 1
-        self.log.append((self.seq, kind, data, block, rows))
+        self.log.append((self.seq, kind, data, block, rows, values))
         if len(self.log) > LIMIT:
             self.dropped = self.log.popleft()[0]
 
@@ -100,7 +104,7 @@ class Store:
         in row b (-1: zeros), brought up to date."""
         mirror = self.mirrors.get(key)
         if mirror is None:
-            mirror = self.mirrors[key] = Mirror(len(want), self.size, dtype, key)
+            mirror = self.mirrors[key] = Mirror(len(want), self.size, dtype, key, self.blank)
         self._sync(mirror, want)
         seen = min(m.seen for m in self.mirrors.values())
         while self.log and self.log[0][0] <= seen:
@@ -115,17 +119,24 @@ class Store:
         else:
             full = want != mirror.shown
             entries = [e for e in self.log if e[0] > mirror.seen]
-            for _, kind, data, _, _ in entries:
-                if kind == RESTART:
-                    full[data] = True
+            if self.blank is None:  # a restart's rows are copied whole
+                for _, kind, data, *_ in entries:
+                    if kind == RESTART:
+                        full[data] = True
         count = B if full is None else np.count_nonzero(full)
         if 2 * count > B:  # most rows changed whole: all of them, in one gather
             np.copyto(out[:B], self.array.take(np.maximum(want, 0), axis=0), casting="unsafe")
             zero = np.flatnonzero(want < 0)
         else:
             flat, shown = out.reshape(-1), mirror.shown
-            for _, kind, data, block, srow in entries:
-                if kind == RESTART or block is not None and block != mirror.key:
+            # The writes replayed in order (so the last one of an entry stands),
+            # with the values written: what the store holds there now.
+            for _, kind, data, block, srow, values in entries:
+                if kind == RESTART:
+                    if self.blank is not None:  # (every store row of the rows)
+                        out[data] = mirror.blank
+                    continue
+                if block is not None and block != mirror.key:
                     continue  # (a block this mirror never shows)
                 if srow is None:
                     srow, column = np.divmod(data, D)
@@ -139,7 +150,7 @@ class Store:
                     rows -= srow
                     rows *= D
                     target = data + (rows[:, None] if data.ndim == 2 else rows)
-                flat[target] = self.flat.take(data)
+                flat[target] = values
             zero = ()
             if count:
                 copy = np.flatnonzero(full & (want >= 0))
