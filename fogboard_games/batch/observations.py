@@ -67,9 +67,9 @@ class Store:
 
     def arrays(self) -> list:
         """Every array the store keeps: its own, its mirrors', its log's."""
-        kept = [self.array]
+        kept = [self.array] + ([] if self.blank is None else [self.blank])
         for m in self.mirrors.values():
-            kept += [m.array, m.shown]
+            kept += [m.array, m.shown] + ([] if m.blank is None else [m.blank])
         for entry in self.log:
             kept += [x for x in entry[2:] if isinstance(x, np.ndarray)]
         return kept
