@@ -362,7 +362,11 @@ class LiarsDice(Env):
         amount = np.where(prophecy & exact, np.minimum(self.payout, had), 1)
         left = had - amount
         self.dice[rc, loser] = left
-        at = ((rc * P)[:, None] + seats) * D + self.o_counts + (loser * (self.setup.numdice + 1))[:, None]
+        at = (
+            ((rc * P)[:, None] + seats) * D
+            + self.o_counts
+            + (loser * (self.setup.numdice + 1))[:, None]
+        )
         self.info.write(at + had[:, None], 0)
         self.info.write(at + left[:, None], 1)
         alive = (self.dice[rc] > 0).sum(1)
