@@ -125,9 +125,12 @@ class LiarsDice(Env):
         self.used = np.zeros((B, P), np.int8)  # rerolls used this round, per seat
         self.last_shown = np.zeros((B, P, S), np.int8)  # the latest showdown's hands
         # Decisions' offsets, written into the tensors when read (_tensors).
+        # (flat indices into `decided`, as the history's hstart and hpos)
         self.decided = np.zeros((B, self.max_decisions), np.int32)
-        self.n_decided = np.zeros(B, np.int64)
-        self.t_decided = np.zeros(B, np.int64)  # of those, written into the tensors
+        self.dstart = self.rows * self.max_decisions
+        self.dpos = self.dstart.copy()  # each row's next decision
+        self.t_decided = self.dstart.copy()  # of those, written into the tensors up to here
+        self.t_shown = np.zeros(B, bool)  # chips mode: the showdown written
         self._pending = []  # the dice a step rolled, logged after its decision
         # Store row b * P + p is seat p's tensor of row b.
         self.row_of = (np.arange(B * P) // P).astype(np.int32)
@@ -154,14 +157,15 @@ class LiarsDice(Env):
         hands (rows, P, S), the faces logged now (log) or after the step."""
         P, S, D = self.num_players, self.sides, self.setup.numdice
         faces = self.rng.integers(0, S, size=(len(rows), P * D))
+        hit = faces.reshape(-1, P, D, 1) == np.arange(S)
+        if log and self.chips:  # every seat rolls all its dice (a game's start)
+            self._log(rows, faces)
+            return hit.sum(2, dtype=np.int8)
         real = np.arange(D) < counts[:, :, None]  # (rows, P, D): dice rolled
-        hit = (faces.reshape(-1, P, D, 1) == np.arange(S)) & real[..., None]
+        hit &= real[..., None]
         real = real.reshape(len(rows), P * D)
         if log:
-            if real.all():
-                self._log(rows, faces)
-            else:
-                self._log_some(rows, faces, real)
+            self._log_some(rows, faces, real)
         else:
             self._pending.append((rows, faces, real))
         return hit.sum(2, dtype=np.int8)
@@ -192,14 +196,15 @@ class LiarsDice(Env):
         self.mover[rows] = 0
         self.bid[rows] = -1
         self.holder[rows] = -1
-        self.round[rows] = 0
-        self.in_play[rows] = self.setup.total
-        self.opener[rows] = 0
-        self.choosing[rows] = self.rerolls > 0
-        self.used[rows] = 0
-        self.last_shown[rows] = 0
-        self.n_decided[rows] = 0
-        self.t_decided[rows] = 0
+        if not self.chips:  # (constant in chips mode)
+            self.round[rows] = 0
+            self.in_play[rows] = self.setup.total
+            self.opener[rows] = 0
+        if self.rerolls:
+            self.choosing[rows] = True
+            self.used[rows] = 0
+        self.dpos[rows] = self.t_decided[rows] = self.dstart[rows]
+        self.t_shown[rows] = False
         blank = np.broadcast_to(self.blank, (n, *self.blank.shape)).copy()
         blank[:, np.arange(P), self.o_hands : self.o_hands + S] = hands  # round 0, hand 0
         self.info.array.reshape(B, P, -1)[rows] = blank
@@ -262,7 +267,8 @@ class LiarsDice(Env):
     def _decided(self, rows, acts, seat) -> None:
         """Log each decision's public offset (before the move changes the row)."""
         P = self.num_players
-        at = self.act_base[acts] + seat
+        at = self.act_base.take(acts)
+        at += seat
         if not self.chips:
             r = self.round[rows]
             at += np.where(self.act_round[acts], r * P, self.k_rows[r])
@@ -274,9 +280,13 @@ class LiarsDice(Env):
             if rr.any():
                 r, s = self.round[rows[rr]], seat[rr]
                 at[rr] = self.o_rerolled + (r * P + s) * self.rerolls + self.used[rows[rr], s]
-        n = self.n_decided[rows]
-        self.decided.reshape(-1)[rows * self.max_decisions + n] = at
-        self.n_decided[rows] = n + 1
+        if len(rows) == self.batch_size:  # every row (no compaction)
+            self.decided.reshape(-1)[self.dpos] = at
+            self.dpos += 1
+        else:
+            n = self.dpos[rows]
+            self.decided.reshape(-1)[n] = at
+            self.dpos[rows] = n + 1
 
     def _apply(self, rows: np.ndarray, acts: np.ndarray):
         NB = self.num_bids
@@ -343,19 +353,19 @@ class LiarsDice(Env):
         caller_wins = np.where(prophecy, exact, count < quantity)
         winner = np.where(caller_wins, caller, holder)
         loser = np.where(caller_wins, holder, caller)
-        # The showdown, public: every seat's hand, in every seat's tensor.
-        seats = np.arange(P)
-        at = ((rc * P)[:, None] + seats) * D + self.o_shown  # (rows, P)
-        at = at + (self.round[rc] * P * S)[:, None]
-        self.info.write(at[:, :, None] + np.arange(P * S), hands.reshape(-1, 1, P * S))
-        self.last_shown[rc] = hands
         self.stale[rc] = True
-        if self.chips:
+        seats = np.arange(P)
+        if self.chips:  # (the showdown is written when a tensor is read: _tensors)
             amount = np.where(prophecy & exact, self.payout, 1).astype(np.float32)
             returns = np.zeros((len(rc), P), np.float32)
             returns[i, winner] = amount
             returns[i, loser] = -amount
             return rc, returns
+        # The showdown, public: every seat's hand, in every seat's tensor.
+        at = ((rc * P)[:, None] + seats) * D + self.o_shown  # (rows, P)
+        at += (self.round[rc] * P * S)[:, None]
+        self.info.write(at[:, :, None] + np.arange(P * S), hands.reshape(-1, 1, P * S))
+        self.last_shown[rc] = hands  # (in chips mode: the hands, kept to the end)
         # Dice mode: the loser gives up dice (an exact prophecy costs the holder
         # up to the payout), public in the dice counts.
         had = self.dice[rc, loser].astype(np.int64)
@@ -449,7 +459,11 @@ class LiarsDice(Env):
         mover = np.where(self.terminated[rows], -1, self.mover[rows])
         m = np.flatnonzero(mover >= 0)
         blank[m, :, self.q_move + mover[m]] = 1
-        blank[:, :, self.q_shown : self.q_shown + P * S] = self.last_shown[rows].reshape(n, 1, -1)
+        # The latest showdown, once there is one (last_shown is not cleared at a restart).
+        s = np.flatnonzero(self.terminated[rows] | (self.round[rows] > 0))
+        blank[s, :, self.q_shown : self.q_shown + P * S] = (
+            self.hands if self.chips else self.last_shown
+        )[rows[s]].reshape(len(s), 1, P * S)
         self.obs.array.reshape(self.batch_size, P, Do)[rows] = blank
         self.obs.restart(rows)
         self.shown_bid[rows] = bid
@@ -493,14 +507,24 @@ class LiarsDice(Env):
         """Write the decisions made since the last read into every seat's
         information-state tensor (all of them at once)."""
         P, D = self.num_players, self.tensor_size
-        q = np.flatnonzero(self.t_decided < self.n_decided)
-        if not len(q):
+        if self.chips:  # the showdown of the rows that ended: every hand, shown to all
+            q = np.flatnonzero(self.terminated & ~self.t_shown)
+            if len(q):
+                shown = self.hands[q].reshape(len(q), 1, -1)
+                at = ((q * P)[:, None] + np.arange(P)) * D + self.o_shown
+                self.info.write(at[:, :, None] + np.arange(shown.shape[2]), shown)
+                self.t_shown[q] = True
+        count = self.dpos - self.t_decided
+        if count.max() <= 1:  # (read at every step: one each)
+            row = np.flatnonzero(count)
+            i = self.t_decided[row]
+        else:
+            row = np.repeat(self.rows, count)
+            # The flat index of each pending decision: its row's first + its place.
+            starts = np.cumsum(count) - count
+            i = np.repeat(self.t_decided - starts, count) + np.arange(len(row))
+        if not len(row):
             return
-        first, count = self.t_decided[q], self.n_decided[q] - self.t_decided[q]
-        row = np.repeat(q, count)
-        # The i-th pending decision of each row: first + (its place among them).
-        starts = np.cumsum(count) - count
-        i = np.repeat(first - starts, count) + np.arange(len(row))
-        at = self.decided[row, i].astype(np.int64)
+        at = self.decided.reshape(-1)[i].astype(np.int64)
         self.info.write(((row * P)[:, None] + np.arange(P)) * D + at[:, None], 1)
-        self.t_decided[q] = self.n_decided[q]
+        self.t_decided[:] = self.dpos
