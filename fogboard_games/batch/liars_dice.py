@@ -319,11 +319,13 @@ class LiarsDice(Env):
             rw, s = rows[rr], seat[rr]
             used = self.used[rw, s] + 1
             self.used[rw, s] = used
-            counts = np.zeros((len(rw), self.num_players), np.int8)
-            counts[np.arange(len(rw)), s] = self.dice[rw, s]
-            hand = self._roll(rw, counts, log=False)[np.arange(len(rw)), s]
-            self.hands[rw, s] = hand
             S, D = self.sides, self.tensor_size
+            # The seat's whole hand rolled again (its dice only), logged after the step.
+            faces = self.rng.integers(0, S, size=(len(rw), self.setup.numdice))
+            real = np.arange(self.setup.numdice) < self.dice[rw, s][:, None]
+            hand = ((faces[:, :, None] == np.arange(S)) & real[:, :, None]).sum(1, dtype=np.int8)
+            self._pending.append((rw, faces, real))
+            self.hands[rw, s] = hand
             at = (rw * self.num_players + s) * D + self.o_hands
             at += (self.round[rw] * self.H + used) * S
             self.info.write(at[:, None] + np.arange(S), hand)  # the seat's new hand
