@@ -171,3 +171,11 @@ def test_the_table_preset_is_covered_with_its_chance_mid_game():
     assert s.legal_action_mask[:, [env.keep, env.reroll]].all()  # rerolls first
     s = env.step(np.full(4, env.reroll))
     assert all(len(env.history_of(r)) == 20 + 1 + 5 for r in range(4))  # reroll, 5 dice
+
+
+def test_bench_measures_the_dice_mode_table_beside_our_own_loop():
+    from fogboard_games.bench.batched import run_batch
+
+    (row,) = run_batch(rounds=1, seconds=0.01, only=["liars-dice-table"], batch_size=8)
+    assert row["cpp"] == "ours: liars-dice-table"
+    assert row["plain_cpp"] > 0 and row["tensor_cpp"] > 0 and row["plain_ratio"] > 0
