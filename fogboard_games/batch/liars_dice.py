@@ -12,11 +12,12 @@ rules' legal sets (tabled per dice in play, standing bid and whether the
 mover holds it). A die counts for face F when it shows F, or the wild face
 unless F is the wild face itself.
 
-Information-state tensors: what a seat rolls, the dice counts and the
-showdowns are written when they happen (they happen once a round, or at a
+Information-state tensors: what a seat rolls, the dice counts and dice
+mode's showdowns are written when they happen (once a round, or at a
 reroll); every decision is one public 1.0 at an offset worked out when it
 is made and written into every seat's tensor only when a tensor is read,
-so play that never reads a tensor pays one small write a step for it. The
+as is a chips-mode showdown (a row restarted before the read never writes
+it), so play that never reads a tensor pays one small write a step for it. The
 observation (the view now) is made at its first read and brought up to
 date from what changed.
 """
@@ -367,7 +368,7 @@ class LiarsDice(Env):
         at = ((rc * P)[:, None] + seats) * D + self.o_shown  # (rows, P)
         at += (self.round[rc] * P * S)[:, None]
         self.info.write(at[:, :, None] + np.arange(P * S), hands.reshape(-1, 1, P * S))
-        self.last_shown[rc] = hands  # (in chips mode: the hands, kept to the end)
+        self.last_shown[rc] = hands  # (chips mode shows the hands, kept to the end)
         # Dice mode: the loser gives up dice (an exact prophecy costs the holder
         # up to the payout), public in the dice counts.
         had = self.dice[rc, loser].astype(np.int64)
