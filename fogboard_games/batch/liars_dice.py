@@ -191,8 +191,9 @@ class LiarsDice(Env):
     def _restart(self, rows: np.ndarray) -> None:
         B, P, D, S = self.batch_size, self.num_players, self.setup.numdice, self.sides
         n = len(rows)
-        self.dice[rows] = D
-        hands = self._roll(rows, self.dice[rows], log=True)
+        if not self.chips:  # (in chips mode every seat keeps its D dice)
+            self.dice[rows] = D
+        hands = self._roll(rows, None if self.chips else self.dice[rows], log=True)
         self.hands[rows] = hands
         self.mover[rows] = 0
         self.bid[rows] = -1
@@ -210,7 +211,8 @@ class LiarsDice(Env):
         blank[:, np.arange(P), self.o_hands : self.o_hands + S] = hands  # round 0, hand 0
         self.info.array.reshape(B, P, -1)[rows] = blank
         self.info.restart(rows)
-        self.stale[rows] = True
+        if self.obs is not None:  # (made whole when first made)
+            self.stale[rows] = True
 
     # ---- what the mover may do ----------------------------------------------------
 
@@ -295,16 +297,19 @@ class LiarsDice(Env):
         self._decided(rows, acts, seat)
         # A raise or a pass: the turn moves on (a raise also stands).
         raised = acts < NB
-        moves_on = raised | (acts == self.pass_action)
+        moves_on = raised | (acts == self.pass_action) if self.pass_action >= 0 else raised
         nxt = self._next_seat(rows, seat)
         self.mover[rows] = np.where(moves_on, nxt, seat)
-        self.bid[rows[raised]] = acts[raised]
-        self.holder[rows[raised]] = seat[raised]
+        r = rows[raised]
+        self.bid[r] = acts[raised]
+        self.holder[r] = seat[raised]
         if self.rerolls:
             self._choose(rows, acts, seat, nxt)
-        calls = acts == self.liar
-        if self.prophecy:
-            calls |= (acts >= self.prophecy_base) & (acts < self.prophecy_base + NB)
+            calls = acts == self.liar
+            if self.prophecy:
+                calls |= (acts >= self.prophecy_base) & (acts < self.prophecy_base + NB)
+        else:  # every other decision is a call: liar or a prophecy
+            calls = ~moves_on
         c = np.flatnonzero(calls)
         if not len(c):
             return c, None
@@ -330,7 +335,8 @@ class LiarsDice(Env):
             at = (rw * self.num_players + s) * D + self.o_hands
             at += (self.round[rw] * self.H + used) * S
             self.info.write(at[:, None] + np.arange(S), hand)  # the seat's new hand
-            self.stale[rw] = True
+            if self.obs is not None:
+                self.stale[rw] = True
             done[rr] = used >= self.rerolls
         d = np.flatnonzero(done)
         if len(d):
@@ -356,7 +362,8 @@ class LiarsDice(Env):
         caller_wins = np.where(prophecy, exact, count < quantity)
         winner = np.where(caller_wins, caller, holder)
         loser = np.where(caller_wins, holder, caller)
-        self.stale[rc] = True
+        if self.obs is not None:
+            self.stale[rc] = True
         seats = np.arange(P)
         if self.chips:  # (the showdown is written when a tensor is read: _tensors)
             amount = np.where(prophecy & exact, self.payout, 1).astype(np.float32)
