@@ -15,7 +15,7 @@ its history of pyspiel action ids, chance outcomes included, so
 `env.to_pyspiel(row)` rebuilds the row as a pyspiel state.
 
 The rules live in `boards.py` (phantom tic-tac-toe, dark hex, recon hex)
-and `liars_dice.py` (one-round Liar's Dice), what every game shares (the
+and `liars_dice.py` (Liar's Dice in every mode), what every game shares (the
 State snapshot, the history, the refusal of illegal actions) in `env.py`;
 this module holds `make`, which says which games are covered.
 """
@@ -38,12 +38,13 @@ COVERED_PRESETS = (
     "liars-dice-1",
     "liars-dice-classic",
     "liars-dice-classic-1",
+    "liars-dice-table",
 )
 COVERED = (
     "fogboard_phantom_ttt (any parameters); fogboard_dark_hex and fogboard_recon_hex "
-    "with board_size 2..8 (any other parameters); fogboard_liars_dice with mode=chips "
-    "and rerolls=0 (one round; any players, numdice, dice_sides, wild, prophecy, "
-    "prophecy_payout, allow_pass)"
+    "with board_size 2..8 (any other parameters); fogboard_liars_dice with any "
+    "parameters (players, numdice, dice_sides, wild, prophecy, prophecy_payout, "
+    "allow_pass, rerolls, mode chips or dice)"
 )
 
 
@@ -85,11 +86,8 @@ def make(
             refusal = f"board_size {params['board_size']} (at most {boards.MAX_SIZE})"
         else:
             return boards.Boards(game, batch_size, seed, observation, dtype)
-    elif short == "fogboard_liars_dice":
-        if params["mode"] != "chips" or params["rerolls"] != 0:
-            refusal = f"mode={params['mode']}, rerolls={params['rerolls']}"
-        else:
-            return liars_dice.LiarsDice(game, batch_size, seed, observation, dtype)
+    elif short == "fogboard_liars_dice":  # every parameter value
+        return liars_dice.LiarsDice(game, batch_size, seed, observation, dtype)
     else:
         refusal = f"game {short}"
     raise ValueError(

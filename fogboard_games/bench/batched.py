@@ -21,6 +21,10 @@ from fogboard_games.bench.playouts import SLICES, interleaved, playout_rate
 from fogboard_games.bench.report import cell
 from fogboard_games.core.registry import BENCH_PAIRS
 
+# Presets OpenSpiel has no C++ twin of, measured beside our own pyspiel game's
+# Python loop instead (Liar's Dice in dice mode with rerolls and pass).
+OWN_LOOP = ("liars-dice-table",)
+
 BATCH_LEGEND = """\
 batch     fogboard_games.batch at the batch size shown: every row plays uniformly random
           legal actions (drawn from the mask, vectorized: random_actions), finished rows
@@ -30,7 +34,9 @@ C++ loop  OpenSpiel's C++ game stepped one state at a time from a Python loop, r
           legal actions; plies (decisions) per second, chance steps played, not counted
 plain     no tensor read; tensor: the mover's information-state tensor read at every
           ply (batch: state.observation, (B, D) float32; C++: information_state_tensor())
-ratio     batch / C++ loop, both measured in this run; -: no C++ counterpart
+ratio     batch / C++ loop, both measured in this run; -: no C++ counterpart; a game
+          marked "ours:" has none either and is measured beside our own pyspiel
+          game's Python loop instead (same loop, same reads)
 bytes/row the batch environment's memory per row (history, bitboards, tensor stores,
           the handed-out array and its log: memory_per_row(), game tables apart)"""
 
@@ -228,6 +234,9 @@ def run_batch(
     for preset in presets:
         cpp = counterpart.get(preset)
         game = pyspiel.load_game(cpp) if cpp else None
+        if preset in OWN_LOOP:
+            game = batch.make(preset, batch_size=1).game  # our pyspiel game
+            cpp = f"ours: {preset}"
         # One environment per kind of play: the plain one never builds its tensors.
         plays = {
             tensor: BatchPlay(batch.make(preset, batch_size=batch_size, seed=0), tensor)
