@@ -16,7 +16,7 @@ import pyspiel
 from fogboard_games.bench.options import DEFAULT_BATCH_SIZE, check_options
 from fogboard_games.bench.playouts import SLICES, interleaved, playout_rate
 from fogboard_games.bench.report import cell
-from fogboard_games.core.registry import BENCH_PAIRS
+from fogboard_games.core.registry import BENCH_PAIRS, load
 
 BATCH_LEGEND = """\
 batch     fogboard_games.batch at the batch size shown: every row plays uniformly random
@@ -25,11 +25,16 @@ batch     fogboard_games.batch at the batch size shown: every row plays uniforml
           inside
 C++ loop  OpenSpiel's C++ game stepped one state at a time from a Python loop, random
           legal actions; plies (decisions) per second, chance steps played, not counted
+          (ours:PRESET where OpenSpiel has no twin: our own pyspiel game in that loop)
 plain     no tensor read; tensor: the mover's information-state tensor read at every
           ply (batch: state.observation, (B, D) float32; C++: information_state_tensor())
 ratio     batch / C++ loop, both measured in this run; -: no C++ counterpart
 bytes/row the batch environment's numpy arrays per row (history, tensors and the kept
           observation buffers included)"""
+
+
+# Presets without an OpenSpiel twin, measured beside our own pyspiel game's loop.
+OWN_LOOP = ("mind-bluff", "mind-bluff-tiny", "mind-bluff-series")
 
 
 def random_actions(rng, mask):
@@ -116,6 +121,8 @@ def run_batch(
     for preset in presets:
         cpp = counterpart.get(preset)
         game = pyspiel.load_game(cpp) if cpp else None
+        if preset in OWN_LOOP:
+            cpp, game = f"ours:{preset}", load(preset)
         # One environment per kind of play: the plain one never builds its tensors.
         plays = {
             tensor: BatchPlay(batch.make(preset, batch_size=batch_size, seed=0), tensor)
