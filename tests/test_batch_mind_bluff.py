@@ -64,6 +64,8 @@ def expect_row(env, state, s, r, tensors):
     if not state.is_terminal():
         mask[state.legal_actions()] = True
     assert np.array_equal(s.legal_action_mask[r], mask), (r, state.history())
+    if tensors is None:
+        return
     if state.is_terminal():
         assert not s.observation[r].any()
     else:
@@ -74,10 +76,12 @@ def expect_row(env, state, s, r, tensors):
         assert np.array_equal(tensors[p][r], seat), (r, p, state.history())
 
 
-def crosscheck(game, rows=16, seed=0, steps=None, restart=False):
+def crosscheck(game, rows=16, seed=0, steps=None, restart=False, first_read=0):
     """Random batched play against pyspiel (finished rows restarted with
-    `restart`, for `steps` steps); returns the environment and the endings
-    seen (pyspiel's end reasons; for a series, every game's)."""
+    `restart`, for `steps` steps), tensors read from step `first_read` on
+    (before it the engine writes none: the first read builds them from the
+    histories); returns the environment and the endings seen (pyspiel's end
+    reasons; for a series, every game's)."""
     env = batch.make(game, batch_size=rows, seed=seed)
     game, M = env.game, env.M
     s = env.reset()
@@ -85,8 +89,11 @@ def crosscheck(game, rows=16, seed=0, steps=None, restart=False):
     rng = np.random.default_rng(seed + 100)
     endings, step = [], 0
     while True:
-        tensors = [env.information_state_tensor(p) for p in range(2)]
-        assert tensors[0].dtype == np.float32 and s.observation.dtype == np.float32
+        tensors = None
+        if step >= first_read:
+            tensors = [env.information_state_tensor(p) for p in range(2)]
+            assert tensors[0].dtype == np.float32 and s.observation.dtype == np.float32
+        assert env.tracking == (tensors is not None)
         for r, state in enumerate(states):
             expect_row(env, state, s, r, tensors)
         if steps is None and s.terminated.all() or steps is not None and step == steps:
@@ -137,6 +144,21 @@ def test_presets_agree_with_pyspiel(preset):
 @pytest.mark.parametrize("game_string", EXTRAS)
 def test_other_configurations_agree_with_pyspiel(game_string):
     crosscheck(pyspiel.load_game(game_string), rows=12, seed=1)
+
+
+@pytest.mark.parametrize(
+    "game, first_read",
+    [("mind-bluff", 9), ("fogboard_mind_bluff(start=9,start_spread=3,first_player=-1)", 7)]
+    + [("mind-bluff-series", 90)],
+)
+def test_tensors_first_read_mid_game_are_built_from_the_histories(game, first_read):
+    """Rows at every stage when the first tensor is read: mid-game, finished,
+    restarted, in the series' later games (the third one's chance included)."""
+    _, endings = crosscheck(
+        load(game), rows=16, seed=3, steps=first_read + 20, restart=True, first_read=first_read
+    )
+    if game == "mind-bluff-series":
+        assert "game 3" in endings
 
 
 def test_series_plays_to_the_end_and_pays_the_series_winner():
