@@ -100,19 +100,20 @@ class MindBluff(Env):
         self.respond_key, self.finished_key = M + 2, M + 3
         self.start_block = (0, M + 1)  # every game starts at an eat
 
+        # Small dtypes: a step's numpy calls on 4096 int8 entries cost a fraction of
+        # int64 ones, and every value fits (a count is at most 196).
         self.game_index = np.zeros(B, np.int64)  # the game under way (the series' 0..2)
-        self.key = np.zeros(B, np.int64)
-        self.phase = np.zeros(B, np.int64)
-        self.mover = np.zeros(B, np.int64)
+        self.key = np.zeros(B, np.int8)
+        self.phase = np.zeros(B, np.int8)
+        self.p2 = np.zeros(B, bool)  # P2 (seat 1) is the mover
         self.first = np.zeros(B, np.int64)
-        self.start = np.zeros(B, np.int64)
-        self.remaining = np.zeros(B, np.int64)
-        self.debts = np.zeros((B, 2), np.int64)
-        self.turn = np.zeros(B, np.int64)  # the turn under way, from 0
-        self.actual = np.zeros(B, np.int64)  # its eat
-        self.claim = np.zeros(B, np.int64)  # its claim
+        self.start = np.zeros(B, np.int16)
+        self.remaining = np.zeros(B, np.int16)
+        self.debts = np.zeros((2, B), np.int16)  # each seat's honesty debt
+        self.turn = np.zeros(B, np.int16)  # the turn under way, from 0
+        self.actual = np.zeros(B, np.int8)  # its eat
+        self.claim = np.zeros(B, np.int8)  # its claim
         self.score = np.zeros((B, 2), np.int64)
-        self.rows2 = self.rows * 2  # flat index of each row's first seat in (B, 2) arrays
         # legal_flat[key * (A + 1) + action]: a spare False column for every id out of range
         self.legal_flat = np.concatenate([legal, np.zeros((M + 4, 1), bool)], 1).reshape(-1)
         self.tensors = np.zeros((B, 2, D), np.uint8)  # small counts: float32 when read
@@ -120,6 +121,11 @@ class MindBluff(Env):
         self._replay = None  # while tensors are built: each row's next history entry
         self._chance = None  # (rows, outcomes) drawn in `_play`, logged after the action
         self.reset()
+
+    @property
+    def mover(self) -> np.ndarray:
+        """(B,) int64: the seat to decide (in a finished row, the last one's)."""
+        return self.p2.astype(np.int64)
 
     # ---- starts: the chance draws -------------------------------------------------
 
@@ -165,8 +171,8 @@ class MindBluff(Env):
         self.first[rows] = first
         self.start[rows] = start
         self.remaining[rows] = start
-        self.mover[rows] = first
-        self.debts[rows] = 0
+        self.p2[rows] = first == 1
+        self.debts[:, rows] = 0
         self.turn[rows] = 0
         self.phase[rows] = EAT
         self.key[rows] = 0
@@ -237,43 +243,50 @@ class MindBluff(Env):
         kind would cost more calls than it saves; see Env). A finished row is
         in no phase of play, so it takes part in none."""
         M = self.M
-        phase, m = self.phase, self.mover
+        a8 = a.astype(np.int8)  # (a finished row's garbage may wrap: it plays no part)
+        phase, p2 = self.phase, self.p2
         if active is not None:  # (building tensors: only the rows with a move left)
-            phase = np.where(active, phase, OVER)
+            phase = np.where(active, phase, OVER).astype(np.int8)
         eat, claim, respond = phase == EAT, phase == CLAIM, phase == RESPOND
-        k = a + 1  # the eat, in eat rows
+        k = a8 + 1  # the eat, in eat rows
         left = self.remaining
-        ate = eat & (a < M)
-        all_done = eat & (a == M)
+        ate = eat & (a8 < M)
+        all_done = eat & (a8 == M)
         last = ate & (k >= left)  # the last dango: lost before any claim
-        survived = ate & ~last
+        survived = ate ^ last
         ended_mask = all_done | last
-        flat_debts = self.debts.reshape(-1)
-        at = self.rows2 + m
-        owed = flat_debts.take(at)  # the mover's honesty debt
-        forced = claim & (owed > 0)
-        doubt = respond & (a == 2 * M + 2)
+        d0, d1 = self.debts
+        in_debt = np.where(p2, d1, d0) > 0  # the mover's
+        forced = claim & in_debt
+        doubt = respond & (a8 == 2 * M + 2)
         true = self.actual == self.claim
         if self.tracking:  # what the move shows, written before the turn moves on
-            self._write(a, m, ate, claim, forced, respond, doubt, true)
-        flat_debts[at] = owed - forced  # a forced claim pays one back, before the response
+            self._write(a, p2, ate, claim, forced, respond, doubt, true)
+        d0 -= forced & ~p2  # a forced claim pays one back, before the response
+        d1 -= forced & p2
         # TRUE: the challenger (the mover) owes an honest claim; BLUFF: the claimant does.
-        owes = self.rows2 + (m ^ ~true)
-        flat_debts[owes] = flat_debts.take(owes) + doubt
-        self.remaining = np.where(last, 0, left - k * survived)
-        np.copyto(self.actual, k, where=survived)
-        np.copyto(self.claim, a - M, where=claim)
+        owes_p2 = p2 ^ ~true
+        d1 += doubt & owes_p2
+        d0 += doubt & ~owes_p2
+        self.remaining -= k * survived
+        np.putmask(self.remaining, last, 0)
+        np.putmask(self.actual, survived, k)
+        np.putmask(self.claim, claim, a8 - M)
         self.turn += respond
-        self.phase += survived + claim - 2 * respond + 3 * ended_mask  # to the next phase
-        self.mover ^= claim  # the other seat responds, then eats
+        self.phase += survived | claim  # eat to claim, claim to respond
+        np.putmask(self.phase, respond, EAT)
+        np.putmask(self.phase, ended_mask, OVER)
+        self.p2 ^= claim  # the other seat responds, then eats
         # The next decision: a claim (forced to the eat when in debt), a response, an eat.
-        key = survived * (1 + k * (owed > 0)) + claim * self.respond_key
-        np.copyto(self.key, key, where=eat | claim | respond)
+        np.putmask(self.key, survived, np.where(in_debt, k + 1, 1))
+        np.putmask(self.key, claim, self.respond_key)
+        np.putmask(self.key, respond, 0)
         ended = winner = ending = None
         if np.count_nonzero(ended_mask):
             ended = np.flatnonzero(ended_mask)
-            won = all_done[ended] & (left[ended] == 1)
-            winner = np.where(won, m[ended], 1 - m[ended])
+            won = all_done[ended] & (self.remaining[ended] == 1)
+            m = p2[ended].astype(np.int64)
+            winner = np.where(won, m, 1 - m)
             ending = np.where(all_done[ended], 1 + ~won, rules.LAST_DANGO)
         if self.tracking:
             self._after(eat | claim | respond, ended, ending)
@@ -306,20 +319,20 @@ class MindBluff(Env):
 
     # ---- tensors --------------------------------------------------------------------
 
-    def _write(self, a, m, ate, claim, forced, respond, doubt, true) -> None:
+    def _write(self, a, p2, ate, claim, forced, respond, doubt, true) -> None:
         """A move's entries: an eat (the last one too) to the eater alone; a claim,
         its forced mark, a response and a verdict to both seats (and the review)."""
         M, v, rv = self.M, self.view, self.review
         g, t = self.game_index, self.turn
         r = np.flatnonzero(ate)
         if len(r):
-            gr, tr, seat, k = g[r], t[r], m[r], a[r] + 1
+            gr, tr, seat, k = g[r], t[r].astype(np.int64), p2[r].astype(np.int64), a[r] + 1
             self._put(r, seat, v.eats[gr] + tr * M + k - 1, 1)
             if self.is_series:
                 self._review(r, rv.eats[gr] + (seat * self.g_turns[gr] + tr) * M + k - 1, 1)
         r = np.flatnonzero(claim)
         if len(r):
-            gr, tr, c, f = g[r], t[r], a[r] - M, forced[r]
+            gr, tr, c, f = g[r], t[r].astype(np.int64), a[r] - M, forced[r]
             self._put_both(r, v.claims[gr] + tr * M + c - 1, 1)
             self._put_both(r, v.forced[gr] + tr, 1, where=f)
             if self.is_series:
@@ -327,7 +340,7 @@ class MindBluff(Env):
                 self._review(r[f], rv.forced[gr[f]] + tr[f], 1)
         r = np.flatnonzero(respond)
         if len(r):
-            gr, tr, d = g[r], t[r], doubt[r]
+            gr, tr, d = g[r], t[r].astype(np.int64), doubt[r]
             response, verdict = d.astype(np.int64), np.where(true[r], 0, 1)
             self._put_both(r, v.responses[gr] + 2 * tr + response, 1)
             self._put_both(r, v.verdicts[gr] + 2 * tr + verdict, 1, where=d)
@@ -375,14 +388,14 @@ class MindBluff(Env):
         n = len(rows)
         block = np.zeros((n, STATUS), np.uint8)
         i = np.arange(n)
-        phase = self.phase[rows]
-        mover = self.mover[rows]
+        phase = self.phase[rows].astype(np.int64)
+        mover = self.p2[rows].astype(np.int64)
         running = phase != OVER
         block[i[running], mover[running]] = 1
         block[i, 2 + phase] = 1
-        debts = self.debts[rows]
-        block[:, 6] = (phase == CLAIM) & (debts[i, mover] > 0)
-        block[:, 7:9] = debts
+        d0, d1 = self.debts[0, rows], self.debts[1, rows]
+        block[:, 6] = (phase == CLAIM) & (np.where(mover, d1, d0) > 0)
+        block[:, 7], block[:, 8] = d0, d1
         if ending is not None:
             block[i[~running], 9 + ending[~running]] = 1
         at = self.view.mover[g][:, None] + np.arange(STATUS)
@@ -438,7 +451,7 @@ class MindBluff(Env):
             self._track()
         B, D = self.batch_size, self.tensor_size
         out = self._fresh("observation", (B, D), np.float32)  # (see Env._fresh)
-        np.copyto(out, self.tensors.reshape(-1, D).take(self.rows * 2 + self.mover, 0))
+        np.copyto(out, self.tensors.reshape(-1, D).take(self.rows * 2 + self.p2, 0))
         if self._finished:
             out[self.terminated] = 0
         return out
