@@ -114,6 +114,8 @@ class MindBluff(Env):
         self.actual = np.zeros(B, np.int8)  # its eat
         self.claim = np.zeros(B, np.int8)  # its claim
         self.score = np.zeros((B, 2), np.int64)
+        self.ending = np.full(B, -1, np.int8)  # LAST_DANGO .. ALL_DONE_LOSS, -1 while running
+        self.block = np.zeros((B, STATUS), np.uint8)  # (scratch for _status_all)
         # legal_flat[key * (A + 1) + action]: a spare False column for every id out of range
         self.legal_flat = np.concatenate([legal, np.zeros((M + 4, 1), bool)], 1).reshape(-1)
         self.tensors = np.zeros((B, 2, D), np.uint8)  # small counts: float32 when read
@@ -176,6 +178,7 @@ class MindBluff(Env):
         self.turn[rows] = 0
         self.phase[rows] = EAT
         self.key[rows] = 0
+        self.ending[rows] = -1
         if self.tracking:
             v = self.view
             for seat in (0, 1):
@@ -229,13 +232,15 @@ class MindBluff(Env):
         winners, or None, None."""
         ended, winner = self._apply(a, active)
         if ended is None:
+            if self.tracking:
+                self._status_all()
             return None, None
         if self.is_series:
             ended, winner = self._next_game(ended, winner)
-            if not len(ended):
-                return None, None
         self.key[ended] = self.finished_key
-        return ended, winner
+        if self.tracking:
+            self._status_all()
+        return (ended, winner) if len(ended) else (None, None)
 
     def _apply(self, a: np.ndarray, active):
         """The rules on whole rows, with masks for the kinds of move (at a few
@@ -288,8 +293,9 @@ class MindBluff(Env):
             m = p2[ended].astype(np.int64)
             winner = np.where(won, m, 1 - m)
             ending = np.where(all_done[ended], 1 + ~won, rules.LAST_DANGO)
-        if self.tracking:
-            self._after(eat | claim | respond, ended, ending)
+            self.ending[ended] = ending
+            if self.tracking:
+                self._end(ended)
         return ended, winner
 
     def _next_game(self, rows: np.ndarray, winner: np.ndarray):
@@ -348,22 +354,15 @@ class MindBluff(Env):
                 self._review(r, rv.responses[gr] + 2 * tr + response, 1)
                 self._review(r[d], (rv.verdicts[gr] + 2 * tr + verdict)[d], 1)
 
-    def _after(self, moved: np.ndarray, ended, ending) -> None:
-        """After the move: the status blocks of the rows that moved, and at a
-        game's end what it shows (the ending, a secret start, the count left)."""
-        rows = np.flatnonzero(moved)
-        code = None
-        if ended is not None:
-            code = np.full(self.batch_size, -1, np.int64)
-            code[ended] = ending
-            code = code[rows]
-        self._status(rows, self.game_index[rows], code)
-        if ended is not None:
-            g = self.game_index[ended]
-            for seat in (0, 1):
-                self._shown(ended, g, seat, self.view)
-            if self.is_series:
-                self._shown(ended, g, None, self.review)
+    def _end(self, ended: np.ndarray) -> None:
+        """A game's end, in its own status block (the series may start the next
+        game at once), and what the end shows: a secret start, the count left."""
+        g = self.game_index[ended]
+        self._status(ended, g)
+        for seat in (0, 1):
+            self._shown(ended, g, seat, self.view)
+        if self.is_series:
+            self._shown(ended, g, None, self.review)
 
     def _put(self, rows, seat, at, value, where=None) -> None:
         """Write `value` at offset `at` of seat `seat`'s tensor in `rows` (arrays or scalars)."""
@@ -374,36 +373,55 @@ class MindBluff(Env):
         self.tensors.reshape(-1)[flat] = value
 
     def _put_both(self, rows, at, value, where=None) -> None:
-        """The same write in both seats' tensors (a public fact)."""
-        for seat in (0, 1):
-            self._put(rows, seat, at, value, where=where)
+        """The same write in both seats' tensors (a public fact), in one store."""
+        if where is not None:
+            rows, at = _pick(where, rows, at)
+            value = _pick(where, value)[0] if np.ndim(value) else value
+        D = self.tensor_size
+        flat = np.add.outer(np.asarray(rows * 2 * D + at), (0, D))
+        self.tensors.reshape(-1)[flat] = np.asarray(value)[..., None]
 
     def _review(self, rows, at, value) -> None:
         """A write into the review under construction (series only)."""
         self.reviews.reshape(-1)[rows * self.reviews.shape[1] + at] = value
 
-    def _status(self, rows: np.ndarray, g: np.ndarray, ending=None) -> None:
-        """Rewrite the status block (mover, phase, forced_now, debts, ending) of
-        game g in both seats' tensors, and in the review under construction."""
-        n = len(rows)
-        block = np.zeros((n, STATUS), np.uint8)
-        i = np.arange(n)
-        phase = self.phase[rows].astype(np.int64)
-        mover = self.p2[rows].astype(np.int64)
-        running = phase != OVER
-        block[i[running], mover[running]] = 1
-        block[i, 2 + phase] = 1
+    def _status_block(self, rows, out=None) -> np.ndarray:
+        """(n, STATUS) uint8: mover, phase, forced_now, debts and ending of `rows`
+        (a slice or an index array) as the state stands."""
+        phase, p2 = self.phase[rows], self.p2[rows]
         d0, d1 = self.debts[0, rows], self.debts[1, rows]
-        block[:, 6] = (phase == CLAIM) & (np.where(mover, d1, d0) > 0)
+        block = np.empty((len(phase), STATUS), np.uint8) if out is None else out
+        running = phase != OVER
+        block[:, 0] = running & ~p2
+        block[:, 1] = running & p2
+        np.equal(phase[:, None], np.arange(4, dtype=np.int8), out=block[:, 2:6])
+        block[:, 6] = (phase == CLAIM) & (np.where(p2, d1, d0) > 0)
         block[:, 7], block[:, 8] = d0, d1
-        if ending is not None:
-            block[i[~running], 9 + ending[~running]] = 1
-        at = self.view.mover[g][:, None] + np.arange(STATUS)
-        for seat in (0, 1):
-            self._put(rows[:, None], seat, at, block)
+        np.equal(self.ending[rows, None], np.arange(3, dtype=np.int8), out=block[:, 9:12])
+        return block
+
+    def _status(self, rows: np.ndarray, g: np.ndarray) -> None:
+        """Rewrite the status block of game g (per row) in both seats' tensors,
+        and in the review under construction, for `rows`."""
+        block = self._status_block(rows)
+        self._put_both(rows[:, None], self.view.mover[g][:, None] + np.arange(STATUS), block)
         if self.is_series:
             at = self.review.mover[g][:, None] + np.arange(STATUS)
             self._review(rows[:, None], at, block)
+
+    def _status_all(self) -> None:
+        """Every row's status block of its game under way, by whole slices (a
+        finished game's block, final, is written at its end)."""
+        block = self._status_block(slice(None), self.block)[:, None, :]
+        for g in range(len(self.setups)):
+            at = int(self.view.mover[g])
+            where = None if not self.is_series else (self.game_index == g)[:, None, None]
+            if where is None:
+                self.tensors[:, :, at : at + STATUS] = block
+            else:
+                np.copyto(self.tensors[:, :, at : at + STATUS], block, where=where)
+                at = int(self.review.mover[g])
+                np.copyto(self.reviews[:, at : at + STATUS], block[:, 0], where=where[:, 0])
 
     def _shown(self, rows, g, seat, pieces) -> None:
         """At a game's end: the secret start (if any) and the count left."""
