@@ -143,6 +143,8 @@ class MindBluff(Env):
         outcomes = self._start_game(rows, np.zeros(len(rows), np.int64))
         if outcomes is not None and self._replay is None:
             self._log(rows, outcomes)
+        if self.tracking:
+            self._status_all()
 
     def _draw(self, rows: np.ndarray, low: int, high: int) -> np.ndarray:
         """One chance outcome per row, uniform in low..high: from the Generator,
@@ -188,7 +190,6 @@ class MindBluff(Env):
                 self._review(rows, self.review.first[g] + first, 1)
                 self._put_both(rows, self.o_game + g, 1)
                 self._put_both(rows, self.o_game + g - 1, 0, where=g > 0)
-            self._status(rows, g)
         return np.stack(drawn, 1) if drawn else None
 
     # ---- what the mover may do ----------------------------------------------------
@@ -358,7 +359,8 @@ class MindBluff(Env):
         """A game's end, in its own status block (the series may start the next
         game at once), and what the end shows: a secret start, the count left."""
         g = self.game_index[ended]
-        self._status(ended, g)
+        if self.is_series:  # (a single game's is written with every row's)
+            self._status(ended, g)
         for seat in (0, 1):
             self._shown(ended, g, seat, self.view)
         if self.is_series:
@@ -410,8 +412,9 @@ class MindBluff(Env):
             self._review(rows[:, None], at, block)
 
     def _status_all(self) -> None:
-        """Every row's status block of its game under way, by whole slices (a
-        finished game's block, final, is written at its end)."""
+        """Every row's status block of its game under way, by whole slices (at a
+        few thousand rows cheaper than picking the rows that moved or started; a
+        series game's final block is written at its end, `_end`)."""
         block = self._status_block(slice(None), self.block)[:, None, :]
         for g in range(len(self.setups)):
             at = int(self.view.mover[g])
