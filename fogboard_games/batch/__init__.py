@@ -9,16 +9,17 @@ One `Env` plays `batch_size` independent games of one configured game, one
 row per game, with the rules of the registered pyspiel game it was made
 from: the same current player, legal actions, information-state tensors
 and returns, move for move (tests/test_batch.py checks every step against
-pyspiel). Chance (the dice) is drawn inside from a seeded numpy Generator,
-so after `reset` every row stands at its first decision; each row keeps
-its history of pyspiel action ids, chance outcomes included, so
-`env.to_pyspiel(row)` rebuilds the row as a pyspiel state.
+pyspiel). Chance (the dice, Mind Bluff's coin and secret start) is drawn
+inside from a seeded numpy Generator, so after `reset` every row stands at
+its first decision; each row keeps its history of pyspiel action ids,
+chance outcomes included, so `env.to_pyspiel(row)` rebuilds the row as a
+pyspiel state.
 
 The rules live in `boards.py` (phantom tic-tac-toe, dark hex, recon hex),
 `liars_dice.py` (one-round Liar's Dice) and `mind_bluff.py` (Mind Bluff
-and its series), what every game shares (the
-State snapshot, the history, the refusal of illegal actions) in `env.py`;
-this module holds `make`, which says which games are covered.
+and its series), what every game shares (the State snapshot, the
+history, the refusal of illegal actions) in `env.py`; this module holds
+`make`, which says which games are covered.
 """
 
 from __future__ import annotations
