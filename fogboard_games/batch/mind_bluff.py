@@ -309,16 +309,17 @@ class MindBluff(Env):
                 size, base = self.review_size[i], self.review_base[i]
                 self.tensors[r, :, base : base + size] = self.reviews[r, None, :size]
                 self.reviews[r] = 0
-        np.add.at(self.score, (rows, winner), 1)
+        self.score[rows, winner] += 1  # (each row once)
         score = self.score[rows]
         over = score.max(1) == 2
         if self.tracking:
             for seat in (0, 1):
                 self._put_both(rows, self.o_score + seat, score[:, seat])
             self._put_both(rows[over], self.o_game + g[over], 0)
-        on = ~over
-        for i in np.unique(g[on]).tolist():
-            r = rows[on][g[on] == i]
+        for i in (0, 1):  # game 1 leads to game 2, game 2 (at 1-1) to game 3
+            r = rows[~over & (g == i)]
+            if not len(r):
+                continue
             outcomes = self._start_game(r, np.full(len(r), i + 1, np.int64))
             if outcomes is not None and self._replay is None:
                 self._chance = (r, outcomes)
