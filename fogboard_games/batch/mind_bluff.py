@@ -8,18 +8,21 @@ the row's history as pyspiel's outcomes: at the restart of a single game,
 and for the series' third game right after the action that ended the
 second (so `step` appends it after that action).
 
-A row keeps only what the rules need: the phase, the mover, the count
-left, both honesty debts, the turn under way and its eat and claim (and
-in the series the game and the score). Legal actions depend on one key
-per row (eat; claim; a forced claim of the true eat k; respond; over).
+A row keeps only what the rules need, in small dtypes: the phase, the
+mover, the count left, both honesty debts, the turn under way and its eat
+and claim (and in the series the game and the score). Legal actions
+depend on one key per row (eat; claim; a forced claim of the true eat k;
+respond; over). A step applies every kind of move to whole rows under
+masks, as the other engines do (see Env).
 
-Both seats' information-state tensors are kept as one uint8 store, each
-step writing its few entries for every row (the eat to its seat, the
-claim, response and verdict to both, then the status block of mover,
-phase, forced_now, debts and ending); in the series the finished game's
-review (the view of every seat) is built beside it and copied into both
-seats when that game ends. `_seat_view` is the one place that reads a
-seat's tensor out.
+Both seats' information-state tensors are kept as one uint8 store, written
+only from the first tensor read on (built then by replaying every row's
+history): each step writes its few entries (the eat to its eater, the
+claim, response and verdict to both seats), then every row's status
+block (mover, phase, forced_now, debts, ending) by whole slices; in the
+series the finished game's review (the view of every seat) is built
+beside it and copied into both seats when that game ends. `_seat_view`
+is the one place that reads a seat's tensor out.
 """
 
 from __future__ import annotations
@@ -68,7 +71,6 @@ class MindBluff(Env):
         # Per game: the first seat (-1: a coin), the start's range, the turns.
         self.g_first = np.array([g.first_player for g in games], np.int64)
         self.g_low = np.array([g.low for g in games], np.int64)
-        self.g_high = np.array([g.high for g in games], np.int64)
         self.g_turns = np.array([g.max_turns for g in games], np.int64)
         self.g_spread = np.array([g.spread for g in games], np.int64)
         if self.is_series:
