@@ -37,6 +37,27 @@ STATUS = 12  # mover (2), phase (4), forced_now (1), debts (2), ending (3): cont
 REVIEW = series.REVIEW_KEY  # a finished game as every seat sees it
 
 
+def _status_table() -> np.ndarray:
+    """The status block, debts left zero, of each code ((ending + 1) * 4 + phase)
+    * 4 + p2 + 2 forced_now (ending -1 while running)."""
+    table = np.zeros((4 * 4 * 4, STATUS), np.uint8)
+    for ending in range(-1, 3):
+        for phase in range(4):
+            for p2 in (0, 1):
+                for forced_now in (0, 1):
+                    row = table[((ending + 1) * 4 + phase) * 4 + p2 + 2 * forced_now]
+                    if phase != OVER:
+                        row[p2] = 1  # the mover (none at the end)
+                    row[2 + phase] = 1
+                    row[6] = forced_now
+                    if ending >= 0:
+                        row[9 + ending] = 1
+    return table
+
+
+STATUS_TABLE = _status_table()
+
+
 class _Pieces:
     """Absolute offsets of one game's pieces, one entry per game (numpy, so a
     row's game index picks its offsets)."""
@@ -142,11 +163,12 @@ class MindBluff(Env):
             self.score[rows] = 0
             if self.tracking:
                 self.reviews[rows] = 0
-        outcomes = self._start_game(rows, np.zeros(len(rows), np.int64))
+        g = np.zeros(len(rows), np.int64)
+        outcomes = self._start_game(rows, g)
         if outcomes is not None and self._replay is None:
             self._log(rows, outcomes)
         if self.tracking:
-            self._status_all()
+            self._status(rows, g)
 
     def _draw(self, rows: np.ndarray, low: int, high: int) -> np.ndarray:
         """One chance outcome per row, uniform in low..high: from the Generator,
@@ -378,13 +400,15 @@ class MindBluff(Env):
         self.tensors.reshape(-1)[flat] = value
 
     def _put_both(self, rows, at, value, where=None) -> None:
-        """The same write in both seats' tensors (a public fact), in one store."""
+        """The same write in both seats' tensors (a public fact)."""
         if where is not None:
             rows, at = _pick(where, rows, at)
             value = _pick(where, value)[0] if np.ndim(value) else value
         D = self.tensor_size
-        flat = np.add.outer(np.asarray(rows * 2 * D + at), (0, D))
-        self.tensors.reshape(-1)[flat] = np.asarray(value)[..., None]
+        flat = rows * 2 * D + at
+        store = self.tensors.reshape(-1)
+        store[flat] = value
+        store[flat + D] = value
 
     def _review(self, rows, at, value) -> None:
         """A write into the review under construction (series only)."""
@@ -392,17 +416,14 @@ class MindBluff(Env):
 
     def _status_block(self, rows, out=None) -> np.ndarray:
         """(n, STATUS) uint8: mover, phase, forced_now, debts and ending of `rows`
-        (a slice or an index array) as the state stands."""
+        (a slice or an index array) as the state stands: one lookup of all but
+        the debts (STATUS_TABLE), then the debts."""
         phase, p2 = self.phase[rows], self.p2[rows]
         d0, d1 = self.debts[0, rows], self.debts[1, rows]
-        block = np.empty((len(phase), STATUS), np.uint8) if out is None else out
-        running = phase != OVER
-        block[:, 0] = running & ~p2
-        block[:, 1] = running & p2
-        np.equal(phase[:, None], np.arange(4, dtype=np.int8), out=block[:, 2:6])
-        block[:, 6] = (phase == CLAIM) & (np.where(p2, d1, d0) > 0)
+        forced_now = (phase == CLAIM) & (np.where(p2, d1, d0) > 0)
+        code = ((self.ending[rows] + 1) * 4 + phase) * 4 + (p2 + 2 * forced_now)
+        block = STATUS_TABLE.take(code, 0, out=out)
         block[:, 7], block[:, 8] = d0, d1
-        np.equal(self.ending[rows, None], np.arange(3, dtype=np.int8), out=block[:, 9:12])
         return block
 
     def _status(self, rows: np.ndarray, g: np.ndarray) -> None:
