@@ -266,3 +266,22 @@ def test_reset_of_some_rows_starts_them_with_their_first_seat(game_string):
     for r in range(32):
         expect_row(env, env.to_pyspiel(r), s, r, tensors)
     assert (s.current_player[rows] == 1).any()
+
+
+def test_finished_rows_ignore_their_action_and_pay_nothing():
+    env = batch.make("mind-bluff-series", batch_size=16, seed=8)
+    rng = np.random.default_rng(8)
+    s = env.reset()
+    while not s.terminated.any():
+        s = env.step(draw(rng, s.legal_action_mask, env.M))
+    finished = s.terminated.copy()
+    histories = {r: env.history_of(r) for r in np.flatnonzero(finished)}
+    for _ in range(3):
+        acts = draw(rng, s.legal_action_mask, env.M)
+        acts[finished] = 10_000
+        s = env.step(acts)
+        assert s.terminated[finished].all() and not s.rewards[finished].any()
+        assert (s.current_player[finished] == batch.TERMINAL).all()
+        assert not s.observation[finished].any()
+    for r, history in histories.items():
+        assert env.history_of(r) == history
