@@ -137,7 +137,7 @@ def crosscheck(
                 assert not s.rewards[r].any()
                 continue
             state.apply_action(int(acts[r]))
-            while state.is_chance_node():  # the dice the step rolled (Liar's Dice)
+            while state.is_chance_node():  # chance mid-game (Liar's Dice, the series)
                 state.apply_action(env.history_of(r)[len(state.history())])
             paid = state.returns() if state.is_terminal() else [0.0] * players
             assert np.array_equal(s.rewards[r], np.array(paid, np.float32))
@@ -285,11 +285,11 @@ def test_unknown_and_uncovered_games_are_refused():
     with pytest.raises(ValueError, match="unknown preset 'dark-hex-9'.*phantom-ttt-3.*liars-dice"):
         batch.make("dark-hex-9")
     with pytest.raises(ValueError, match="not covered.*covered presets: phantom-ttt-3"):
-        batch.make("mind-bluff")
+        batch.make("parley")
     with pytest.raises(ValueError, match="not covered.*board_size 9.*covered: "):
         batch.make(pyspiel.load_game("fogboard_dark_hex(board_size=9)"))
-    with pytest.raises(ValueError, match="not covered.*fogboard_mind_bluff"):
-        batch.make(fogboard_games.load("mind-bluff"))
+    with pytest.raises(ValueError, match="not covered.*fogboard_parley"):
+        batch.make(fogboard_games.load("parley"))
     with pytest.raises(ValueError, match="not covered"):
         batch.make(pyspiel.load_game("phantom_ttt"))
 

@@ -9,22 +9,24 @@ One `Env` plays `batch_size` independent games of one configured game, one
 row per game, with the rules of the registered pyspiel game it was made
 from: the same current player, legal actions, information-state tensors
 and returns, move for move (tests/test_batch.py checks every step against
-pyspiel). Chance (the dice) is drawn inside from a seeded numpy Generator,
-so after `reset` every row stands at its first decision; each row keeps
-its history of pyspiel action ids, chance outcomes included, so
-`env.to_pyspiel(row)` rebuilds the row as a pyspiel state.
+pyspiel). Chance (the dice, Mind Bluff's coin and secret start) is drawn
+inside from a seeded numpy Generator, so after `reset` every row stands at
+its first decision; each row keeps its history of pyspiel action ids,
+chance outcomes included, so `env.to_pyspiel(row)` rebuilds the row as a
+pyspiel state.
 
-The rules live in `boards.py` (phantom tic-tac-toe, dark hex, recon hex)
-and `liars_dice.py` (Liar's Dice in every mode), what every game shares (the
-State snapshot, the history, the refusal of illegal actions) in `env.py`;
-this module holds `make`, which says which games are covered.
+The rules live in `boards.py` (phantom tic-tac-toe, dark hex, recon hex),
+`liars_dice.py` (Liar's Dice in every mode) and `mind_bluff.py` (Mind Bluff
+and its series), what every game shares (the State snapshot, the history,
+the refusal of illegal actions, the observation forms and dtypes) in
+`env.py`; this module holds `make`, which says which games are covered.
 """
 
 from __future__ import annotations
 
 import pyspiel
 
-from fogboard_games.batch import boards, liars_dice
+from fogboard_games.batch import boards, liars_dice, mind_bluff
 from fogboard_games.batch.env import DTYPES, FORMS, TERMINAL, Env, State
 from fogboard_games.core import registry
 
@@ -39,12 +41,16 @@ COVERED_PRESETS = (
     "liars-dice-classic",
     "liars-dice-classic-1",
     "liars-dice-table",
+    "mind-bluff",
+    "mind-bluff-tiny",
+    "mind-bluff-series",
 )
 COVERED = (
     "fogboard_phantom_ttt (any parameters); fogboard_dark_hex and fogboard_recon_hex "
     "with board_size 2..8 (any other parameters); fogboard_liars_dice with any "
     "parameters (players, numdice, dice_sides, wild, prophecy, prophecy_payout, "
-    "allow_pass, rerolls, mode chips or dice)"
+    "allow_pass, rerolls, mode chips or dice); fogboard_mind_bluff and "
+    "fogboard_mind_bluff_series (any parameters)"
 )
 
 
@@ -88,6 +94,8 @@ def make(
             return boards.Boards(game, batch_size, seed, observation, dtype)
     elif short == "fogboard_liars_dice":  # every parameter value
         return liars_dice.LiarsDice(game, batch_size, seed, observation, dtype)
+    elif short in ("fogboard_mind_bluff", "fogboard_mind_bluff_series"):
+        return mind_bluff.MindBluff(game, batch_size, seed, observation, dtype)
     else:
         refusal = f"game {short}"
     raise ValueError(

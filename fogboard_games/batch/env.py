@@ -157,7 +157,7 @@ class Env:
             # snapshot's arrays rather than rebuild every row.
             if self._finished:
                 player = last.current_player.copy()
-                player[index] = 0
+                player[index] = self.mover[index]  # (the first seat: not always 0)
                 terminated = last.terminated.copy()
                 terminated[index] = False
             else:  # every finished row restarted (the usual case)

@@ -22,8 +22,8 @@ from fogboard_games.bench.report import cell
 from fogboard_games.core.registry import BENCH_PAIRS
 
 # Presets OpenSpiel has no C++ twin of, measured beside our own pyspiel game's
-# Python loop instead (Liar's Dice in dice mode with rerolls and pass).
-OWN_LOOP = ("liars-dice-table",)
+# Python loop instead (Liar's Dice in dice mode with rerolls and pass, Mind Bluff).
+OWN_LOOP = ("liars-dice-table", "mind-bluff", "mind-bluff-tiny", "mind-bluff-series")
 
 BATCH_LEGEND = """\
 batch     fogboard_games.batch at the batch size shown: every row plays uniformly random
@@ -32,6 +32,7 @@ batch     fogboard_games.batch at the batch size shown: every row plays uniforml
           inside
 C++ loop  OpenSpiel's C++ game stepped one state at a time from a Python loop, random
           legal actions; plies (decisions) per second, chance steps played, not counted
+          (ours:PRESET where OpenSpiel has no twin: our own pyspiel game in that loop)
 plain     no tensor read; tensor: the mover's information-state tensor read at every
           ply (batch: state.observation, (B, D) float32; C++: information_state_tensor())
 ratio     batch / C++ loop, both measured in this run; -: no C++ counterpart; a game
