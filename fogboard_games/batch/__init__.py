@@ -14,8 +14,8 @@ so after `reset` every row stands at its first decision; each row keeps
 its history of pyspiel action ids, chance outcomes included, so
 `env.to_pyspiel(row)` rebuilds the row as a pyspiel state.
 
-The rules live in `boards.py` (phantom tic-tac-toe, dark hex, recon hex)
-and `liars_dice.py` (one-round Liar's Dice), what every game shares (the
+The rules live in `boards.py` (phantom tic-tac-toe, dark hex, recon hex),
+`liars_dice.py` (one-round Liar's Dice) and `parley.py`; what every game shares (the
 State snapshot, the history, the refusal of illegal actions) in `env.py`;
 this module holds `make`, which says which games are covered.
 """
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import pyspiel
 
-from fogboard_games.batch import boards, liars_dice
+from fogboard_games.batch import boards, liars_dice, parley
 from fogboard_games.batch.env import POOL_SIZE, TERMINAL, Env, State
 from fogboard_games.core import registry
 
@@ -38,12 +38,14 @@ COVERED_PRESETS = (
     "liars-dice-1",
     "liars-dice-classic",
     "liars-dice-classic-1",
+    "parley",
+    "parley-tiny",
 )
 COVERED = (
     "fogboard_phantom_ttt (any parameters); fogboard_dark_hex and fogboard_recon_hex "
     "with board_size 2..8 (any other parameters); fogboard_liars_dice with mode=chips "
     "and rerolls=0 (one round; any players, numdice, dice_sides, wild, prophecy, "
-    "prophecy_payout, allow_pass)"
+    "prophecy_payout, allow_pass); fogboard_parley (any parameters)"
 )
 
 
@@ -85,6 +87,8 @@ def make(game, batch_size: int = 1024, seed=None) -> Env:
             refusal = f"mode={params['mode']}, rerolls={params['rerolls']}"
         else:
             return liars_dice.LiarsDice(game, batch_size, seed)
+    elif short == "fogboard_parley":
+        return parley.Parley(game, batch_size, seed)
     else:
         refusal = f"game {short}"
     raise ValueError(
