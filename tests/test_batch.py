@@ -117,7 +117,8 @@ def crosscheck(
     return env, step
 
 
-@pytest.mark.parametrize("preset", batch.COVERED_PRESETS)
+# (Parley draws chance and pays rewards mid-game: tests/test_batch_parley.py checks it.)
+@pytest.mark.parametrize("preset", [p for p in batch.COVERED_PRESETS if "parley" not in p])
 def test_presets_agree_with_pyspiel(preset):
     assert crosscheck(preset, rows=64)[1] > 0
 

@@ -151,7 +151,7 @@ class Env:
             # snapshot's arrays rather than rebuild every row.
             if self._finished:
                 player = last.current_player.copy()
-                player[index] = 0
+                player[index] = self.mover[index]  # (the restarted rows' first mover)
                 terminated = last.terminated.copy()
                 terminated[index] = False
             else:  # every finished row restarted (the usual case)
@@ -252,7 +252,8 @@ class Env:
     def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """The legal mask of the last snapshot (its (A, B) layout) with the rows of
         the bool mask `rows` at the start: a game starts with a block of actions
-        [lo, hi) legal (the attempts, the senses, the opening bids)."""
+        [lo, hi) legal (the attempts, the senses, the opening bids). A game whose
+        start depends on chance overrides this."""
         lo, hi = self.start_block
         if lo == 0 and hi == self.num_actions:
             return (last | rows).T

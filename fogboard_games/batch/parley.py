@@ -49,7 +49,7 @@ class Parley(Env):
         self.tensor_size = D = layout.size
         super().__init__(game, batch_size, seed)
         B = self.batch_size
-        self.start_block = None  # (unused: see reset)
+        self.start_block = None  # (a row starts with chance's IT: see _restarted_mask)
         full = 1 << n
         self.all_alive = full - 1
         self.bit = 1 << np.arange(n, dtype=np.int64)
@@ -130,9 +130,11 @@ class Parley(Env):
     def _reactor_tables(self, n: int, X: int, full: int) -> None:
         """Reactors after an act: key (actor * n + next IT) << n | living -> the
         speakers in order (seat order from the one after the actor, living, not
-        the next IT, at most X: `reactors[key * X + x]`) and their count."""
+        the next IT, at most X: `reactors[key * W + x]`, W = min(X, n)) and
+        their count."""
         if not X:
             return
+        W = self.react_stride = min(X, n)
         key = np.arange(n * n * full)
         living = key & (full - 1)
         nxt = (key >> n) % n
@@ -140,17 +142,10 @@ class Parley(Env):
         c = (actor[:, None] + np.arange(1, n + 1)) % n  # seat order after the actor
         speaks = ((living[:, None] >> c) & 1).astype(bool) & (c != nxt[:, None])
         order = np.argsort(~speaks, axis=1, kind="stable")
-        self.reactors = np.ascontiguousarray(np.take_along_axis(c, order, 1)[:, :X]).reshape(-1)
+        self.reactors = np.ascontiguousarray(np.take_along_axis(c, order, 1)[:, :W]).reshape(-1)
         self.reactor_count = np.minimum(speaks.sum(1), X)
 
     # ---- the interface ----------------------------------------------------------
-
-    def reset(self, rows=None):
-        # A Parley row starts with the woken IT to move, not seat 0 at a fixed
-        # block of actions, so Env.reset's patch of the last snapshot does not
-        # apply: every reset takes a new snapshot.
-        self._state = None
-        return super().reset(rows)
 
     def step(self, actions):
         state = super().step(actions)  # (the step's action is in the history now)
@@ -240,6 +235,19 @@ class Parley(Env):
         self.keys = keys
         return self.legal_by_action.take(keys, 1).T
 
+    def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """The last snapshot's (A, B) mask with the restarted rows' own: a row
+        starts with the woken IT to move, not with one block of actions."""
+        index = np.flatnonzero(rows)
+        n = self.n
+        it = self.it[index]
+        kind = 0 if self.talk else 1 + (self.hip_limit > 0) + 2 * (self.passes > 0)
+        keys = (self.all_alive & ~self.bit.take(it)) + (kind << n)
+        self.keys[index] = keys
+        new = last.copy()
+        new[:, index] = self.legal_by_action.take(keys, 1)
+        return new.T
+
     # ---- the moves -------------------------------------------------------------------
 
     def _play(self, acts: np.ndarray, active):
@@ -299,7 +307,7 @@ class Parley(Env):
         self.react_i[rows] = x
         more = x < self.reactor_count.take(key)
         on = rows[more]
-        self.mover[on] = self.reactors.take(key[more] * self.X + x[more])
+        self.mover[on] = self.reactors.take(key[more] * self.react_stride + x[more])
         self._turns.append(rows[~more])
 
     def _act(self, rows: np.ndarray, act: np.ndarray) -> None:
@@ -377,7 +385,7 @@ class Parley(Env):
         self.phase[r] = REACT
         self.react_key[r] = key[some]
         self.react_i[r] = 0
-        self.mover[r] = self.reactors.take(key[some] * self.X)
+        self.mover[r] = self.reactors.take(key[some] * self.react_stride)
         self._turns.append(rows[~some])
 
     def _start_turn(self, rows: np.ndarray, k) -> None:

@@ -28,8 +28,12 @@ C++ loop  OpenSpiel's C++ game stepped one state at a time from a Python loop, r
 plain     no tensor read; tensor: the mover's information-state tensor read at every
           ply (batch: state.observation, (B, D) float32; C++: information_state_tensor())
 ratio     batch / C++ loop, both measured in this run; -: no C++ counterpart
+          (parley, which OpenSpiel lacks: beside our own pyspiel game in that loop)
 bytes/row the batch environment's numpy arrays per row (history, tensors and the kept
           observation buffers included)"""
+
+# Games OpenSpiel lacks, timed beside our own pyspiel game in the same loop.
+OWN_LOOP = {"parley": "fogboard_parley()"}
 
 
 def random_actions(rng, mask):
@@ -98,7 +102,7 @@ def run_batch(
     (BenchError, before anything runs, for an option it cannot take)."""
     from fogboard_games import batch
 
-    counterpart = dict(BENCH_PAIRS)
+    counterpart = dict(BENCH_PAIRS) | OWN_LOOP
     from fogboard_games.batch import COVERED_PRESETS
 
     check_options("bench --batch", rounds, seconds, only, COVERED_PRESETS, batch_size)
