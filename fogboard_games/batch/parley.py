@@ -311,66 +311,48 @@ class Parley(Env):
         self._turns.append(rows[~more])
 
     def _act(self, rows: np.ndarray, act: np.ndarray) -> None:
+        """IT's shot or pass, in every acting row at once (masks, not groups:
+        a step's calls cost more than their work)."""
         n = self.n
         it = self.it[rows]
         passing = act == self.pass_action
-        if passing.any():
-            p, pit = rows[passing], it[passing]
-            self.passes_used.reshape(-1)[p * n + pit] += 1
-            if self.tracking:
-                self._write_public(p, self.o_pass, 1, 0)
-            self._after_act(p, pit, pit)
-            shooting = ~passing
-            rows, act, it = rows[shooting], act[shooting], it[shooting]
-            if not len(rows):
-                return
-        target = (act - 1) % n
+        # The target; a pass is aimed nowhere and leaves the gun with IT.
+        target = np.where(passing, it, (act - 1) % n)
+        passed = passing.any()
+        if passed:
+            self.passes_used.reshape(-1)[rows[passing] * n + it[passing]] += 1
         hip = act >= self.hip_base
-        if self.tracking:  # IT's own shot: its aim and target
-            at = (rows * n + it) * self.Dp + self.o_shots
-            at += (self.round[rows] * self.E + self.turn[rows]) * (2 + n)
-            P = self.private.reshape(-1)
-            P[at + hip] = 1
-            P[at + 2 + target] = 1
-        hit = ~hip
+        if passed:
+            hip &= ~passing
+        hit = ~hip if not passed else ~hip & ~passing
         h = np.flatnonzero(hip)
         if len(h):
             hit[h] = self._chance(rows[h], 1, self._draw_results)[:, 0] == self.setup.hit
-            missed = ~hit
-            if missed.any():
-                m, mt = rows[missed], target[missed]
-                self.misses[m] += 1
-                if self.tracking:
-                    self._write_result(m, mt, rules.MISS)
-                self._after_act(m, it[missed], mt)
-                rows, it, target = rows[hit], it[hit], target[hit]
-                if not len(rows):
-                    return
-        # Hits: a head-shot, or a hip-shot that hit.
+            self.misses[rows] += hip & ~hit
+        if self.tracking:
+            self._write_act(rows, it, target, passing, hip, hit)
         flat = rows * n + target
         hp = self.hp.reshape(-1)
-        hp[flat] -= 1
-        if self.tracking:
-            self._write_result(rows, target, rules.HIT)
-        standing = hp.take(flat) > 0
-        if standing.all():
-            self._after_act(rows, it, target)
-            return
-        if standing.any():
-            self._after_act(rows[standing], it[standing], target[standing])
-            out = ~standing
-            rows, it, target = rows[out], it[out], target[out]
-        # OUT: the shooter keeps the gun, and scores if it was its ENEMY.
-        self.living[rows] &= ~self.bit.take(target)
-        shooter = rows * n + it
-        self.enemy_kills.reshape(-1)[shooter] += self.enemy.reshape(-1).take(shooter) == target
-        over = self.popcount.take(self.living[rows]) == self.survivors
-        if over.any():
-            self._end_round(rows[over])
-            on = ~over
-            rows, it = rows[on], it[on]
+        hp[flat] -= hit
+        killed = hit & (hp.take(flat) == 0)
+        # A kill leaves the gun with the shooter; otherwise, hit or miss, the
+        # target is IT (after a pass, target is IT already).
+        next_it = np.where(killed, it, target)
+        k = np.flatnonzero(killed)
+        if len(k):
+            # OUT: the shooter scores if it was its ENEMY; the round may be over.
+            kr, kt = rows[k], target[k]
+            self.living[kr] &= ~self.bit.take(kt)
+            shooter = kr * n + it[k]
+            self.enemy_kills.reshape(-1)[shooter] += self.enemy.reshape(-1).take(shooter) == kt
+            over = self.popcount.take(self.living[kr]) == self.survivors
+            if over.any():
+                self._end_round(kr[over])
+                on = np.ones(len(rows), bool)
+                on[k[over]] = False
+                rows, it, next_it = rows[on], it[on], next_it[on]
         if len(rows):
-            self._after_act(rows, it, it)
+            self._after_act(rows, it, next_it)
 
     def _after_act(self, rows: np.ndarray, actor: np.ndarray, next_it: np.ndarray) -> None:
         """Reactions after a shot or pass that did not end the round, then the
@@ -427,10 +409,21 @@ class Parley(Env):
         row = self.round[rows] * self.E + self.turn[rows]
         self.public.reshape(-1)[rows * self.Dh + offset + row * width + values] = 1
 
-    def _write_result(self, rows, target, result) -> None:
-        """The table learns a shot's target with its result."""
-        self._write_public(rows, self.o_target, self.n, target)
-        self._write_public(rows, self.o_result, 2, result)
+    def _write_act(self, rows, it, target, passing, hip, hit) -> None:
+        """An act into the tensors: a pass, or a shot: its aim and target in
+        IT's own `shots`, and for the table its target with its result."""
+        if passing.any():
+            self._write_public(rows[passing], self.o_pass, 1, 0)
+            shooting = ~passing
+            rows, it, target, hip, hit = (x[shooting] for x in (rows, it, target, hip, hit))
+        n = self.n
+        row = self.round[rows] * self.E + self.turn[rows]
+        at = (rows * n + it) * self.Dp + self.o_shots + row * (2 + n)
+        P = self.private.reshape(-1)
+        P[at + hip] = 1
+        P[at + 2 + target] = 1
+        self._write_public(rows, self.o_target, n, target)
+        self._write_public(rows, self.o_result, 2, np.where(hit, rules.HIT, rules.MISS))
 
     def _track(self) -> None:
         """Replay every row's history from the start with tensor writes on: it
