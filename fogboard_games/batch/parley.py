@@ -76,9 +76,13 @@ class Parley(Env):
 
         self._reactor_tables(n, X, full)
 
-        # Deals: outcome of cog c's deal number i of its (n-1)(n-2) ordered pairs.
-        self.deal_table = np.array(s.deal_options, np.int64)  # (n, pairs)
-        self.pairs = self.deal_table.shape[1]
+        # A round's chance: a pick in 0..pairs-1 per cog, then one in 0..n-1 (the
+        # wake), drawn in one call and mapped to pyspiel's outcome ids by one lookup.
+        deals = np.array(s.deal_options, np.int64)  # (n, pairs): cog c's deal outcomes
+        pairs = deals.shape[1]
+        self.round_outcomes = np.concatenate([deals.reshape(-1), s.it_base + np.arange(n)])
+        self.round_highs = np.array([pairs] * n + [n], np.int64)
+        self.round_at = np.arange(n + 1) * pairs  # each draw's place in round_outcomes
 
         # The rows' state.
         self.mover = np.zeros(B, np.int64)
@@ -174,12 +178,8 @@ class Parley(Env):
 
     def _draw_round(self, m: int) -> np.ndarray:
         """Every cog's deal (an ordered pair, uniform), then the wake (uniform)."""
-        n = self.n
-        out = np.empty((m, n + 1), np.int64)
-        picks = self.rng.integers(0, self.pairs, size=(m, n))
-        out[:, :n] = self.deal_table[np.arange(n), picks]
-        out[:, n] = self.setup.it_base + self.rng.integers(0, n, size=m)
-        return out
+        picks = self.rng.integers(0, self.round_highs, size=(m, self.n + 1))
+        return self.round_outcomes.take(picks + self.round_at)
 
     def _draw_results(self, m: int) -> np.ndarray:
         """A hip-shot's result: hit 1/3, miss 2/3."""
