@@ -188,6 +188,35 @@ def crosscheck_rows(env, s):
         expect_row(env, env.to_pyspiel(r), s, r, tensors)
 
 
+def test_reset_of_rows_restarts_only_those_and_finished_rows_stay_finished():
+    """Restarting some rows, finished and running, while other finished rows stay
+    finished (their action ignored, zero rewards): every row agrees with pyspiel."""
+    env = batch.make("parley-tiny", batch_size=24, seed=4)
+    rng = np.random.default_rng(4)
+    s = env.reset()
+    s.observation  # noqa: B018  (tracked: the restarts blank the rows' tensors)
+    while np.count_nonzero(s.terminated) < 6:
+        s = env.step(random_actions(rng, s.legal_action_mask))
+    finished = np.flatnonzero(s.terminated)
+    running = np.flatnonzero(~s.terminated)
+    rows = np.zeros(24, bool)
+    rows[finished[:3]] = True
+    rows[running[:2]] = True
+    kept = {r: env.history_of(r) for r in range(24) if not rows[r]}
+    s = env.reset(rows)
+    for r, history in kept.items():
+        assert env.history_of(r) == history
+    for r in np.flatnonzero(rows):
+        assert len(env.history_of(int(r))) == 4  # the deal and the wake
+    crosscheck_rows(env, s)
+    for _ in range(3):
+        acts = random_actions(rng, s.legal_action_mask)
+        acts[finished[3:]] = 10_000  # ignored
+        s = env.step(acts)
+        assert s.terminated[finished[3:]].all() and not s.rewards[finished[3:]].any()
+        crosscheck_rows(env, s)
+
+
 def test_chance_is_drawn_with_the_pyspiel_odds():
     """The deals (each of the (n-1)(n-2) ordered pairs), the wake (each cog) and
     a hip-shot's result (hit 1/3) come as often as pyspiel's odds say, over
@@ -242,3 +271,18 @@ def test_bench_batch_pairs_parley_with_our_pyspiel_loop(capsys):
     row = next(line.split() for line in out.splitlines() if line.startswith("parley "))
     assert row[1] == "fogboard_parley()"
     assert float(row[3]) > 0 and float(row[4]) > 0  # our loop's rate, and the ratio
+
+
+def test_a_kept_observation_never_changes():
+    """Observation buffers are reused only once nothing references them (Env._fresh)."""
+    env = batch.make("parley", batch_size=8, seed=0)
+    rng = np.random.default_rng(0)
+    s = env.reset()
+    kept = s.observation
+    copy = kept.copy()
+    for _ in range(6):
+        s = env.step(random_actions(rng, s.legal_action_mask))
+        assert not np.shares_memory(s.observation, kept)
+    assert np.array_equal(kept, copy)
+    with pytest.raises(ValueError, match="read-only"):
+        s.observation[0, 0] = 1
