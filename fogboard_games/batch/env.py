@@ -82,9 +82,11 @@ class Env:
     row is running, else the (B,) bool mask of the running rows (finished
     rows' actions are garbage to ignore). It first checks the running rows'
     actions and calls `_refuse` on any illegal one, changing nothing; then it
-    applies them and returns (ended, rewards): None, None when no row ended,
-    else the (B,) bool mask of the rows that ended at this step and the (B, P)
-    float32 rewards of the step (zeros but in those rows).
+    applies them and returns (ended, rewards): None, None when no row ended
+    and none was paid, else the (B,) bool mask of the rows that ended at this
+    step and the (B, P) float32 rewards of the step (zeros but in the rows
+    paid: those, and in a game paying during play, such as Parley's rounds,
+    rows that go on).
     The step works on whole rows throughout, with masks for the rows that
     sit out, because at a few thousand rows a numpy call costs about as much
     as its work: compacting the running rows first would cost more calls

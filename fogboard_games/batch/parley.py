@@ -25,10 +25,11 @@ import numpy as np
 
 from fogboard_games.batch.env import Env
 from fogboard_games.parley import rules
+from fogboard_games.parley.observer import SHOWN_PHASE
 
-# Phases as the tensors' `phase` piece numbers them (parley.observer.PHASE_ORDER);
-# a batch row is never at a chance node, so only these four occur.
-LINE, ACT, REACT, OVER = 2, 3, 4, 5
+# Phases as the tensors' `phase` piece numbers them; a batch row is never at a
+# chance node (a deal, a wake, a hip-shot waiting), so only these four occur.
+LINE, ACT, REACT, OVER = (SHOWN_PHASE[p] for p in (rules.LINE, rules.ACT, rules.REACT, rules.OVER))
 
 
 class Parley(Env):
