@@ -29,6 +29,7 @@ from fogboard_games.parley.observer import SHOWN_PHASE
 
 # Phases as the tensors' `phase` piece numbers them; a batch row is never at a
 # chance node (a deal, a wake, a hip-shot waiting), so only these four occur.
+BYTE_BITS = (1 << np.arange(8, dtype=np.uint8))[:, None]  # bit i of a byte, per row
 LINE, ACT, REACT, OVER = (SHOWN_PHASE[p] for p in (rules.LINE, rules.ACT, rules.REACT, rules.OVER))
 
 
@@ -74,6 +75,8 @@ class Parley(Env):
                     row[s.pass_action] = bool(pass_ok)
         self.legal_flat = legal.reshape(-1)
         self.legal_by_action = np.ascontiguousarray(legal[:, :A].T)  # (A, keys)
+        # The same, 8 actions a byte: a mask is made a byte at a time (Boards._legal_mask).
+        self.legal_bytes = np.packbits(legal[:, :A], axis=1, bitorder="little")
 
         self._reactor_tables(n, X, full)
 
@@ -234,7 +237,16 @@ class Parley(Env):
         if self._finished:
             keys[self.terminated] = self.finished_key
         self.keys = keys
-        return self.legal_by_action.take(keys, 1).T
+        # Byte i of every row's legal set, then its 8 bits against 8 masks: the
+        # action-major rows in two vectorized calls, in the mask's own memory
+        # (a take of the (A, keys) table along its keys ran twice as long).
+        nbytes = self.legal_bytes.shape[1]
+        by = np.ascontiguousarray(self.legal_bytes.take(keys, 0).T)
+        mask = np.empty((8 * nbytes, self.batch_size), bool)
+        bit_rows = mask.reshape(nbytes, 8, self.batch_size)
+        np.bitwise_and(by[:, None, :], BYTE_BITS, out=bit_rows.view(np.uint8))
+        np.not_equal(bit_rows.view(np.uint8), 0, out=bit_rows)  # (to 0 / 1)
+        return mask[: self.num_actions].T
 
     def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """The last snapshot's (A, B) mask with the restarted rows' own: a row
