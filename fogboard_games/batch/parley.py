@@ -27,9 +27,9 @@ from fogboard_games.batch.env import Env
 from fogboard_games.parley import rules
 from fogboard_games.parley.observer import SHOWN_PHASE
 
+BYTE_BITS = (1 << np.arange(8, dtype=np.uint8))[:, None]  # bit i of a byte, per row
 # Phases as the tensors' `phase` piece numbers them; a batch row is never at a
 # chance node (a deal, a wake, a hip-shot waiting), so only these four occur.
-BYTE_BITS = (1 << np.arange(8, dtype=np.uint8))[:, None]  # bit i of a byte, per row
 LINE, ACT, REACT, OVER = (SHOWN_PHASE[p] for p in (rules.LINE, rules.ACT, rules.REACT, rules.OVER))
 
 
