@@ -15,9 +15,9 @@ its history of pyspiel action ids, chance outcomes included, so
 `env.to_pyspiel(row)` rebuilds the row as a pyspiel state.
 
 The rules live in `boards.py` (phantom tic-tac-toe, dark hex, recon hex),
-`liars_dice.py` (one-round Liar's Dice) and `parley.py`; what every game shares (the
-State snapshot, the history, the refusal of illegal actions) in `env.py`;
-this module holds `make`, which says which games are covered.
+`liars_dice.py` (one-round Liar's Dice) and `parley.py`; what every game
+shares (the State snapshot, the history, the refusal of illegal actions) in
+`env.py`; this module holds `make`, which says which games are covered.
 """
 
 from __future__ import annotations
