@@ -153,7 +153,8 @@ def crosscheck(
     return env, step
 
 
-@pytest.mark.parametrize("preset", batch.COVERED_PRESETS)
+# (Parley draws chance and pays rewards mid-game: tests/test_batch_parley.py checks it.)
+@pytest.mark.parametrize("preset", [p for p in batch.COVERED_PRESETS if "parley" not in p])
 def test_presets_agree_with_pyspiel(preset):
     if preset == "liars-dice-table":  # (thousands of decisions: a slice of play)
         assert crosscheck(preset, rows=8, steps=40, restart=True)[1] > 0
@@ -284,12 +285,8 @@ def test_an_illegal_action_is_refused_and_no_row_changes(preset):
 def test_unknown_and_uncovered_games_are_refused():
     with pytest.raises(ValueError, match="unknown preset 'dark-hex-9'.*phantom-ttt-3.*liars-dice"):
         batch.make("dark-hex-9")
-    with pytest.raises(ValueError, match="not covered.*covered presets: phantom-ttt-3"):
-        batch.make("parley")
     with pytest.raises(ValueError, match="not covered.*board_size 9.*covered: "):
         batch.make(pyspiel.load_game("fogboard_dark_hex(board_size=9)"))
-    with pytest.raises(ValueError, match="not covered.*fogboard_parley"):
-        batch.make(fogboard_games.load("parley"))
     with pytest.raises(ValueError, match="not covered"):
         batch.make(pyspiel.load_game("phantom_ttt"))
 

@@ -16,9 +16,10 @@ chance outcomes included, so `env.to_pyspiel(row)` rebuilds the row as a
 pyspiel state.
 
 The rules live in `boards.py` (phantom tic-tac-toe, dark hex, recon hex),
-`liars_dice.py` (Liar's Dice in every mode) and `mind_bluff.py` (Mind Bluff
-and its series), what every game shares (the State snapshot, the history,
-the refusal of illegal actions, the observation forms and dtypes) in
+`liars_dice.py` (Liar's Dice in every mode), `mind_bluff.py` (Mind Bluff
+and its series) and `parley.py`; what every game shares (the State snapshot,
+the history, the refusal of illegal actions, the observation forms and
+dtypes) in
 `env.py`; this module holds `make`, which says which games are covered.
 """
 
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import pyspiel
 
-from fogboard_games.batch import boards, liars_dice, mind_bluff
+from fogboard_games.batch import boards, liars_dice, mind_bluff, parley
 from fogboard_games.batch.env import DTYPES, FORMS, TERMINAL, Env, State
 from fogboard_games.core import registry
 
@@ -44,13 +45,15 @@ COVERED_PRESETS = (
     "mind-bluff",
     "mind-bluff-tiny",
     "mind-bluff-series",
+    "parley",
+    "parley-tiny",
 )
 COVERED = (
     "fogboard_phantom_ttt (any parameters); fogboard_dark_hex and fogboard_recon_hex "
     "with board_size 2..8 (any other parameters); fogboard_liars_dice with any "
     "parameters (players, numdice, dice_sides, wild, prophecy, prophecy_payout, "
     "allow_pass, rerolls, mode chips or dice); fogboard_mind_bluff and "
-    "fogboard_mind_bluff_series (any parameters)"
+    "fogboard_mind_bluff_series (any parameters); fogboard_parley (any parameters)"
 )
 
 
@@ -96,6 +99,8 @@ def make(
         return liars_dice.LiarsDice(game, batch_size, seed, observation, dtype)
     elif short in ("fogboard_mind_bluff", "fogboard_mind_bluff_series"):
         return mind_bluff.MindBluff(game, batch_size, seed, observation, dtype)
+    elif short == "fogboard_parley":
+        return parley.Parley(game, batch_size, seed, observation, dtype)
     else:
         refusal = f"game {short}"
     raise ValueError(

@@ -85,9 +85,11 @@ class Env:
     row is running, else the (B,) bool mask of the running rows (finished
     rows' actions are garbage to ignore). It first checks the running rows'
     actions and calls `_refuse` on any illegal one, changing nothing; then it
-    applies them and returns (ended, rewards): None, None when no row ended,
-    else the (B,) bool mask of the rows that ended at this step and the (B, P)
-    float32 rewards of the step (zeros but in those rows).
+    applies them and returns (ended, rewards): None, None when no row ended
+    and none was paid, else the (B,) bool mask of the rows that ended at this
+    step and the (B, P) float32 rewards of the step (zeros but in the rows
+    paid: those, and in a game paying during play, such as Parley's rounds,
+    rows that go on).
     The step works on whole rows throughout, with masks for the rows that
     sit out, because at a few thousand rows a numpy call costs about as much
     as its work: compacting the running rows first would cost more calls
@@ -301,7 +303,8 @@ class Env:
     def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """The legal mask of the last snapshot (its (A, B) layout) with the rows of
         the bool mask `rows` at the start: a game starts with a block of actions
-        [lo, hi) legal (the attempts, the senses, the opening bids)."""
+        [lo, hi) legal (the attempts, the senses, the opening bids). A game whose
+        start depends on chance overrides this."""
         lo, hi = self.start_block
         if lo == 0 and hi == self.num_actions:
             return (last | rows).T

@@ -22,8 +22,16 @@ from fogboard_games.bench.report import cell
 from fogboard_games.core.registry import BENCH_PAIRS
 
 # Presets OpenSpiel has no C++ twin of, measured beside our own pyspiel game's
-# Python loop instead (Liar's Dice in dice mode with rerolls and pass, Mind Bluff).
-OWN_LOOP = ("liars-dice-table", "mind-bluff", "mind-bluff-tiny", "mind-bluff-series")
+# Python loop instead (Liar's Dice in dice mode with rerolls and pass, Mind Bluff
+# and its series, Parley).
+OWN_LOOP = (
+    "liars-dice-table",
+    "mind-bluff",
+    "mind-bluff-tiny",
+    "mind-bluff-series",
+    "parley",
+    "parley-tiny",
+)
 
 BATCH_LEGEND = """\
 batch     fogboard_games.batch at the batch size shown: every row plays uniformly random
