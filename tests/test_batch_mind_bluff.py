@@ -66,23 +66,27 @@ def expect_row(env, state, s, r, tensors):
     assert np.array_equal(s.legal_action_mask[r], mask), (r, state.history())
     if tensors is None:
         return
+    # (the compact dtype compared by value: uint8 holds every value exactly)
     if state.is_terminal():
         assert not s.observation[r].any()
     else:
         mover = np.array(state.information_state_tensor(), np.float32)
-        assert np.array_equal(s.observation[r], mover), (r, state.history())
+        assert np.array_equal(s.observation[r].astype(np.float32), mover), (r, state.history())
     for p in range(2):
         seat = np.array(state.information_state_tensor(p), np.float32)
-        assert np.array_equal(tensors[p][r], seat), (r, p, state.history())
+        assert np.array_equal(tensors[p][r].astype(np.float32), seat), (r, p, state.history())
 
 
-def crosscheck(game, rows=16, seed=0, steps=None, restart=False, first_read=0):
+def crosscheck(
+    game, rows=16, seed=0, steps=None, restart=False, first_read=0, dtype=None, read_every=1
+):
     """Random batched play against pyspiel (finished rows restarted with
-    `restart`, for `steps` steps), tensors read from step `first_read` on
-    (before it the engine writes none: the first read builds them from the
-    histories); returns the environment and the endings seen (pyspiel's end
-    reasons; for a series, every game's)."""
-    env = batch.make(game, batch_size=rows, seed=seed)
+    `restart`, for `steps` steps), tensors read from step `first_read` on, at
+    every `read_every`-th step, in `dtype` (before the first read the engine
+    writes none: it builds them from the histories); returns the environment
+    and the endings seen (pyspiel's end reasons; for a series, every game's)."""
+    env = batch.make(game, batch_size=rows, seed=seed, dtype=dtype)
+    want = np.dtype(np.float32 if dtype is None else dtype)
     game, M = env.game, env.M
     s = env.reset()
     states = [replay(game, env.history_of(r)) for r in range(rows)]
@@ -90,10 +94,11 @@ def crosscheck(game, rows=16, seed=0, steps=None, restart=False, first_read=0):
     endings, step = [], 0
     while True:
         tensors = None
-        if step >= first_read:
+        if step >= first_read and (step - first_read) % read_every == 0:
             tensors = [env.information_state_tensor(p) for p in range(2)]
-            assert tensors[0].dtype == np.float32 and s.observation.dtype == np.float32
-        assert env.tracking == (tensors is not None)
+            assert tensors[0].dtype == want and s.observation.dtype == want
+            assert not s.observation.flags.writeable
+        assert env.tracking == (step >= first_read)
         for r, state in enumerate(states):
             expect_row(env, state, s, r, tensors)
         if steps is None and s.terminated.all() or steps is not None and step == steps:
@@ -133,9 +138,10 @@ def crosscheck(game, rows=16, seed=0, steps=None, restart=False, first_read=0):
     return env, set(endings)
 
 
+@pytest.mark.parametrize("dtype", [None, "uint8"])
 @pytest.mark.parametrize("preset", PRESETS)
-def test_presets_agree_with_pyspiel(preset):
-    _, endings = crosscheck(preset, rows=24, seed=0, steps=150, restart=True)
+def test_presets_agree_with_pyspiel(preset, dtype):
+    _, endings = crosscheck(preset, rows=24, seed=0, steps=150, restart=True, dtype=dtype)
     assert {"last-dango", "all-done-win", "all-done-loss"} <= endings
     if preset == "mind-bluff-series":
         assert "game 3" in endings  # the coin and the secret start, mid-series
@@ -143,19 +149,30 @@ def test_presets_agree_with_pyspiel(preset):
 
 @pytest.mark.parametrize("game_string", EXTRAS)
 def test_other_configurations_agree_with_pyspiel(game_string):
-    crosscheck(pyspiel.load_game(game_string), rows=12, seed=1)
+    # In float32 and uint8 in turn, read at every step or every second one.
+    i = EXTRAS.index(game_string)
+    dtype, read_every = (None, "uint8")[i % 2], 1 + (i // 2) % 2
+    crosscheck(pyspiel.load_game(game_string), rows=12, seed=1, dtype=dtype, read_every=read_every)
 
 
 @pytest.mark.parametrize(
-    "game, first_read",
-    [("mind-bluff", 9), ("fogboard_mind_bluff(start=9,start_spread=3,first_player=-1)", 7)]
-    + [("mind-bluff-series", 90)],
+    "game, first_read, read_every",
+    [("mind-bluff", 9, 1), ("fogboard_mind_bluff(start=9,start_spread=3,first_player=-1)", 7, 3)]
+    + [("mind-bluff-series", 90, 2)],
 )
-def test_tensors_first_read_mid_game_are_built_from_the_histories(game, first_read):
+def test_tensors_first_read_mid_game_are_built_from_the_histories(game, first_read, read_every):
     """Rows at every stage when the first tensor is read: mid-game, finished,
-    restarted, in the series' later games (the third one's chance included)."""
+    restarted, in the series' later games (the third one's chance included);
+    then read at every step or only some (the handed-out array brought up to
+    date from the store's log of several steps)."""
     _, endings = crosscheck(
-        load(game), rows=16, seed=3, steps=first_read + 20, restart=True, first_read=first_read
+        load(game),
+        rows=16,
+        seed=3,
+        steps=first_read + 20,
+        restart=True,
+        first_read=first_read,
+        read_every=read_every,
     )
     if game == "mind-bluff-series":
         assert "game 3" in endings
@@ -195,7 +212,11 @@ def test_chance_is_drawn_from_the_seed_and_covers_every_outcome():
 
 
 def arrays(env):
-    return {k: v.copy() for k, v in vars(env).items() if isinstance(v, np.ndarray)}
+    """Every array of the environment, its store's and mirrors' included."""
+    out = {k: v.copy() for k, v in vars(env).items() if isinstance(v, np.ndarray)}
+    if env.info is not None:
+        out |= {f"store {i}": a.copy() for i, a in enumerate(env.info.arrays())}
+    return out
 
 
 @pytest.mark.parametrize("preset", ["mind-bluff-tiny", "mind-bluff-series"])
@@ -285,3 +306,20 @@ def test_finished_rows_ignore_their_action_and_pay_nothing():
         assert not s.observation[finished].any()
     for r, history in histories.items():
         assert env.history_of(r) == history
+
+
+def test_forms_and_dtypes_are_checked():
+    """The information state in float32 or uint8; bool is refused (the debts
+    and the series' score count past 1), and so is the observation form,
+    naming the form and the game."""
+    for preset in ("mind-bluff", "mind-bluff-series"):
+        with pytest.raises(ValueError, match="dtype bool cannot hold.*use float32 or uint8"):
+            batch.make(preset, batch_size=2, dtype=bool)
+        with pytest.raises(
+            ValueError, match=r"observation='observation' is not available for fogboard_mind_bl"
+        ):
+            batch.make(preset, batch_size=2, observation="observation")
+        env = batch.make(preset, batch_size=2, dtype="uint8")
+        with pytest.raises(ValueError, match="no observation tensor for fogboard_mind_bluff"):
+            env.observation_tensor(0)
+        assert env.reset().observation.dtype == np.uint8

@@ -15,14 +15,18 @@ depend on one key per row (eat; claim; a forced claim of the true eat k;
 respond; over). A step applies every kind of move to whole rows under
 masks, as the other engines do (see Env).
 
-Both seats' information-state tensors are kept as one uint8 store, written
-only from the first tensor read on (built then by replaying every row's
-history): each step writes its few entries (the eat to its eater, the
-claim, response and verdict to both seats), then every row's status
-block (mover, phase, forced_now, debts, ending) by whole slices; in the
-series the finished game's review (the view of every seat) is built
-beside it and copied into both seats when that game ends. `_seat_view`
-is the one place that reads a seat's tensor out.
+Both seats' information-state tensors are kept in one uint8 `Store`
+(batch/observations.py: store row 2b + p is seat p of row b), made and
+filled at the first tensor read (by replaying every row's history): from
+then on each step writes its few entries through the store (the eat to its
+eater, the claim, response and verdict to both seats), then every row's
+status block (mover, phase, forced_now, debts, ending) by whole slices,
+logged as one block of columns; in the series the finished game's review
+(the view of every seat) is built beside it and copied into both seats
+when that game ends. `State.observation` is the store's read-only mirror
+(docs/batch.md#observations). The observation form (the seat's view now:
+the last turn only, and the counts still possible) is not made: `make`
+refuses it.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from fogboard_games.batch.env import Env
+from fogboard_games.batch.observations import Store
 from fogboard_games.mind_bluff import rules, series
 
 EAT, CLAIM, RESPOND, OVER = range(4)  # rules.EAT .. rules.OVER, counted from EAT
@@ -85,7 +90,7 @@ class MindBluff(Env):
         self.num_actions = A = setup.num_actions
         self.M = M = setup.max_eat
         layout = game.info_layout
-        self.tensor_size = D = layout.size
+        self.tensor_size = layout.size
         chance = sum((g.first_player == -1) + (g.spread > 0) for g in games)
         self.max_history = chance + setup.max_game_length
         super().__init__(game, batch_size, seed, observation, dtype)
@@ -143,7 +148,8 @@ class MindBluff(Env):
         self.block = np.zeros((B, STATUS), np.uint8)  # (scratch for _status_all)
         # legal_flat[key * (A + 1) + action]: a spare False column for every id out of range
         self.legal_flat = np.concatenate([legal, np.zeros((M + 4, 1), bool)], 1).reshape(-1)
-        self.tensors = np.zeros((B, 2, D), np.uint8)  # small counts: float32 when read
+        self.row_of = (np.arange(2 * B) // 2).astype(np.int32)  # store row 2b + p: row b
+        self.info = self.tensors = None  # the Store and its (B, 2, D) view, once tracking
         self.tracking = False  # tensors kept up to date (from the first read on)
         self._replay = None  # while tensors are built: each row's next history entry
         self._chance = None  # (rows, outcomes) drawn in `_play`, logged after the action
@@ -159,6 +165,7 @@ class MindBluff(Env):
     def _restart(self, rows: np.ndarray) -> None:
         if self.tracking:
             self.tensors[rows] = 0
+            self.info.restart(rows)
             self._put(rows, 0, self.o_player, 1)
             self._put(rows, 1, self.o_player + 1, 1)
         if self.is_series:
@@ -333,7 +340,8 @@ class MindBluff(Env):
             for i in np.unique(g).tolist():  # the finished review, shown to both seats
                 r = rows[g == i]
                 size, base = self.review_size[i], self.review_base[i]
-                self.tensors[r, :, base : base + size] = self.reviews[r, None, :size]
+                at = (2 * r[:, None, None] + np.arange(2)[:, None]) * self.tensor_size + base
+                self.info.write(at + np.arange(size), self.reviews[r, None, :size])
                 self.reviews[r] = 0
         self.score[rows, winner] += 1  # (each row once)
         score = self.score[rows]
@@ -398,8 +406,7 @@ class MindBluff(Env):
         if where is not None:
             rows, seat, at = _pick(where, rows, seat, at)
             value = _pick(where, value)[0] if np.ndim(value) else value
-        flat = (rows * 2 + seat) * self.tensor_size + at
-        self.tensors.reshape(-1)[flat] = value
+        self.info.write((rows * 2 + seat) * self.tensor_size + at, value)
 
     def _put_both(self, rows, at, value, where=None) -> None:
         """The same write in both seats' tensors (a public fact)."""
@@ -408,9 +415,8 @@ class MindBluff(Env):
             value = _pick(where, value)[0] if np.ndim(value) else value
         D = self.tensor_size
         flat = rows * 2 * D + at
-        store = self.tensors.reshape(-1)
-        store[flat] = value
-        store[flat + D] = value
+        self.info.write(flat, value)
+        self.info.write(flat + D, value)
 
     def _review(self, rows, at, value) -> None:
         """A write into the review under construction (series only)."""
@@ -449,6 +455,8 @@ class MindBluff(Env):
                 self.tensors[:, :, at : at + STATUS] = block
             else:
                 np.copyto(self.tensors[:, :, at : at + STATUS], block, where=where)
+            self.info.columns(at, at + STATUS)  # (written in place: the mirrors gather it)
+            if where is not None:
                 at = int(self.review.mover[g])
                 np.copyto(self.reviews[:, at : at + STATUS], block[:, 0], where=where[:, 0])
 
@@ -470,6 +478,9 @@ class MindBluff(Env):
         the rows' tensors are built by replaying their histories with writes on
         (play that never reads a tensor writes none). The replay ends in the
         state it started from: the rules and chance are the history's."""
+        B = self.batch_size
+        self.info = Store(2 * B, self.tensor_size, self.row_of)
+        self.tensors = self.info.array.reshape(B, 2, self.tensor_size)
         self.tracking = True
         if self.is_series:
             self.reviews[:] = 0
@@ -486,25 +497,35 @@ class MindBluff(Env):
                 self._advance(a, active)
         finally:
             self._replay = None
+        self.info.invalidate()  # (rewritten whole: any mirror is rebuilt)
 
-    def _seat_view(self, player: int) -> np.ndarray:
-        """(B, D) uint8: seat `player`'s information-state tensor in every row."""
+    # ---- tensors: the Env hooks -------------------------------------------------------
+
+    def _form_refusal(self, form):
+        if form == "observation":
+            return (
+                "the batch engine makes only the information-state tensor of Mind Bluff "
+                "and its series (their observation tensor keeps the counts still possible)"
+            )
+        return None
+
+    def _max_value(self, form):
+        # The honesty debts count up to one a turn; the series' score goes to 2.
+        return max([2 if self.is_series else 1] + [g.max_turns for g in self.setups])
+
+    def _store(self, form: str) -> Store:
         if not self.tracking:
             self._track()
-        return self.tensors[:, player]
+        return self.info
 
-    def _mover_tensor(self) -> np.ndarray:
-        if not self.tracking:
-            self._track()
-        B, D = self.batch_size, self.tensor_size
-        out = self._fresh("observation", (B, D), np.float32)  # (see Env._fresh)
-        np.copyto(out, self.tensors.reshape(-1, D).take(self.rows * 2 + self.p2, 0))
+    def _mover_rows(self):
+        want = self.rows * 2 + self.p2
         if self._finished:
-            out[self.terminated] = 0
-        return out
+            want = np.where(self.terminated, -1, want)
+        return 0, want
 
-    def _seat_tensor(self, player: int) -> np.ndarray:
-        return self._seat_view(player).astype(np.float32)
+    def _seat_rows(self, player: int) -> np.ndarray:
+        return self.rows * 2 + player
 
 
 def _pick(where, *arrays):

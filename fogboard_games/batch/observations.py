@@ -24,7 +24,7 @@ import numpy as np
 # Logged changes kept for mirrors not read for a while; a mirror further behind
 # is rebuilt whole. Reading every step keeps a step's few entries.
 LIMIT = 64
-WRITE, RESTART = range(2)  # the kinds of logged changes
+WRITE, RESTART, COLUMNS = range(3)  # the kinds of logged changes
 
 
 class Mirror:
@@ -49,12 +49,19 @@ class Mirror:
 class Store:
     """Every seat's tensors of one kind: `array` uint8 (R, D), store row r shown
     as row `row_of[r]` of the batch. The game writes through `write` (flat
-    indices into `array`) and `restart` (rows of the batch whose store rows it
-    set afresh); `read` hands out a mirror. Writes are logged only while some
-    mirror exists."""
+    indices into `array`), `restart` (rows of the batch whose store rows it
+    set afresh) and `columns` (a block of columns it rewrote in place, in any
+    rows: a status block kept from the rows' state); `read` hands out a
+    mirror. Writes are logged only while some mirror exists.
 
-    def __init__(self, rows: int, size: int, row_of: np.ndarray, blank=None):
+    `shared`: where the game keeps every column from `shared` on the same in
+    all the store rows of one batch row (Parley: everything after the private
+    pieces), a mirror row whose store row changed within its batch row (the
+    turn passed) copies only the columns before it."""
+
+    def __init__(self, rows: int, size: int, row_of: np.ndarray, blank=None, shared=None):
         self.blank = blank  # the row every restart sets, if one for all (the boards)
+        self.shared = shared
         self.array = np.zeros((rows, size), np.uint8)
         self.flat = self.array.reshape(-1)
         self.size = size
@@ -77,8 +84,9 @@ class Store:
     def write(self, index: np.ndarray, values, block=None, rows=None) -> None:
         """Set `values` at the flat indices `index`, (n,) or (n, k). If known,
         `block`: the writes go into rows of the store block the mirror of that
-        key shows, or the scratch row (boards' always_passes); `rows`: (n,) the
-        store row of each index row (spares a division per entry at a read)."""
+        key shows, or the scratch row (boards' always_passes); `rows`: the store
+        row of each index, of `index`'s leading shape (spares a division per
+        entry at a read)."""
         self.flat[index] = values
         if self.mirrors:
             self._append(WRITE, index, block, rows, values)
@@ -86,6 +94,12 @@ class Store:
     def restart(self, rows: np.ndarray) -> None:
         if self.mirrors:
             self._append(RESTART, rows, None, None, None)
+
+    def columns(self, lo: int, hi: int) -> None:
+        """Columns lo..hi-1 were rewritten in `array` directly (any rows): a read
+        gathers them from the store for the rows it shows."""
+        if self.mirrors:
+            self._append(COLUMNS, (lo, hi), None, None, None)
 
     def invalidate(self) -> None:
         """The store was rewritten whole (a replay): every mirror is rebuilt."""
@@ -114,15 +128,23 @@ class Store:
     def _sync(self, mirror: Mirror, want: np.ndarray) -> None:
         B, D, out = len(want), self.size, mirror.array
         entries = ()
+        part = ()  # rows whose shown store row changed within the row (shared)
         if mirror.seen is None or mirror.seen < self.dropped:
             full = None  # every row
         else:
             full = want != mirror.shown
             entries = [e for e in self.log if e[0] > mirror.seen]
+            if self.shared is not None:
+                seat = full & (want >= 0) & (mirror.shown >= 0)
             if self.blank is None:  # a restart's rows are copied whole
                 for _, kind, data, *_ in entries:
                     if kind == RESTART:
                         full[data] = True
+                        if self.shared is not None:
+                            seat[data] = False
+            if self.shared is not None:
+                part = np.flatnonzero(seat)
+                full &= ~seat
         count = B if full is None else np.count_nonzero(full)
         if 2 * count > B:  # most rows changed whole: all of them, in one gather
             np.copyto(out[:B], self.array.take(np.maximum(want, 0), axis=0), casting="unsafe")
@@ -131,7 +153,16 @@ class Store:
             flat, shown = out.reshape(-1), mirror.shown
             # The writes replayed in order (so the last one of an entry stands),
             # with the values written: what the store holds there now.
+            live = None
             for _, kind, data, block, srow, values in entries:
+                if kind == COLUMNS:  # the store's values now, for every row shown
+                    lo, hi = data
+                    if live is None:
+                        live = np.maximum(shown, 0), np.flatnonzero(shown < 0)
+                    np.copyto(out[:B, lo:hi], self.array[live[0], lo:hi], casting="unsafe")
+                    if len(live[1]):
+                        out[live[1], lo:hi] = 0
+                    continue
                 if kind == RESTART:
                     if self.blank is not None:  # (every store row of the rows)
                         out[data] = mirror.blank
@@ -147,9 +178,9 @@ class Store:
                 else:  # from store row srow to the row showing it, or the scratch row
                     rows = self.row_of.take(srow)
                     np.putmask(rows, shown.take(rows) != srow, B)
-                    rows -= srow
+                    rows = rows - srow  # (int64 with srow: store rows times D may pass 2**31)
                     rows *= D
-                    target = data + (rows[:, None] if data.ndim == 2 else rows)
+                    target = data + rows.reshape(rows.shape + (1,) * (data.ndim - rows.ndim))
                 flat[target] = values
             zero = ()
             if count:
@@ -157,6 +188,8 @@ class Store:
                 if len(copy):
                     out[copy] = self.array.take(want[copy], axis=0)
                 zero = np.flatnonzero(full & (want < 0))
+            if len(part):  # the shared columns are the old store row's already
+                out[part, : self.shared] = self.array[want[part], : self.shared]
         if len(zero):
             out[zero] = 0
         mirror.shown[:] = want

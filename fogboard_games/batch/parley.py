@@ -13,10 +13,18 @@ The legal sets and the reactors after an act are read from tables keyed by
 the living cogs. Tensors are made at the first read: until then a step
 writes nothing for them; the first read replays every row's history with
 tensor writes on (chance read back from the history), and from then on each
-step writes its few entries: per seat its private pieces (`player`,
-`cards`, `shots`, the first of the layout), once per row the public record
-(the `turn_*` pieces and `points`), and the status pieces (`round` to
-`misses`) are made from the rows' state at each read.
+step writes its few entries into one uint8 `Store` of every seat's tensor
+(batch/observations.py; store row b * n + c is cog c of row b): into a
+seat's row its private pieces (`player`, `cards`, `shots`, the first of the
+layout), into every seat's row the public record (the `turn_*` pieces and
+`points`); the status pieces (`round` to `misses`) are made from the rows'
+state at each read and logged as one block of columns. Everything after the
+private pieces is the same in every seat's row of a game (the store's
+`shared` columns), so a mirror whose row's mover changed copies only the
+new mover's private pieces. `State.observation` is the store's read-only
+mirror (docs/batch.md#observations). The observation form (the seat's view
+now: the latest turn, the cards of this round, the totals) is not made:
+`make` refuses it.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from fogboard_games.batch.env import Env
+from fogboard_games.batch.observations import Store
 from fogboard_games.parley import rules
 from fogboard_games.parley.observer import SHOWN_PHASE
 
@@ -128,9 +137,9 @@ class Parley(Env):
         self.s_misses = off["misses"] - st
         self.status_size = D - st
         self.tracking = False
-        self.private = np.zeros((B, n, 0), np.uint8)  # (B, n, Dp) once tracking
-        self.public = np.zeros((B, 0), np.uint8)  # (B, Dh) once tracking
-        self.blank = np.zeros((n, Dp), np.uint8)
+        self.row_of = (np.arange(B * n) // n).astype(np.int32)  # store row b * n + c: row b
+        self.info = self.tensors = None  # the Store and its (B, n, D) view, once tracking
+        self.blank = np.zeros((n, D), np.uint8)
         self.blank[np.arange(n), np.arange(n)] = 1  # `player`: whose view it is
 
         self._pending: list = []  # chance drawn by a step, logged after its action
@@ -202,8 +211,8 @@ class Parley(Env):
         self.round[rows] = 0
         self.totals[rows] = 0
         if self.tracking:
-            self.private[rows] = self.blank
-            self.public[rows] = 0
+            self.tensors[rows] = self.blank
+            self.info.restart(rows)
         self._start_round(rows)
 
     def _start_round(self, rows: np.ndarray) -> None:
@@ -219,11 +228,10 @@ class Parley(Env):
         self.friend[rows] = friend
         self.enemy[rows] = enemy
         if self.tracking:  # each cog's own cards of this round
-            base = (rows[:, None] * n + np.arange(n)) * self.Dp + self.o_cards
-            base = base + (self.round[rows] * 2 * n)[:, None]
-            P = self.private.reshape(-1)
-            P[base + friend] = 1
-            P[base + n + enemy] = 1
+            srow = rows[:, None] * n + np.arange(n)
+            base = srow * self.tensor_size + self.o_cards
+            base += (self.round[rows] * 2 * n)[:, None]
+            self.info.write(np.stack([base + friend, base + n + enemy], 2), 1, rows=srow)
         self.it[rows] = outcomes[:, n] - self.setup.it_base
         self._start_turn(rows, 0)
 
@@ -314,10 +322,8 @@ class Parley(Env):
         if self.tracking:
             n, rw = self.n, self.reaction_width
             row = self.round[rows] * self.E + self.turn[rows]
-            at = rows * self.Dh + self.o_react + (row * self.X + x) * rw
-            T = self.public.reshape(-1)
-            T[at + self.mover[rows]] = 1
-            T[at + n + line] = 1
+            at = self.Dp + self.o_react + (row * self.X + x) * rw
+            self._write_all(rows, np.stack([at + self.mover[rows], at + n + line], 1), 1)
         x += 1
         self.react_i[rows] = x
         more = x < self.reactor_count.take(key)
@@ -406,8 +412,8 @@ class Parley(Env):
         self._rewards[rows] = points
         r = self.round[rows]
         if self.tracking:
-            at = rows * self.Dh + self.o_points + r * n
-            self.public.reshape(-1)[at[:, None] + np.arange(n)] = points
+            at = self.Dp + self.o_points + r * n
+            self._write_all(rows, at[:, None] + np.arange(n), points)
         last = r + 1 == self.rounds
         done = rows[last]
         self._ended[done] = True
@@ -422,7 +428,19 @@ class Parley(Env):
     def _write_public(self, rows, offset, width, values) -> None:
         """1 at entry `values` of the turn under way's row of a per-turn piece."""
         row = self.round[rows] * self.E + self.turn[rows]
-        self.public.reshape(-1)[rows * self.Dh + offset + row * width + values] = 1
+        self._write_all(rows, self.Dp + offset + row * width + values, 1)
+
+    def _write_all(self, rows, at, values) -> None:
+        """`values` at offsets `at` ((m,) or (m, k)) of every seat's tensor of
+        `rows`: a public fact, the same in every seat's row (Store.shared)."""
+        n = self.n
+        srow = rows[:, None] * n + np.arange(n)  # (m, n)
+        if np.ndim(at) == 1:
+            index = srow * self.tensor_size + at[:, None]
+        else:  # (m, n, k), values (m, k) to each seat
+            index = (srow * self.tensor_size)[:, :, None] + at[:, None, :]
+            values = values[:, None, :] if np.ndim(values) else values
+        self.info.write(index, values, rows=srow)
 
     def _write_act(self, rows, it, target, passing, hip, hit) -> None:
         """An act into the tensors: a pass, or a shot: its aim and target in
@@ -433,10 +451,9 @@ class Parley(Env):
             rows, it, target, hip, hit = (x[shooting] for x in (rows, it, target, hip, hit))
         n = self.n
         row = self.round[rows] * self.E + self.turn[rows]
-        at = (rows * n + it) * self.Dp + self.o_shots + row * (2 + n)
-        P = self.private.reshape(-1)
-        P[at + hip] = 1
-        P[at + 2 + target] = 1
+        srow = rows * n + it
+        at = srow * self.tensor_size + self.o_shots + row * (2 + n)
+        self.info.write(np.stack([at + hip, at + 2 + target], 1), 1, rows=srow)
         self._write_public(rows, self.o_target, n, target)
         self._write_public(rows, self.o_result, 2, np.where(hit, rules.HIT, rules.MISS))
 
@@ -447,8 +464,8 @@ class Parley(Env):
             return
         B = self.batch_size
         self.tracking = True
-        self.private = np.zeros((B, self.n, self.Dp), np.uint8)
-        self.public = np.zeros((B, self.Dh), np.uint8)
+        self.info = Store(B * self.n, self.tensor_size, self.row_of, shared=self.Dp)
+        self.tensors = self.info.array.reshape(B, self.n, self.tensor_size)
         end = self.hpos.copy()
         self._read_at = self.hstart.copy()
         terminated = self.terminated.copy()
@@ -465,6 +482,7 @@ class Parley(Env):
         finally:
             self._read_at = None
         assert np.array_equal(terminated, self.phase == OVER)
+        self.info.invalidate()  # (rewritten whole: any mirror is rebuilt)
 
     def _status(self) -> np.ndarray:
         """(B, S) uint8: the status pieces (round .. misses) of every row."""
@@ -484,24 +502,33 @@ class Parley(Env):
         out.reshape(-1)[(self.rows * (S + 1))[:, None] + at] = 1
         return out[:, :S]
 
-    def _fill(self, out: np.ndarray, private: np.ndarray) -> np.ndarray:
-        Dp, st = self.Dp, self.o_status
-        out[:, :Dp] = private
-        out[:, Dp:st] = self.public
-        out[:, st:] = self._status()
-        return out
+    # ---- tensors: the Env hooks -------------------------------------------------------
 
-    def _seat_tensor(self, player: int) -> np.ndarray:
-        self._track()
-        out = np.empty((self.batch_size, self.tensor_size), np.float32)
-        return self._fill(out, self.private[:, player])
+    def _form_refusal(self, form):
+        if form == "observation":
+            return (
+                "the batch engine makes only the information-state tensor of Parley "
+                "(its observation tensor keeps the latest turn and the totals)"
+            )
+        return None
 
-    def _mover_tensor(self) -> np.ndarray:
+    def _max_value(self, form):
+        return 5  # a round's points: 3 standing, 1 for a standing FRIEND, 1 ENEMY kill
+
+    def _store(self, form: str) -> Store:
+        """The store brought to the rows now: the status pieces of every seat's
+        row rewritten from the rows' state (one block of columns)."""
         self._track()
-        B, n = self.batch_size, self.n
-        out = self._fresh("observation", (B, self.tensor_size), np.float32)  # (see Env._fresh)
-        mine = self.private.reshape(B * n, self.Dp).take(self.rows * n + self.mover, 0)
-        self._fill(out, mine)
+        st = self.o_status
+        self.tensors[:, :, st:] = self._status()[:, None, :]
+        self.info.columns(st, self.tensor_size)
+        return self.info
+
+    def _mover_rows(self):
+        want = self.rows * self.n + self.mover
         if self._finished:
-            out[self.terminated] = 0
-        return out
+            want = np.where(self.terminated, -1, want)
+        return 0, want
+
+    def _seat_rows(self, player: int) -> np.ndarray:
+        return self.rows * self.n + player
