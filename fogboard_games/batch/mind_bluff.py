@@ -38,6 +38,7 @@ from fogboard_games.batch.observations import Store
 from fogboard_games.mind_bluff import rules, series
 
 EAT, CLAIM, RESPOND, OVER = range(4)  # rules.EAT .. rules.OVER, counted from EAT
+SEATS = np.arange(2)
 STATUS = 12  # mover (2), phase (4), forced_now (1), debts (2), ending (3): contiguous
 REVIEW = series.REVIEW_KEY  # a finished game as every seat sees it
 
@@ -150,6 +151,17 @@ class MindBluff(Env):
         self.legal_flat = np.concatenate([legal, np.zeros((M + 4, 1), bool)], 1).reshape(-1)
         self.row_of = (np.arange(2 * B) // 2).astype(np.int32)  # store row 2b + p: row b
         self.info = self.tensors = None  # the Store and its (B, 2, D) view, once tracking
+        # The columns where the seats' tensors differ: `player` and each game's eats
+        # (everything else is written to both seats alike; Store.private).
+        spans = [(self.o_player, self.o_player + 2)]
+        spans += [(int(lo), int(hi)) for lo, hi in zip(self.view.player, self.view.first)]
+        self.own = []
+        for lo, hi in sorted(set(spans)):
+            if self.own and self.own[-1].stop >= lo:
+                self.own[-1] = slice(self.own[-1].start, max(hi, self.own[-1].stop))
+            else:
+                self.own.append(slice(lo, hi))
+        self._quiet = False  # writes into restarted rows only (no log: Store.restart)
         self.tracking = False  # tensors kept up to date (from the first read on)
         self._replay = None  # while tensors are built: each row's next history entry
         self._chance = None  # (rows, outcomes) drawn in `_play`, logged after the action
@@ -163,6 +175,13 @@ class MindBluff(Env):
     # ---- starts: the chance draws -------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
+        self._quiet = self.tracking  # (the mirrors copy restarted rows whole at a read)
+        try:
+            self._start(rows)
+        finally:
+            self._quiet = False
+
+    def _start(self, rows: np.ndarray) -> None:
         if self.tracking:
             self.tensors[rows] = 0
             self.info.restart(rows)
@@ -340,8 +359,8 @@ class MindBluff(Env):
             for i in np.unique(g).tolist():  # the finished review, shown to both seats
                 r = rows[g == i]
                 size, base = self.review_size[i], self.review_base[i]
-                at = (2 * r[:, None, None] + np.arange(2)[:, None]) * self.tensor_size + base
-                self.info.write(at + np.arange(size), self.reviews[r, None, :size])
+                self.tensors[r, :, base : base + size] = self.reviews[r, None, :size]
+                self.info.rewrote(r)  # (a block of every seat's row: copied whole at a read)
                 self.reviews[r] = 0
         self.score[rows, winner] += 1  # (each row once)
         score = self.score[rows]
@@ -406,7 +425,12 @@ class MindBluff(Env):
         if where is not None:
             rows, seat, at = _pick(where, rows, seat, at)
             value = _pick(where, value)[0] if np.ndim(value) else value
-        self.info.write((rows * 2 + seat) * self.tensor_size + at, value)
+        srow = rows * 2 + seat
+        flat = srow * self.tensor_size + at
+        if self._quiet:
+            self.tensors.reshape(-1)[flat] = value
+        else:  # (the store rows named: a read needs no division)
+            self.info.write(flat, value, rows=np.broadcast_to(srow, np.shape(flat)))
 
     def _put_both(self, rows, at, value, where=None) -> None:
         """The same write in both seats' tensors (a public fact)."""
@@ -415,8 +439,13 @@ class MindBluff(Env):
             value = _pick(where, value)[0] if np.ndim(value) else value
         D = self.tensor_size
         flat = rows * 2 * D + at
-        self.info.write(flat, value)
-        self.info.write(flat + D, value)
+        srow = np.broadcast_to(rows * 2, np.shape(flat))[..., None] + SEATS
+        flat = flat[..., None] + SEATS * D  # (both seats' in one write)
+        value = value[..., None] if np.ndim(value) else value
+        if self._quiet:
+            self.tensors.reshape(-1)[flat] = value
+        else:
+            self.info.write(flat, value, rows=srow)
 
     def _review(self, rows, at, value) -> None:
         """A write into the review under construction (series only)."""
@@ -479,7 +508,7 @@ class MindBluff(Env):
         (play that never reads a tensor writes none). The replay ends in the
         state it started from: the rules and chance are the history's."""
         B = self.batch_size
-        self.info = Store(2 * B, self.tensor_size, self.row_of)
+        self.info = Store(2 * B, self.tensor_size, self.row_of, private=self.own)
         self.tensors = self.info.array.reshape(B, 2, self.tensor_size)
         self.tracking = True
         if self.is_series:

@@ -54,14 +54,17 @@ class Store:
     rows: a status block kept from the rows' state); `read` hands out a
     mirror. Writes are logged only while some mirror exists.
 
-    `shared`: where the game keeps every column from `shared` on the same in
-    all the store rows of one batch row (Parley: everything after the private
-    pieces), a mirror row whose store row changed within its batch row (the
-    turn passed) copies only the columns before it."""
+    `private`: where the game keeps every other column the same in all the
+    store rows of one batch row (the public pieces, written to every seat),
+    the columns that may differ (a list of slices: the seats' own pieces); a
+    mirror row whose store row changed within its batch row (the
+    turn passed) then copies only those. A block of `columns` is gathered
+    from the store rows a read shows (a game may keep it up to date in those
+    rows only)."""
 
-    def __init__(self, rows: int, size: int, row_of: np.ndarray, blank=None, shared=None):
+    def __init__(self, rows: int, size: int, row_of: np.ndarray, blank=None, private=None):
         self.blank = blank  # the row every restart sets, if one for all (the boards)
-        self.shared = shared
+        self.private = private
         self.array = np.zeros((rows, size), np.uint8)
         self.flat = self.array.reshape(-1)
         self.size = size
@@ -94,6 +97,13 @@ class Store:
     def restart(self, rows: np.ndarray) -> None:
         if self.mirrors:
             self._append(RESTART, rows, None, None, None)
+
+    def rewrote(self, rows: np.ndarray) -> None:
+        """Rows of the batch whose store rows the game rewrote in bulk, directly
+        in `array` (a block copied): a read copies them whole. (A store without
+        a blank, where that is what a restart logs.)"""
+        assert self.blank is None
+        self.restart(rows)
 
     def columns(self, lo: int, hi: int) -> None:
         """Columns lo..hi-1 were rewritten in `array` directly (any rows): a read
@@ -128,21 +138,21 @@ class Store:
     def _sync(self, mirror: Mirror, want: np.ndarray) -> None:
         B, D, out = len(want), self.size, mirror.array
         entries = ()
-        part = ()  # rows whose shown store row changed within the row (shared)
+        part = ()  # rows whose shown store row changed within the row (private)
         if mirror.seen is None or mirror.seen < self.dropped:
             full = None  # every row
         else:
             full = want != mirror.shown
             entries = [e for e in self.log if e[0] > mirror.seen]
-            if self.shared is not None:
+            if self.private is not None:
                 seat = full & (want >= 0) & (mirror.shown >= 0)
             if self.blank is None:  # a restart's rows are copied whole
                 for _, kind, data, *_ in entries:
                     if kind == RESTART:
                         full[data] = True
-                        if self.shared is not None:
+                        if self.private is not None:
                             seat[data] = False
-            if self.shared is not None:
+            if self.private is not None:
                 part = np.flatnonzero(seat)
                 full &= ~seat
         count = B if full is None else np.count_nonzero(full)
@@ -155,10 +165,10 @@ class Store:
             # with the values written: what the store holds there now.
             live = None
             for _, kind, data, block, srow, values in entries:
-                if kind == COLUMNS:  # the store's values now, for every row shown
+                if kind == COLUMNS:  # the store's values now, in the rows to show
                     lo, hi = data
                     if live is None:
-                        live = np.maximum(shown, 0), np.flatnonzero(shown < 0)
+                        live = np.maximum(want, 0), np.flatnonzero(want < 0)
                     np.copyto(out[:B, lo:hi], self.array[live[0], lo:hi], casting="unsafe")
                     if len(live[1]):
                         out[live[1], lo:hi] = 0
@@ -188,8 +198,10 @@ class Store:
                 if len(copy):
                     out[copy] = self.array.take(want[copy], axis=0)
                 zero = np.flatnonzero(full & (want < 0))
-            if len(part):  # the shared columns are the old store row's already
-                out[part, : self.shared] = self.array[want[part], : self.shared]
+            if len(part):  # the other columns are the old store row's already
+                rows = want[part]
+                for cols in self.private:  # (a take of the column view runs 10x slower)
+                    out[part, cols] = self.array[rows, cols]
         if len(zero):
             out[zero] = 0
         mirror.shown[:] = want

@@ -18,10 +18,11 @@ step writes its few entries into one uint8 `Store` of every seat's tensor
 seat's row its private pieces (`player`, `cards`, `shots`, the first of the
 layout), into every seat's row the public record (the `turn_*` pieces and
 `points`); the status pieces (`round` to `misses`) are made from the rows'
-state at each read and logged as one block of columns. Everything after the
-private pieces is the same in every seat's row of a game (the store's
-`shared` columns), so a mirror whose row's mover changed copies only the
-new mover's private pieces. `State.observation` is the store's read-only
+state at each read, into the rows read (the movers', or one seat's), and
+logged as one block of columns. Everything after the private pieces is the
+same in every seat's row of a game (but the status, rewritten at each
+read), so a mirror whose row's mover changed copies only the new mover's
+private pieces (the store's `private` columns). `State.observation` is the store's read-only
 mirror (docs/batch.md#observations). The observation form (the seat's view
 now: the latest turn, the cards of this round, the totals) is not made:
 `make` refuses it.
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fogboard_games.batch.env import Env
+from fogboard_games.batch.env import Env, _is_index
 from fogboard_games.batch.observations import Store
 from fogboard_games.parley import rules
 from fogboard_games.parley.observer import SHOWN_PHASE
@@ -432,7 +433,7 @@ class Parley(Env):
 
     def _write_all(self, rows, at, values) -> None:
         """`values` at offsets `at` ((m,) or (m, k)) of every seat's tensor of
-        `rows`: a public fact, the same in every seat's row (Store.shared)."""
+        `rows`: a public fact, the same in every seat's row (Store.private)."""
         n = self.n
         srow = rows[:, None] * n + np.arange(n)  # (m, n)
         if np.ndim(at) == 1:
@@ -464,7 +465,7 @@ class Parley(Env):
             return
         B = self.batch_size
         self.tracking = True
-        self.info = Store(B * self.n, self.tensor_size, self.row_of, shared=self.Dp)
+        self.info = Store(B * self.n, self.tensor_size, self.row_of, private=[slice(0, self.Dp)])
         self.tensors = self.info.array.reshape(B, self.n, self.tensor_size)
         end = self.hpos.copy()
         self._read_at = self.hstart.copy()
@@ -515,14 +516,21 @@ class Parley(Env):
     def _max_value(self, form):
         return 5  # a round's points: 3 standing, 1 for a standing FRIEND, 1 ENEMY kill
 
-    def _store(self, form: str) -> Store:
-        """The store brought to the rows now: the status pieces of every seat's
-        row rewritten from the rows' state (one block of columns)."""
+    def _store(self, form: str, seat=None) -> Store:
+        """The store brought to the rows now: the status pieces rewritten from
+        the rows' state in the store rows read next (the movers', or seat
+        `seat`'s), logged as one block of columns."""
         self._track()
         st = self.o_status
-        self.tensors[:, :, st:] = self._status()[:, None, :]
+        rows = self.rows * self.n + (self.mover if seat is None else seat)
+        self.info.array[rows, st:] = self._status()
         self.info.columns(st, self.tensor_size)
         return self.info
+
+    def _seat_tensor(self, form: str, player) -> np.ndarray:
+        if form == "information_state" and _is_index(player) and 0 <= player < self.n:
+            self._store(form, int(player))
+        return super()._seat_tensor(form, player)
 
     def _mover_rows(self):
         want = self.rows * self.n + self.mover
