@@ -161,7 +161,7 @@ class MindBluff(Env):
                 self.own[-1] = slice(self.own[-1].start, max(hi, self.own[-1].stop))
             else:
                 self.own.append(slice(lo, hi))
-        self._quiet = False  # writes into restarted rows only (no log: Store.restart)
+        self._quiet = False  # writes straight into the store, unlogged (restarts; a whole store)
         self.tracking = False  # tensors kept up to date (from the first read on)
         self._replay = None  # while tensors are built: each row's next history entry
         self._chance = None  # (rows, outcomes) drawn in `_play`, logged after the action
@@ -175,11 +175,12 @@ class MindBluff(Env):
     # ---- starts: the chance draws -------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
+        quiet = self._quiet
         self._quiet = self.tracking  # (the mirrors copy restarted rows whole at a read)
         try:
             self._start(rows)
         finally:
-            self._quiet = False
+            self._quiet = quiet
 
     def _start(self, rows: np.ndarray) -> None:
         if self.tracking:
@@ -439,13 +440,15 @@ class MindBluff(Env):
             value = _pick(where, value)[0] if np.ndim(value) else value
         D = self.tensor_size
         flat = rows * 2 * D + at
+        if self._quiet:
+            store = self.tensors.reshape(-1)
+            store[flat] = value
+            store[flat + D] = value
+            return
         srow = np.broadcast_to(rows * 2, np.shape(flat))[..., None] + SEATS
         flat = flat[..., None] + SEATS * D  # (both seats' in one write)
         value = value[..., None] if np.ndim(value) else value
-        if self._quiet:
-            self.tensors.reshape(-1)[flat] = value
-        else:
-            self.info.write(flat, value, rows=srow)
+        self.info.write(flat, value, rows=srow)
 
     def _review(self, rows, at, value) -> None:
         """A write into the review under construction (series only)."""
@@ -508,7 +511,12 @@ class MindBluff(Env):
         (play that never reads a tensor writes none). The replay ends in the
         state it started from: the rules and chance are the history's."""
         B = self.batch_size
-        self.info = Store(2 * B, self.tensor_size, self.row_of, private=self.own)
+        # A single game's tensor is a few hundred entries, its status block rewritten
+        # in every row at every ply: a read gathering whole rows costs less than
+        # replaying a log; the series' (2,566 entries) is brought up to date.
+        whole = not self.is_series
+        self.info = Store(2 * B, self.tensor_size, self.row_of, private=self.own, whole=whole)
+        self._quiet = whole  # (no log: writes go straight into the store)
         self.tensors = self.info.array.reshape(B, 2, self.tensor_size)
         self.tracking = True
         if self.is_series:

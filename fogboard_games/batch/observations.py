@@ -60,11 +60,19 @@ class Store:
     mirror row whose store row changed within its batch row (the
     turn passed) then copies only those. A block of `columns` is gathered
     from the store rows a read shows (a game may keep it up to date in those
-    rows only)."""
+    rows only).
 
-    def __init__(self, rows: int, size: int, row_of: np.ndarray, blank=None, private=None):
+    `whole`: nothing is logged and every read gathers the rows it shows
+    whole, for small tensors whose shown rows change nearly everywhere at
+    every ply anyway (Mind Bluff: a status block in every row): one gather
+    costs less than the log's calls."""
+
+    def __init__(
+        self, rows: int, size: int, row_of: np.ndarray, blank=None, private=None, whole=False
+    ):
         self.blank = blank  # the row every restart sets, if one for all (the boards)
         self.private = private
+        self.whole = whole
         self.array = np.zeros((rows, size), np.uint8)
         self.flat = self.array.reshape(-1)
         self.size = size
@@ -118,6 +126,8 @@ class Store:
         self.log.clear()
 
     def _append(self, kind, data, block, rows, values) -> None:
+        if self.whole:  # (no log: every read gathers whole rows)
+            return
         self.seq += 1
         self.log.append((self.seq, kind, data, block, rows, values))
         if len(self.log) > LIMIT:
@@ -139,7 +149,7 @@ class Store:
         B, D, out = len(want), self.size, mirror.array
         entries = ()
         part = ()  # rows whose shown store row changed within the row (private)
-        if mirror.seen is None or mirror.seen < self.dropped:
+        if mirror.seen is None or mirror.seen < self.dropped or self.whole:
             full = None  # every row
         else:
             full = want != mirror.shown
