@@ -280,8 +280,7 @@ def test_unknown_and_uncovered_games_are_refused():
         batch.make("dark-hex-9")
     with pytest.raises(ValueError, match="not covered.*covered presets: phantom-ttt-3"):
         batch.make("liars-dice-table")
-    with pytest.raises(ValueError, match="not covered.*board_size 9.*covered: "):
-        batch.make(pyspiel.load_game("fogboard_dark_hex(board_size=9)"))
+    # (boards of 9 x 9 to 11 x 11 are covered: tests/test_batch_boards_big.py)
     with pytest.raises(ValueError, match="not covered.*mode=dice.*covered: "):
         batch.make(pyspiel.load_game("fogboard_liars_dice(mode=dice)"))
     with pytest.raises(ValueError, match="not covered.*fogboard_mind_bluff"):

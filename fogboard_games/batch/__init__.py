@@ -41,7 +41,7 @@ COVERED_PRESETS = (
 )
 COVERED = (
     "fogboard_phantom_ttt (any parameters); fogboard_dark_hex and fogboard_recon_hex "
-    "with board_size 2..8 (any other parameters); fogboard_liars_dice with mode=chips "
+    "with board_size 2..11 (any other parameters); fogboard_liars_dice with mode=chips "
     "and rerolls=0 (one round; any players, numdice, dice_sides, wild, prophecy, "
     "prophecy_payout, allow_pass)"
 )

@@ -16,7 +16,8 @@ from fogboard_games.batch.env import Env
 from fogboard_games.batch.observations import Store
 from fogboard_games.boards import rules
 
-MAX_SIZE = 8  # cells fit one uint64 bitboard
+MAX_SIZE = 11  # cells fit two uint64 words
+ONE_WORD = 8  # up to this size a bitboard is one uint64 (above: two, `wide`)
 UNKNOWN, OWN, PROVEN = rules.UNKNOWN, rules.OWN, rules.PROVEN
 # A row's outcome at a ply, as `ending | seat`: 0 playing on, DRAWN, or WON by
 # seat; RETURNS and OUTCOME_AT (the tensors' outcome entry) by that index.
@@ -104,6 +105,16 @@ def frontier_table(n: int) -> np.ndarray:
     return np.array(table, np.int64)
 
 
+def words(bits: int) -> list[int]:
+    """A bitboard of up to 128 cells as its two uint64 words, low word first."""
+    return [bits & (1 << 64) - 1, bits >> 64]
+
+
+def held(board: np.ndarray) -> np.ndarray:
+    """(B,) bool: the two-word bitboards (B, 2) holding some cell."""
+    return (board[:, 0] | board[:, 1]) != 0
+
+
 def lanes(flags: np.ndarray) -> np.ndarray:
     """uint64 all ones where `flags`, else 0: to mask bitboards with an AND (numpy
     multiplies uint64 by bool many times slower)."""
@@ -116,7 +127,7 @@ class Boards(Env):
 
     TABLES = (
         "bits", "goal_bits", "blank", "obs_blank", "ply_entries", "obs_entries", "ending",
-        "lookups", "blocks", "block_bits", "seat_at",
+        "lookups", "blocks", "block_bits", "seat_at", "uf_neighbors", "uf_edges",
     )  # fmt: skip
 
     def __init__(
@@ -133,32 +144,36 @@ class Boards(Env):
         self.sense = geo.sense
         self.abrupt = abrupt = geo.abrupt
         self.is_hex = geo.kind == "hex"
+        # Above 8 x 8 a bitboard is two uint64 words, (..., 2), and hex wins are
+        # read from per-row union-finds instead of tables (see _uf_join).
+        self.wide = wide = geo.size > ONE_WORD
         # Abrupt without a sense: every ply passes the turn in every row.
         self.always_passes = abrupt and not self.sense
         # The cap binds only below 2 x cells - 1 plies (docs/boards.md#length).
         self.cap = geo.max_plies if geo.max_plies < 2 * n2 - 1 else None
         super().__init__(game, batch_size, seed, observation, dtype)
         B = self.batch_size
-        self.full = np.uint64((1 << n2) - 1)
+        W = (2,) if wide else ()  # the words of a bitboard
+        self.full = np.array(words((1 << n2) - 1), np.uint64) if wide else np.uint64((1 << n2) - 1)
         # bits[a + 1]: the bit of attempt a; 0 for the sense actions and, at both
         # ends, for any action out of range (a take with mode="clip" lands there).
-        self.bits = np.zeros(A + 2, np.uint64)
-        self.bits[1 : n2 + 1] = [1 << c for c in range(n2)]
+        self.bits = np.zeros((A + 2, *W), np.uint64)
+        self.bits[1 : n2 + 1] = [words(1 << c) if wide else 1 << c for c in range(n2)]
 
         # The game, per row. Per-seat bitboards, stacked as [mine/theirs, field, row]
         # so a swap of seats is a few operations: see _seat_views.
         self.fields = ["stones", "known"]
-        if self.is_hex:
+        if self.is_hex and not wide:
             self.fields.append("goal")  # the stones in goal order (see the module doc)
         K = len(self.fields)
-        self.seats = np.zeros((2, K, B), np.uint64)
+        self.seats = np.zeros((2, K, B, *W), np.uint64)
         self.ply_keys = np.zeros((2, B), np.int64)  # tensors: 2 * cells * own plies made
         self._views = [None, None]
         self._seat_views(0)
-        self._swap = np.empty((K, B), np.uint64)  # scratch of the seat swap
+        self._swap = np.empty((K, B, *W), np.uint64)  # scratch of the seat swap
         self.seat_at = (np.arange(2 * K) * B)[:, None]  # flat offset of each seat field
         self.mover = np.zeros(B, np.int64)  # 0 or 1 (the last mover in finished rows)
-        self._free = np.zeros(B, np.uint64)  # the mover's legal attempts, as of the snapshot
+        self._free = np.zeros((B, *W), np.uint64)  # the mover's legal attempts, as of the snapshot
         self._replaying = None  # the replay's history column (see _build_tensors)
 
         if geo.kind == "ttt":
@@ -169,12 +184,17 @@ class Boards(Env):
             full = (boards >> 9 | boards) & 511 == 511
             ending = np.where(holds[boards & 511], WON, np.where(full, DRAWN, 0))
             self.ending = ending.astype(np.int8)  # (small: a table that stays in cache)
+        elif wide:
+            self._uf_tables(geo)
         else:
             self._hex_tables(geo)
         if self.sense:
             self.blocks = np.array(geo.blocks, np.int64)  # (anchors, K) cells
             self.anchors = np.uint64(len(geo.anchors))
-            self.block_bits = np.array([[1 << c for c in block] for block in geo.blocks], np.uint64)
+            self.block_bits = np.array(
+                [[words(1 << c) if wide else 1 << c for c in block] for block in geo.blocks],
+                np.uint64,
+            )  # (anchors, K) bits, (anchors, K, 2) words when wide
             self.sensing = np.ones(B, bool)  # the mover's next decision is its sense
 
         # Tensors: both seats' of each form asked for, made at the first read, then
@@ -289,10 +309,80 @@ class Boards(Env):
             state = table.take(bits)
         return state
 
+    def _uf_tables(self, geo) -> None:
+        """The union-finds of wide hex boards: per seat and row, over cells + 2
+        (NONE: no stone, whose parent stays NONE; DUMP: where rows placing
+        nothing write). A stone's entry is its parent (NONE: not a stone of
+        the seat); a root's, its group's edge flags (1 first edge, 2 far edge)
+        and its rank + 1 (union by rank: trees stay under log2(cells) deep)."""
+        n2 = geo.cells
+        NONE = self.NONE = n2
+        self.DUMP = n2 + 1
+        C = self.uf_cells = n2 + 2
+        self.uf_neighbors = np.full((6, C), NONE, np.int64)  # per slot, each cell's neighbour
+        for c, nbs in enumerate(geo.neighbors):
+            self.uf_neighbors[: len(nbs), c] = nbs
+        self.uf_edges = np.zeros(2 * C, np.uint8)  # [seat * C + cell]: its edge flags
+        for seat in (0, 1):
+            self.uf_edges[seat * C : seat * C + n2] = geo.edges[seat]
+        shape = (2, self.batch_size, C)  # [seat, row, cell]
+        self.uf_parent = np.full(shape, NONE, np.uint8)
+        self.uf_flags = np.zeros(shape, np.uint8)
+        self.uf_rank = np.zeros(shape, np.uint8)
+
+    def _uf_clear(self, rows: np.ndarray) -> None:
+        # (flags and ranks are read at roots only, written when each root is made)
+        self.uf_parent[:, rows] = self.NONE
+
+    def _uf_join(self, acts: np.ndarray, placed_one: np.ndarray) -> np.ndarray:
+        """(B,) int8: WON where the mover's new stone joins its two edges, else 0;
+        the stone joins the mover's union-find (rows placing none write DUMP).
+        The new group's flags are the stone's edges and those of the groups
+        of its up to six neighbours, each found by walking to its root."""
+        C, NONE = self.uf_cells, self.NONE
+        parent = self.uf_parent.reshape(-1)
+        flags, rank = self.uf_flags.reshape(-1), self.uf_rank.reshape(-1)
+        cell = np.where(placed_one, acts, self.DUMP)
+        base = (self.mover * self.batch_size + self.rows) * C
+        nb = self.uf_neighbors.take(cell, axis=1)  # (6, B)
+        nb += base
+        root = parent.take(nb)  # (a stone's parent; NONE: not a stone)
+        while True:  # (trees stay shallow: union by rank; the new stone sits at a root)
+            up = parent.take(root + base)
+            if not np.count_nonzero(up != root):
+                break
+            root = up
+        at = root + base
+        joined = self.uf_edges.take(self.mover * C + cell)
+        for f in flags.take(at):
+            joined |= f
+        # Union by rank: the deepest tree's root takes the others (key rank << 8 | root:
+        # a max over the six slots; NONE slots have rank 0, below every root's).
+        ranks = rank.take(at)
+        key = (ranks.astype(np.uint16) << 8 | root).max(axis=0)
+        top, deepest = key & 255, (key >> 8).astype(np.uint8)
+        other = root != top
+        tie = ((ranks == deepest) & other).max(axis=0)  # another root as deep
+        other &= root != NONE
+        links = np.flatnonzero(other)  # (slot, row) of the other roots, flat
+        B = self.batch_size
+        parent[at.reshape(-1).take(links)] = top.take(links % B)
+        top = np.where(top == NONE, cell, top)  # no neighbour of its own: a new group
+        top += base
+        parent[cell + base] = top - base
+        flags[top] = joined
+        rank[top] = np.maximum(deepest, 1) + tie
+        return np.where(joined == 3, WON, 0).astype(np.int8)
+
     # ---- restart ------------------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
-        self.seats.reshape(-1)[self.seat_at + rows] = 0
+        if self.wide:
+            self.seats[:, :, rows] = 0
+            if self.is_hex:
+                self._uf_clear(rows)
+        else:
+            self.seats.reshape(-1)[self.seat_at + rows] = 0
         self.mover[rows] = 0
         self._free[rows] = 0 if self.sense else self.full
         if self.sense:
@@ -315,13 +405,16 @@ class Boards(Env):
         if self.sense:
             free[self.sensing] = 0
         if self._finished:
-            np.putmask(free, self.terminated, 0)
+            if self.wide:
+                free[self.terminated] = 0
+            else:
+                np.putmask(free, self.terminated, 0)
         self._free = free  # the next step's legal attempts
         # Byte i of every row, then its 8 bits against 8 masks: action-major rows
         # in two vectorized calls (unpackbits along that axis is much slower),
         # both in the mask's own memory.
         nbytes = -(-n2 // 8)
-        by = np.ascontiguousarray(free.view(np.uint8).reshape(B, 8)[:, :nbytes].T)
+        by = np.ascontiguousarray(free.view(np.uint8).reshape(B, -1)[:, :nbytes].T)
         mask = np.empty((max(self.num_actions, 8 * nbytes), B), bool)
         bit_rows = mask[: 8 * nbytes].reshape(nbytes, 8, B)
         np.bitwise_and(by[:, None, :], BYTE_BITS, out=bit_rows.view(np.uint8))
@@ -337,13 +430,17 @@ class Boards(Env):
         (the replay of histories) skips the check."""
         n2 = self.cells
         after = acts + 1  # (index 0 of the tables below: nothing)
-        bit = self.bits.take(after, mode="clip")  # 0: a sense or out of range
+        wide = self.wide
+        bit = self.bits.take(after, axis=0, mode="clip")  # 0: a sense or out of range
         if trusted:
-            placed = bit if active is None else bit & lanes(active)
+            if active is not None:
+                placed = bit & (lanes(active)[:, None] if wide else lanes(active))
+            else:
+                placed = bit
         else:
             placed = self._free & bit  # the attempt, if legal: 0 in finished rows
-            if self.sense or active is not None:
-                ok = placed != 0
+            if self.sense or active is not None or wide:
+                ok = held(placed) if wide else placed != 0
                 if self.sense:
                     ok |= self.sensing & ((acts - n2).view(np.uint64) < self.anchors)
                 if active is not None:
@@ -365,7 +462,7 @@ class Boards(Env):
         stone = placed ^ occupied  # the new stone's bit, or 0
         self.my_stones |= stone
         self.my_known |= placed
-        placed_one = stone != 0
+        placed_one = held(stone) if wide else stone != 0
         # The plies made before this one, where the cap or the tensors read them.
         plies = None
         if self.cap is not None or self.tracking and self.o_movers is not None:
@@ -374,7 +471,9 @@ class Boards(Env):
             self._write_attempts(acts, placed_one, attempting, plies)
         # The ending, after a placement (a collision, or a finished row, finds what
         # was found before: so rows not attempting are masked out).
-        if self.is_hex:
+        if wide:
+            ending = self._uf_join(acts, placed_one)
+        elif self.is_hex:
             at = (after << 1) | self.mover  # (cell, seat) in goal_bits, or 0: no stone
             at *= placed_one
             self.my_goal |= self.goal_bits.take(at)
@@ -405,9 +504,14 @@ class Boards(Env):
             self._seat_views(1 - self._mine)
             self.mover ^= 1
         else:
-            passing = placed_one if not self.abrupt else placed != 0
+            if not self.abrupt:
+                passing = placed_one
+            else:
+                passing = held(placed) if wide else placed != 0
             swap = np.bitwise_xor(self.seats[0], self.seats[1], out=self._swap)
             keep = lanes(passing)  # the rows that pass: exchange their seats' boards
+            if wide:
+                keep = keep[:, None]
             for field in swap:  # (field by field: one (K, B) &= (B,) ran 2-4x slower)
                 field &= keep
             self.seats[0] ^= swap
@@ -433,8 +537,13 @@ class Boards(Env):
         """The referee shows each mover its block: empty / own / opponent stone."""
         mine, theirs = self.my_stones[rows], self.their_stones[rows]
         cells = self.block_bits[anchor]  # (rows, K) one bit per block cell
-        seen = np.where((cells & mine[:, None]) != 0, OWN, UNKNOWN).astype(np.int8)
-        opponent = (cells & theirs[:, None]) != 0
+        if self.wide:  # (rows, K, 2): a cell is in one word of the two
+            mine_at = (cells & mine[:, None]).any(axis=2)
+            opponent = (cells & theirs[:, None]).any(axis=2)
+        else:
+            mine_at = (cells & mine[:, None]) != 0
+            opponent = (cells & theirs[:, None]) != 0
+        seen = np.where(mine_at, OWN, UNKNOWN).astype(np.int8)
         seen[opponent] = PROVEN
         # Opponent stones seen are proven: they leave the legal attempts.
         self.my_known[rows] |= theirs & np.bitwise_or.reduce(cells, axis=1)
@@ -449,7 +558,9 @@ class Boards(Env):
         geo = self.geo
         outcomes = []
         for r in rows.tolist():
-            mine, theirs = int(self.my_stones[r]), int(self.their_stones[r])
+            mine, theirs = self.my_stones[r].tolist(), self.their_stones[r].tolist()
+            if self.wide:
+                mine, theirs = mine[0] | mine[1] << 64, theirs[0] | theirs[1] << 64
             x, o = (mine, theirs) if self.mover[r] == 0 else (theirs, mine)
             board = [
                 rules.X_STONE if x >> c & 1 else rules.O_STONE if o >> c & 1 else rules.EMPTY
@@ -518,6 +629,8 @@ class Boards(Env):
         length = self.history_len
         self.seats[:] = 0
         self.ply_keys[:] = 0
+        if self.wide and self.is_hex:
+            self._uf_clear(self.rows)
         self._seat_views(0)
         self.mover[:] = 0
         if self.sense:
