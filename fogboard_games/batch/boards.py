@@ -310,11 +310,12 @@ class Boards(Env):
         return state
 
     def _uf_tables(self, geo) -> None:
-        """The union-finds of wide hex boards: per seat and row, over cells + 2
-        (NONE: no stone, whose parent stays NONE; DUMP: where rows placing
-        nothing write). A stone's entry is its parent (NONE: not a stone of
-        the seat); a root's, its group's edge flags (1 first edge, 2 far edge)
-        and its rank + 1 (union by rank: trees stay under log2(cells) deep)."""
+        """The union-finds of wide hex boards: per seat and row, a uint16 node per
+        cell + 2 (NONE: no stone, its own parent; DUMP: where rows placing
+        nothing write). A node is its stone's parent (low byte; NONE: not a
+        stone of the seat) and, at a root, its group's edge flags (bits 8-9:
+        first edge, far edge) and rank (bits 10 up: union by rank keeps the
+        trees under log2(cells) deep). One read of a root gives all three."""
         n2 = geo.cells
         NONE = self.NONE = n2
         self.DUMP = n2 + 1
@@ -322,17 +323,13 @@ class Boards(Env):
         self.uf_neighbors = np.full((6, C), NONE, np.int64)  # per slot, each cell's neighbour
         for c, nbs in enumerate(geo.neighbors):
             self.uf_neighbors[: len(nbs), c] = nbs
-        self.uf_edges = np.zeros(2 * C, np.uint8)  # [seat * C + cell]: its edge flags
+        self.uf_edges = np.zeros(2 * C, np.uint16)  # [seat * C + cell]: its edge flags
         for seat in (0, 1):
             self.uf_edges[seat * C : seat * C + n2] = geo.edges[seat]
-        shape = (2, self.batch_size, C)  # [seat, row, cell]
-        self.uf_parent = np.full(shape, NONE, np.uint8)
-        self.uf_flags = np.zeros(shape, np.uint8)
-        self.uf_rank = np.zeros(shape, np.uint8)
+        self.uf_nodes = np.full((2, self.batch_size, C), NONE, np.uint16)  # [seat, row, cell]
 
     def _uf_clear(self, rows: np.ndarray) -> None:
-        # (flags and ranks are read at roots only, written when each root is made)
-        self.uf_parent[:, rows] = self.NONE
+        self.uf_nodes[:, rows] = self.NONE
 
     def _uf_join(self, acts: np.ndarray, placed_one: np.ndarray) -> np.ndarray:
         """(B,) int8: WON where the mover's new stone joins its two edges, else 0;
@@ -340,38 +337,38 @@ class Boards(Env):
         The new group's flags are the stone's edges and those of the groups
         of its up to six neighbours, each found by walking to its root."""
         C, NONE = self.uf_cells, self.NONE
-        parent = self.uf_parent.reshape(-1)
-        flags, rank = self.uf_flags.reshape(-1), self.uf_rank.reshape(-1)
+        nodes = self.uf_nodes.reshape(-1)
         cell = np.where(placed_one, acts, self.DUMP)
         base = (self.mover * self.batch_size + self.rows) * C
         nb = self.uf_neighbors.take(cell, axis=1)  # (6, B)
         nb += base
-        root = parent.take(nb)  # (a stone's parent; NONE: not a stone)
+        root = nodes.take(nb) & 255  # (a stone's parent; NONE: not a stone)
         while True:  # (trees stay shallow: union by rank; the new stone sits at a root)
-            up = parent.take(root + base)
+            node = nodes.take(root + base)
+            up = node & 255
             if not np.count_nonzero(up != root):
                 break
             root = up
-        at = root + base
-        joined = self.uf_edges.take(self.mover * C + cell)
-        for f in flags.take(at):
-            joined |= f
-        # Union by rank: the deepest tree's root takes the others (key rank << 8 | root:
-        # a max over the six slots; NONE slots have rank 0, below every root's).
-        ranks = rank.take(at)
-        key = (ranks.astype(np.uint16) << 8 | root).max(axis=0)
-        top, deepest = key & 255, (key >> 8).astype(np.uint8)
+        # Now node is each slot's root's: rank, flags, itself (NONE slots: NONE, rank 0).
+        joined = node[0] | node[1]
+        for slot in node[2:]:
+            joined |= slot
+        joined >>= 8
+        joined &= 3
+        joined |= self.uf_edges.take(self.mover * C + cell)
+        # Union by rank: the deepest tree's root takes the others (the max node over
+        # the six slots; NONE slots have rank 0, below every root's).
+        key = node.max(axis=0)
+        top, deepest = key & 255, key >> 10
         other = root != top
-        tie = ((ranks == deepest) & other).max(axis=0)  # another root as deep
+        tie = ((node >> 10 == deepest) & other).max(axis=0)  # another root as deep
         other &= root != NONE
         links = np.flatnonzero(other)  # (slot, row) of the other roots, flat
-        B = self.batch_size
-        parent[at.reshape(-1).take(links)] = top.take(links % B)
+        row = links % self.batch_size
+        nodes[root.reshape(-1).take(links) + base.take(row)] = top.take(row)
         top = np.where(top == NONE, cell, top)  # no neighbour of its own: a new group
-        top += base
-        parent[cell + base] = top - base
-        flags[top] = joined
-        rank[top] = np.maximum(deepest, 1) + tie
+        nodes[cell + base] = top
+        nodes[top + base] = (np.maximum(deepest, 1) + tie) << 10 | joined << 8 | top
         return np.where(joined == 3, WON, 0).astype(np.int8)
 
     # ---- restart ------------------------------------------------------------
