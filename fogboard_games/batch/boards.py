@@ -411,10 +411,8 @@ class Boards(Env):
         if self.sense:
             free[self.sensing] = 0
         if self._finished:
-            if self.wide:
-                free[self.terminated] = 0
-            else:
-                np.putmask(free, self.terminated, 0)
+            done = self.terminated
+            np.putmask(free, done.repeat(2).reshape(-1, 2) if self.wide else done, 0)
         self._free = free  # the next step's legal attempts
         # Byte i of every row, then its 8 bits against 8 masks: action-major rows
         # in two vectorized calls (unpackbits along that axis is much slower),
@@ -515,9 +513,9 @@ class Boards(Env):
             else:
                 passing = held(placed) if wide else placed != 0
             swap = np.bitwise_xor(self.seats[0], self.seats[1], out=self._swap)
-            keep = lanes(passing)  # the rows that pass: exchange their seats' boards
-            if wide:
-                keep = keep[:, None]
+            # The rows that pass: exchange their seats' boards (wide: both words of
+            # a row, a full array rather than a broadcast (B, 1), much faster).
+            keep = lanes(passing.repeat(2).reshape(-1, 2) if wide else passing)
             for field in swap:  # (field by field: one (K, B) &= (B,) ran 2-4x slower)
                 field &= keep
             self.seats[0] ^= swap
