@@ -1,8 +1,9 @@
 """Batched Fog-of-War boards: phantom tic-tac-toe, dark hex, recon hex (docs/batch.md).
 
 The rules of fogboard_games/boards/rules.py (docs/boards.md#rules), applied
-to every row at once on per-seat uint64 bitboards kept mover-relative, with
-hex wins read from lookup tables and tensors written only once first read;
+to every row at once on per-seat uint64 bitboards kept mover-relative (two
+words a board above 8 x 8), with hex wins read from lookup tables (above
+8 x 8 from per-row union-finds) and tensors written only once first read;
 docs/batch.md#how-the-boards-are-kept says how and why.
 """
 
