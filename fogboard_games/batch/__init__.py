@@ -50,7 +50,7 @@ COVERED_PRESETS = (
 )
 COVERED = (
     "fogboard_phantom_ttt (any parameters); fogboard_dark_hex and fogboard_recon_hex "
-    "with board_size 2..8 (any other parameters); fogboard_liars_dice with any "
+    "with board_size 2..11 (any other parameters); fogboard_liars_dice with any "
     "parameters (players, numdice, dice_sides, wild, prophecy, prophecy_payout, "
     "allow_pass, rerolls, mode chips or dice); fogboard_mind_bluff and "
     "fogboard_mind_bluff_series (any parameters); fogboard_parley (any parameters)"

@@ -1,8 +1,9 @@
 """Batched Fog-of-War boards: phantom tic-tac-toe, dark hex, recon hex (docs/batch.md).
 
 The rules of fogboard_games/boards/rules.py (docs/boards.md#rules), applied
-to every row at once on per-seat uint64 bitboards kept mover-relative, with
-hex wins read from lookup tables and tensors written only once first read;
+to every row at once on per-seat uint64 bitboards kept mover-relative (two
+words a board above 8 x 8), with hex wins read from lookup tables (above
+8 x 8 from per-row union-finds) and tensors written only once first read;
 docs/batch.md#how-the-boards-are-kept says how and why.
 """
 
@@ -16,7 +17,8 @@ from fogboard_games.batch.env import Env
 from fogboard_games.batch.observations import Store
 from fogboard_games.boards import rules
 
-MAX_SIZE = 8  # cells fit one uint64 bitboard
+MAX_SIZE = 11  # cells fit two uint64 words
+ONE_WORD = 8  # up to this size a bitboard is one uint64 (above: two, `wide`)
 UNKNOWN, OWN, PROVEN = rules.UNKNOWN, rules.OWN, rules.PROVEN
 # A row's outcome at a ply, as `ending | seat`: 0 playing on, DRAWN, or WON by
 # seat; RETURNS and OUTCOME_AT (the tensors' outcome entry) by that index.
@@ -104,6 +106,16 @@ def frontier_table(n: int) -> np.ndarray:
     return np.array(table, np.int64)
 
 
+def words(bits: int) -> list[int]:
+    """A bitboard of up to 128 cells as its two uint64 words, low word first."""
+    return [bits & (1 << 64) - 1, bits >> 64]
+
+
+def held(board: np.ndarray) -> np.ndarray:
+    """(B,) bool: the two-word bitboards (B, 2) holding some cell."""
+    return (board[:, 0] | board[:, 1]) != 0
+
+
 def lanes(flags: np.ndarray) -> np.ndarray:
     """uint64 all ones where `flags`, else 0: to mask bitboards with an AND (numpy
     multiplies uint64 by bool many times slower)."""
@@ -116,7 +128,7 @@ class Boards(Env):
 
     TABLES = (
         "bits", "goal_bits", "blank", "obs_blank", "ply_entries", "obs_entries", "ending",
-        "lookups", "blocks", "block_bits", "seat_at",
+        "lookups", "blocks", "block_bits", "seat_at", "uf_neighbors", "uf_edges",
     )  # fmt: skip
 
     def __init__(
@@ -133,32 +145,36 @@ class Boards(Env):
         self.sense = geo.sense
         self.abrupt = abrupt = geo.abrupt
         self.is_hex = geo.kind == "hex"
+        # Above 8 x 8 a bitboard is two uint64 words, (..., 2), and hex wins are
+        # read from per-row union-finds instead of tables (see _uf_join).
+        self.wide = wide = geo.size > ONE_WORD
         # Abrupt without a sense: every ply passes the turn in every row.
         self.always_passes = abrupt and not self.sense
         # The cap binds only below 2 x cells - 1 plies (docs/boards.md#length).
         self.cap = geo.max_plies if geo.max_plies < 2 * n2 - 1 else None
         super().__init__(game, batch_size, seed, observation, dtype)
         B = self.batch_size
-        self.full = np.uint64((1 << n2) - 1)
+        W = (2,) if wide else ()  # the words of a bitboard
+        self.full = np.array(words((1 << n2) - 1), np.uint64) if wide else np.uint64((1 << n2) - 1)
         # bits[a + 1]: the bit of attempt a; 0 for the sense actions and, at both
         # ends, for any action out of range (a take with mode="clip" lands there).
-        self.bits = np.zeros(A + 2, np.uint64)
-        self.bits[1 : n2 + 1] = [1 << c for c in range(n2)]
+        self.bits = np.zeros((A + 2, *W), np.uint64)
+        self.bits[1 : n2 + 1] = [words(1 << c) if wide else 1 << c for c in range(n2)]
 
         # The game, per row. Per-seat bitboards, stacked as [mine/theirs, field, row]
         # so a swap of seats is a few operations: see _seat_views.
         self.fields = ["stones", "known"]
-        if self.is_hex:
+        if self.is_hex and not wide:
             self.fields.append("goal")  # the stones in goal order (see the module doc)
         K = len(self.fields)
-        self.seats = np.zeros((2, K, B), np.uint64)
+        self.seats = np.zeros((2, K, B, *W), np.uint64)
         self.ply_keys = np.zeros((2, B), np.int64)  # tensors: 2 * cells * own plies made
         self._views = [None, None]
         self._seat_views(0)
-        self._swap = np.empty((K, B), np.uint64)  # scratch of the seat swap
+        self._swap = np.empty((K, B, *W), np.uint64)  # scratch of the seat swap
         self.seat_at = (np.arange(2 * K) * B)[:, None]  # flat offset of each seat field
         self.mover = np.zeros(B, np.int64)  # 0 or 1 (the last mover in finished rows)
-        self._free = np.zeros(B, np.uint64)  # the mover's legal attempts, as of the snapshot
+        self._free = np.zeros((B, *W), np.uint64)  # the mover's legal attempts, as of the snapshot
         self._replaying = None  # the replay's history column (see _build_tensors)
 
         if geo.kind == "ttt":
@@ -169,12 +185,17 @@ class Boards(Env):
             full = (boards >> 9 | boards) & 511 == 511
             ending = np.where(holds[boards & 511], WON, np.where(full, DRAWN, 0))
             self.ending = ending.astype(np.int8)  # (small: a table that stays in cache)
+        elif wide:
+            self._uf_tables(geo)
         else:
             self._hex_tables(geo)
         if self.sense:
             self.blocks = np.array(geo.blocks, np.int64)  # (anchors, K) cells
             self.anchors = np.uint64(len(geo.anchors))
-            self.block_bits = np.array([[1 << c for c in block] for block in geo.blocks], np.uint64)
+            self.block_bits = np.array(
+                [[words(1 << c) if wide else 1 << c for c in block] for block in geo.blocks],
+                np.uint64,
+            )  # (anchors, K) bits, (anchors, K, 2) words when wide
             self.sensing = np.ones(B, bool)  # the mover's next decision is its sense
 
         # Tensors: both seats' of each form asked for, made at the first read, then
@@ -289,10 +310,86 @@ class Boards(Env):
             state = table.take(bits)
         return state
 
+    def _uf_tables(self, geo) -> None:
+        """The union-finds of wide hex boards: per seat and row, a uint16 node per
+        cell + 2 (NONE: no stone, its own parent; DUMP: where rows placing
+        nothing write). A node is its stone's parent (low byte; NONE: not a
+        stone of the seat) and, at a root, its group's edge flags (bits 8-9:
+        first edge, far edge) and rank (bits 10 up: union by rank keeps the
+        trees under log2(cells) deep). One read of a root gives all three."""
+        n2 = geo.cells
+        NONE = self.NONE = n2
+        self.DUMP = n2 + 1
+        C = self.uf_cells = n2 + 2
+        self.uf_neighbors = np.full((6, C), NONE, np.int64)  # per slot, each cell's neighbour
+        for c, nbs in enumerate(geo.neighbors):
+            self.uf_neighbors[: len(nbs), c] = nbs
+        self.uf_edges = np.zeros(2 * C, np.uint16)  # [seat * C + cell]: its edge flags
+        for seat in (0, 1):
+            self.uf_edges[seat * C : seat * C + n2] = geo.edges[seat]
+        self.uf_nodes = np.full((2, self.batch_size, C), NONE, np.uint16)  # [seat, row, cell]
+
+    def _uf_clear(self, rows: np.ndarray) -> None:
+        self.uf_nodes[:, rows] = self.NONE
+
+    def _uf_join(self, acts: np.ndarray, placed_one: np.ndarray) -> np.ndarray:
+        """(B,) int8: WON where the mover's new stone joins its two edges, else 0;
+        the stone joins the mover's union-find (rows placing none write DUMP).
+        The new group's flags are the stone's edges and those of the groups
+        of its up to six neighbours, each found by walking to its root. The
+        walks go on the neighbours that are the mover's stones only (about
+        one slot in eight in random play), picked out once."""
+        B, C, NONE = self.batch_size, self.uf_cells, self.NONE
+        nodes = self.uf_nodes.reshape(-1)
+        cell = np.where(placed_one, acts, self.DUMP)
+        base = (self.mover * B + self.rows) * C
+        nb = self.uf_neighbors.take(cell, axis=1)  # (6, B)
+        nb += base
+        parent = nodes.take(nb)
+        parent &= 255  # (a stone's parent; NONE: not a stone of the mover)
+        slots = np.flatnonzero(parent != NONE)  # (slot, row), flat
+        row = slots % B
+        at = base.take(row)  # the slot's row's union-find
+        root = parent.reshape(-1).take(slots)
+        while True:  # (trees stay shallow: union by rank; the new stone sits at a root)
+            node = nodes.take(root + at)
+            up = node & 255
+            if not np.count_nonzero(up != root):
+                break
+            root = up
+        # node: each slot's root's (rank, flags, itself); NONE slots: 0 (rank 0).
+        roots = np.zeros(6 * B, np.uint16)
+        roots[slots] = node
+        roots = roots.reshape(6, B)
+        joined = roots[0] | roots[1]
+        for slot in roots[2:]:
+            joined |= slot
+        joined >>= 8
+        joined &= 3
+        joined |= self.uf_edges.take(self.mover * C + cell)
+        # Union by rank: the deepest tree's root takes the others (the max node over
+        # the six slots).
+        key = roots.max(axis=0)
+        top, deepest = key & 255, key >> 10
+        slot_top = top.take(row)
+        other = root != slot_top
+        tie = np.zeros(B, bool)  # another root as deep: the rank grows
+        tie[row[(node >> 10 == deepest.take(row)) & other]] = True
+        nodes[root[other] + at[other]] = slot_top[other]
+        top = np.where(key == 0, cell, top)  # no neighbour of its own: a new group
+        nodes[cell + base] = top
+        nodes[top + base] = (np.maximum(deepest, 1) + tie) << 10 | joined << 8 | top
+        return np.where(joined == 3, WON, 0).astype(np.int8)
+
     # ---- restart ------------------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
-        self.seats.reshape(-1)[self.seat_at + rows] = 0
+        if self.wide:
+            self.seats[:, :, rows] = 0
+            if self.is_hex:
+                self._uf_clear(rows)
+        else:
+            self.seats.reshape(-1)[self.seat_at + rows] = 0
         self.mover[rows] = 0
         self._free[rows] = 0 if self.sense else self.full
         if self.sense:
@@ -315,13 +412,14 @@ class Boards(Env):
         if self.sense:
             free[self.sensing] = 0
         if self._finished:
-            np.putmask(free, self.terminated, 0)
+            done = self.terminated
+            np.putmask(free, done.repeat(2).reshape(-1, 2) if self.wide else done, 0)
         self._free = free  # the next step's legal attempts
         # Byte i of every row, then its 8 bits against 8 masks: action-major rows
         # in two vectorized calls (unpackbits along that axis is much slower),
         # both in the mask's own memory.
         nbytes = -(-n2 // 8)
-        by = np.ascontiguousarray(free.view(np.uint8).reshape(B, 8)[:, :nbytes].T)
+        by = np.ascontiguousarray(free.view(np.uint8).reshape(B, -1)[:, :nbytes].T)
         mask = np.empty((max(self.num_actions, 8 * nbytes), B), bool)
         bit_rows = mask[: 8 * nbytes].reshape(nbytes, 8, B)
         np.bitwise_and(by[:, None, :], BYTE_BITS, out=bit_rows.view(np.uint8))
@@ -337,13 +435,17 @@ class Boards(Env):
         (the replay of histories) skips the check."""
         n2 = self.cells
         after = acts + 1  # (index 0 of the tables below: nothing)
-        bit = self.bits.take(after, mode="clip")  # 0: a sense or out of range
+        wide = self.wide
+        bit = self.bits.take(after, axis=0, mode="clip")  # 0: a sense or out of range
         if trusted:
-            placed = bit if active is None else bit & lanes(active)
+            if active is not None:
+                placed = bit & (lanes(active)[:, None] if wide else lanes(active))
+            else:
+                placed = bit
         else:
             placed = self._free & bit  # the attempt, if legal: 0 in finished rows
-            if self.sense or active is not None:
-                ok = placed != 0
+            if self.sense or active is not None or wide:
+                ok = held(placed) if wide else placed != 0
                 if self.sense:
                     ok |= self.sensing & ((acts - n2).view(np.uint64) < self.anchors)
                 if active is not None:
@@ -365,7 +467,7 @@ class Boards(Env):
         stone = placed ^ occupied  # the new stone's bit, or 0
         self.my_stones |= stone
         self.my_known |= placed
-        placed_one = stone != 0
+        placed_one = held(stone) if wide else stone != 0
         # The plies made before this one, where the cap or the tensors read them.
         plies = None
         if self.cap is not None or self.tracking and self.o_movers is not None:
@@ -374,7 +476,9 @@ class Boards(Env):
             self._write_attempts(acts, placed_one, attempting, plies)
         # The ending, after a placement (a collision, or a finished row, finds what
         # was found before: so rows not attempting are masked out).
-        if self.is_hex:
+        if wide:
+            ending = self._uf_join(acts, placed_one)
+        elif self.is_hex:
             at = (after << 1) | self.mover  # (cell, seat) in goal_bits, or 0: no stone
             at *= placed_one
             self.my_goal |= self.goal_bits.take(at)
@@ -405,9 +509,14 @@ class Boards(Env):
             self._seat_views(1 - self._mine)
             self.mover ^= 1
         else:
-            passing = placed_one if not self.abrupt else placed != 0
+            if not self.abrupt:
+                passing = placed_one
+            else:
+                passing = held(placed) if wide else placed != 0
             swap = np.bitwise_xor(self.seats[0], self.seats[1], out=self._swap)
-            keep = lanes(passing)  # the rows that pass: exchange their seats' boards
+            # The rows that pass: exchange their seats' boards (wide: both words of
+            # a row, a full array rather than a broadcast (B, 1), much faster).
+            keep = lanes(passing.repeat(2).reshape(-1, 2) if wide else passing)
             for field in swap:  # (field by field: one (K, B) &= (B,) ran 2-4x slower)
                 field &= keep
             self.seats[0] ^= swap
@@ -433,8 +542,13 @@ class Boards(Env):
         """The referee shows each mover its block: empty / own / opponent stone."""
         mine, theirs = self.my_stones[rows], self.their_stones[rows]
         cells = self.block_bits[anchor]  # (rows, K) one bit per block cell
-        seen = np.where((cells & mine[:, None]) != 0, OWN, UNKNOWN).astype(np.int8)
-        opponent = (cells & theirs[:, None]) != 0
+        if self.wide:  # (rows, K, 2): a cell is in one word of the two
+            mine_at = (cells & mine[:, None]).any(axis=2)
+            opponent = (cells & theirs[:, None]).any(axis=2)
+        else:
+            mine_at = (cells & mine[:, None]) != 0
+            opponent = (cells & theirs[:, None]) != 0
+        seen = np.where(mine_at, OWN, UNKNOWN).astype(np.int8)
         seen[opponent] = PROVEN
         # Opponent stones seen are proven: they leave the legal attempts.
         self.my_known[rows] |= theirs & np.bitwise_or.reduce(cells, axis=1)
@@ -449,7 +563,9 @@ class Boards(Env):
         geo = self.geo
         outcomes = []
         for r in rows.tolist():
-            mine, theirs = int(self.my_stones[r]), int(self.their_stones[r])
+            mine, theirs = self.my_stones[r].tolist(), self.their_stones[r].tolist()
+            if self.wide:
+                mine, theirs = mine[0] | mine[1] << 64, theirs[0] | theirs[1] << 64
             x, o = (mine, theirs) if self.mover[r] == 0 else (theirs, mine)
             board = [
                 rules.X_STONE if x >> c & 1 else rules.O_STONE if o >> c & 1 else rules.EMPTY
@@ -519,6 +635,8 @@ class Boards(Env):
         length = self.history_len
         self.seats[:] = 0
         self.ply_keys[:] = 0
+        if self.wide and self.is_hex:
+            self._uf_clear(self.rows)
         self._seat_views(0)
         self.mover[:] = 0
         if self.sense:

@@ -60,15 +60,16 @@ pgx       pgx's env of that id, one jitted call per ply over every row (vmap): a
           plies per wall second; ratio = ours / pgx
 bytes/row ours as above, in the observation form; pgx: its state's arrays per row
 pgx's hex has the swap move and no fog; at 8 x 8 its start of game is rebuilt for the
-size (pgx builds an 11 x 11 board); dark-hex-11 is pgx alone, as context (the batch
-engine covers boards up to 8 x 8)"""
+size (pgx builds an 11 x 11 board); dark-hex-11 is pgx's own hex, 11 x 11"""
 
 # (our game or None, the row's name, pgx env id, board size for pgx's hex)
 PGX_PAIRS = (
     ("phantom-ttt-3", "phantom-ttt-3", "tic_tac_toe", None),
     ("fogboard_dark_hex(board_size=8)", "dark-hex-8", "hex", 8),
-    (None, "dark-hex-11", "hex", 11),
+    ("fogboard_dark_hex(board_size=11)", "dark-hex-11", "hex", None),
 )
+# Rows of the C++ table beyond the covered presets: (name, our game, C++ game).
+EXTRA_PAIRS = (("dark-hex-11", "fogboard_dark_hex(board_size=11)", "dark_hex(board_size=11)"),)
 
 
 def random_actions(rng, mask):
@@ -228,8 +229,10 @@ def run_batch(
     counterpart = dict(BENCH_PAIRS)
     from fogboard_games.batch import COVERED_PRESETS
 
-    check_options("bench --batch", rounds, seconds, only, COVERED_PRESETS, batch_size)
-    presets = [p for p in COVERED_PRESETS if only is None or p in only]
+    extra = {name: (ours, cpp) for name, ours, cpp in EXTRA_PAIRS}
+    names = COVERED_PRESETS + tuple(extra)
+    check_options("bench --batch", rounds, seconds, only, names, batch_size)
+    presets = [p for p in names if only is None or p in only]
     print(
         f"batched random play at batch {batch_size} beside the C++ game's Python loop; "
         f"best of {rounds} rounds of {seconds}s, each in {SLICES} slices alternating "
@@ -241,14 +244,14 @@ def run_batch(
     )
     results = []
     for preset in presets:
-        cpp = counterpart.get(preset)
+        ours, cpp = extra.get(preset, (preset, counterpart.get(preset)))
         game = pyspiel.load_game(cpp) if cpp else None
         if preset in OWN_LOOP:
             game = batch.make(preset, batch_size=1).game  # our pyspiel game
             cpp = f"ours: {preset}"
         # One environment per kind of play: the plain one never builds its tensors.
         plays = {
-            tensor: BatchPlay(batch.make(preset, batch_size=batch_size, seed=0), tensor)
+            tensor: BatchPlay(batch.make(ours, batch_size=batch_size, seed=0), tensor)
             for tensor in (False, True)
         }
         for play in plays.values():
