@@ -110,8 +110,8 @@ def refusal(argv, capsys) -> str:
         (["bench", "--only", "dark-hex-5,"], "--only: '' is not a preset bench measures"),
         (["bench", "--only", "dark-hex-5, nope"], "--only: 'nope' is not a preset bench"),
         (
-            ["bench", "--batch", "--only", "mind-bluff"],
-            "'mind-bluff' is not a preset bench --batch measures; it measures phantom-ttt-3, ",
+            ["bench", "--batch", "--only", "nope"],
+            "'nope' is not a preset bench --batch measures; it measures phantom-ttt-3, ",
         ),
         (
             ["bench", "--workloads", "--only", "dark-hex-4"],

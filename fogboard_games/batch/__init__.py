@@ -9,23 +9,26 @@ One `Env` plays `batch_size` independent games of one configured game, one
 row per game, with the rules of the registered pyspiel game it was made
 from: the same current player, legal actions, information-state tensors
 and returns, move for move (tests/test_batch.py checks every step against
-pyspiel). Chance (the dice) is drawn inside from a seeded numpy Generator,
-so after `reset` every row stands at its first decision; each row keeps
-its history of pyspiel action ids, chance outcomes included, so
-`env.to_pyspiel(row)` rebuilds the row as a pyspiel state.
+pyspiel). Chance (the dice, Mind Bluff's coin and secret start) is drawn
+inside from a seeded numpy Generator, so after `reset` every row stands at
+its first decision; each row keeps its history of pyspiel action ids,
+chance outcomes included, so `env.to_pyspiel(row)` rebuilds the row as a
+pyspiel state.
 
-The rules live in `boards.py` (phantom tic-tac-toe, dark hex, recon hex)
-and `liars_dice.py` (one-round Liar's Dice), what every game shares (the
-State snapshot, the history, the refusal of illegal actions) in `env.py`;
-this module holds `make`, which says which games are covered.
+The rules live in `boards.py` (phantom tic-tac-toe, dark hex, recon hex),
+`liars_dice.py` (Liar's Dice in every mode), `mind_bluff.py` (Mind Bluff
+and its series) and `parley.py`; what every game shares (the State snapshot,
+the history, the refusal of illegal actions, the observation forms and
+dtypes) in
+`env.py`; this module holds `make`, which says which games are covered.
 """
 
 from __future__ import annotations
 
 import pyspiel
 
-from fogboard_games.batch import boards, liars_dice
-from fogboard_games.batch.env import POOL_SIZE, TERMINAL, Env, State
+from fogboard_games.batch import boards, liars_dice, mind_bluff, parley
+from fogboard_games.batch.env import DTYPES, FORMS, TERMINAL, Env, State
 from fogboard_games.core import registry
 
 # The presets `make` accepts by name (each a registered preset of the package).
@@ -38,23 +41,35 @@ COVERED_PRESETS = (
     "liars-dice-1",
     "liars-dice-classic",
     "liars-dice-classic-1",
+    "liars-dice-table",
+    "mind-bluff",
+    "mind-bluff-tiny",
+    "mind-bluff-series",
+    "parley",
+    "parley-tiny",
 )
 COVERED = (
     "fogboard_phantom_ttt (any parameters but imperfect_recall=true); fogboard_dark_hex "
-    "and fogboard_recon_hex on square boards of side 2..8 (any other parameters but "
-    "imperfect_recall=true); fogboard_liars_dice with mode=chips "
-    "and rerolls=0 (one round; any players, numdice, dice_sides, wild, prophecy, "
-    "prophecy_payout, allow_pass)"
+    "and fogboard_recon_hex on square boards of side 2..11 (any other parameters but "
+    "imperfect_recall=true); fogboard_liars_dice with any "
+    "parameters (players, numdice, dice_sides, wild, prophecy, prophecy_payout, "
+    "allow_pass, rerolls, mode chips or dice); fogboard_mind_bluff and "
+    "fogboard_mind_bluff_series (any parameters); fogboard_parley (any parameters)"
 )
 
 
-def make(game, batch_size: int = 1024, seed=None) -> Env:
+def make(
+    game, batch_size: int = 1024, seed=None, observation="information_state", dtype=None
+) -> Env:
     """A batched environment of a covered preset name or loaded pyspiel game.
 
     `game` is a preset name ("dark-hex-5"), a game string
     ("fogboard_dark_hex(board_size=3)") or a pyspiel game of this package
     with parameters in the covered family (`COVERED`); anything else is
-    refused with a ValueError saying what is covered.
+    refused with a ValueError saying what is covered. `observation` is what
+    State.observation holds, the mover's "information_state" tensor or its
+    "observation" tensor; `dtype` float32 (None), uint8 or bool (FORMS,
+    DTYPES; docs/batch.md#observations).
     """
     if isinstance(game, str):
         name = game
@@ -86,12 +101,13 @@ def make(game, batch_size: int = 1024, seed=None) -> Env:
             name = "board_size" if params.get("board_size") == rows else "num_rows and num_cols"
             refusal = f"{name} {rows} (at most {boards.MAX_SIZE})"
         else:
-            return boards.Boards(game, batch_size, seed)
-    elif short == "fogboard_liars_dice":
-        if params["mode"] != "chips" or params["rerolls"] != 0:
-            refusal = f"mode={params['mode']}, rerolls={params['rerolls']}"
-        else:
-            return liars_dice.LiarsDice(game, batch_size, seed)
+            return boards.Boards(game, batch_size, seed, observation, dtype)
+    elif short == "fogboard_liars_dice":  # every parameter value
+        return liars_dice.LiarsDice(game, batch_size, seed, observation, dtype)
+    elif short in ("fogboard_mind_bluff", "fogboard_mind_bluff_series"):
+        return mind_bluff.MindBluff(game, batch_size, seed, observation, dtype)
+    elif short == "fogboard_parley":
+        return parley.Parley(game, batch_size, seed, observation, dtype)
     else:
         refusal = f"game {short}"
     raise ValueError(
@@ -99,4 +115,4 @@ def make(game, batch_size: int = 1024, seed=None) -> Env:
     )
 
 
-__all__ = ["COVERED", "COVERED_PRESETS", "POOL_SIZE", "Env", "State", "TERMINAL", "make"]
+__all__ = ["COVERED", "COVERED_PRESETS", "DTYPES", "FORMS", "Env", "State", "TERMINAL", "make"]

@@ -1,8 +1,9 @@
 """Batched Fog-of-War boards: phantom tic-tac-toe, dark hex, recon hex (docs/batch.md).
 
 The rules of fogboard_games/boards/rules.py (docs/boards.md#rules), applied
-to every row at once on per-seat uint64 bitboards kept mover-relative, with
-hex wins read from lookup tables and tensors written only once first read;
+to every row at once on per-seat uint64 bitboards kept mover-relative (two
+words a board above 8 x 8), with hex wins read from lookup tables (above
+8 x 8 from per-row union-finds) and tensors written only once first read;
 docs/batch.md#how-the-boards-are-kept says how and why.
 """
 
@@ -13,10 +14,11 @@ import functools
 import numpy as np
 
 from fogboard_games.batch.env import Env
-from fogboard_games.batch.observations import Observations
+from fogboard_games.batch.observations import Store
 from fogboard_games.boards import rules
 
-MAX_SIZE = 8  # cells fit one uint64 bitboard
+MAX_SIZE = 11  # cells fit two uint64 words
+ONE_WORD = 8  # up to this size a bitboard is one uint64 (above: two, `wide`)
 UNKNOWN, OWN, PROVEN = rules.UNKNOWN, rules.OWN, rules.PROVEN
 # A row's outcome at a ply, as `ending | seat`: 0 playing on, DRAWN, or WON by
 # seat; RETURNS and OUTCOME_AT (the tensors' outcome entry) by that index.
@@ -104,6 +106,16 @@ def frontier_table(n: int) -> np.ndarray:
     return np.array(table, np.int64)
 
 
+def words(bits: int) -> list[int]:
+    """A bitboard of up to 128 cells as its two uint64 words, low word first."""
+    return [bits & (1 << 64) - 1, bits >> 64]
+
+
+def held(board: np.ndarray) -> np.ndarray:
+    """(B,) bool: the two-word bitboards (B, 2) holding some cell."""
+    return (board[:, 0] | board[:, 1]) != 0
+
+
 def lanes(flags: np.ndarray) -> np.ndarray:
     """uint64 all ones where `flags`, else 0: to mask bitboards with an AND (numpy
     multiplies uint64 by bool many times slower)."""
@@ -114,7 +126,14 @@ def lanes(flags: np.ndarray) -> np.ndarray:
 class Boards(Env):
     """A batch of one board game (fogboard_phantom_ttt, _dark_hex or _recon_hex)."""
 
-    def __init__(self, game, batch_size: int, seed=None):
+    TABLES = (
+        "bits", "goal_bits", "blank", "obs_blank", "ply_entries", "obs_entries", "ending",
+        "lookups", "blocks", "block_bits", "seat_at", "uf_neighbors", "uf_edges",
+    )  # fmt: skip
+
+    def __init__(
+        self, game, batch_size: int, seed=None, observation="information_state", dtype=None
+    ):
         geo = self.geo = game.setup
         assert geo.size <= MAX_SIZE
         self.cells = n2 = geo.cells
@@ -126,32 +145,36 @@ class Boards(Env):
         self.sense = geo.sense
         self.abrupt = abrupt = geo.abrupt
         self.is_hex = geo.kind == "hex"
+        # Above 8 x 8 a bitboard is two uint64 words, (..., 2), and hex wins are
+        # read from per-row union-finds instead of tables (see _uf_join).
+        self.wide = wide = geo.size > ONE_WORD
         # Abrupt without a sense: every ply passes the turn in every row.
         self.always_passes = abrupt and not self.sense
         # The cap binds only below 2 x cells - 1 plies (docs/boards.md#length).
         self.cap = geo.max_plies if geo.max_plies < 2 * n2 - 1 else None
-        super().__init__(game, batch_size, seed)
+        super().__init__(game, batch_size, seed, observation, dtype)
         B = self.batch_size
-        self.full = np.uint64((1 << n2) - 1)
+        W = (2,) if wide else ()  # the words of a bitboard
+        self.full = np.array(words((1 << n2) - 1), np.uint64) if wide else np.uint64((1 << n2) - 1)
         # bits[a + 1]: the bit of attempt a; 0 for the sense actions and, at both
         # ends, for any action out of range (a take with mode="clip" lands there).
-        self.bits = np.zeros(A + 2, np.uint64)
-        self.bits[1 : n2 + 1] = [1 << c for c in range(n2)]
+        self.bits = np.zeros((A + 2, *W), np.uint64)
+        self.bits[1 : n2 + 1] = [words(1 << c) if wide else 1 << c for c in range(n2)]
 
         # The game, per row. Per-seat bitboards, stacked as [mine/theirs, field, row]
         # so a swap of seats is a few operations: see _seat_views.
         self.fields = ["stones", "known"]
-        if self.is_hex:
+        if self.is_hex and not wide:
             self.fields.append("goal")  # the stones in goal order (see the module doc)
         K = len(self.fields)
-        self.seats = np.zeros((2, K, B), np.uint64)
+        self.seats = np.zeros((2, K, B, *W), np.uint64)
         self.ply_keys = np.zeros((2, B), np.int64)  # tensors: 2 * cells * own plies made
         self._views = [None, None]
         self._seat_views(0)
-        self._swap = np.empty((K, B), np.uint64)  # scratch of the seat swap
+        self._swap = np.empty((K, B, *W), np.uint64)  # scratch of the seat swap
         self.seat_at = (np.arange(2 * K) * B)[:, None]  # flat offset of each seat field
         self.mover = np.zeros(B, np.int64)  # 0 or 1 (the last mover in finished rows)
-        self._free = np.zeros(B, np.uint64)  # the mover's legal attempts, as of the snapshot
+        self._free = np.zeros((B, *W), np.uint64)  # the mover's legal attempts, as of the snapshot
         self._replaying = None  # the replay's history column (see _build_tensors)
 
         if geo.kind == "ttt":
@@ -162,30 +185,37 @@ class Boards(Env):
             full = (boards >> 9 | boards) & 511 == 511
             ending = np.where(holds[boards & 511], WON, np.where(full, DRAWN, 0))
             self.ending = ending.astype(np.int8)  # (small: a table that stays in cache)
+        elif wide:
+            self._uf_tables(geo)
         else:
             self._hex_tables(geo)
         if self.sense:
             self.blocks = np.array(geo.blocks, np.int64)  # (anchors, K) cells
             self.anchors = np.uint64(len(geo.anchors))
-            self.block_bits = np.array([[1 << c for c in block] for block in geo.blocks], np.uint64)
+            self.block_bits = np.array(
+                [[words(1 << c) if wide else 1 << c for c in block] for block in geo.blocks],
+                np.uint64,
+            )  # (anchors, K) bits, (anchors, K, 2) words when wide
             self.sensing = np.ones(B, bool)  # the mover's next decision is its sense
 
-        # Tensors: both seats', made at the first read, then kept current, in two
-        # slots of B rows: slot s, row b at s * B + b. Slot s holds seat s's, but
-        # when every ply passes the turn (always_passes) slot _mine holds the
-        # mover's, like the bitboards, so the movers' tensors are one block. Row 2B
-        # (scratch) takes the writes of rows sitting a ply out.
-        self.tracking = False
-        self.tensors = np.zeros((2 * B + 1, D), np.uint8)  # 0/1: float32 when read
-        # The movers' tensors as float32, kept up from the writes when they are one
-        # block of the store (see _mover_tensor).
-        self.observations = None
+        # Tensors: both seats' of each form asked for, made at the first read, then
+        # kept current, in Stores of two slots of B rows: slot s, row b at s * B + b.
+        # Slot s holds seat s's, but when every ply passes the turn (always_passes)
+        # slot _mine holds the mover's, like the bitboards, so the movers' tensors
+        # are one block. Row 2B (scratch) takes the writes of rows sitting a ply out.
+        self.tracking = False  # some store is kept
+        self.info = self.obs = None  # the information-state and observation Stores
+        self.row_of = (np.arange(2 * B + 1) % B).astype(np.int32)  # a store row's row of the batch
         self.blank = np.zeros(D, np.uint8)  # either seat's tensor at the start
         off = layout.offset
         self.o_board = off["board"]
         self.blank[self.o_board : self.o_board + 3 * n2 : 3] = 1  # every cell unknown
-        if self.always_passes:
-            self.observations = Observations(B, D, self.blank)
+        # The observation (board and outcome: _form_refusal), from the same writes.
+        obs_off = game.obs_layout.offset
+        self.obs_size = game.obs_layout.size
+        self.obs_blank = np.zeros(self.obs_size, np.uint8)
+        self.obs_blank[obs_off["board"] : obs_off["board"] + 3 * n2 : 3] = 1
+        self.obs_outcome = obs_off["outcome"]
         self.o_movers = off.get("ply_movers")
         self.o_outcome = off["outcome"]
         if self.sense:
@@ -208,9 +238,11 @@ class Boards(Env):
             ],
             axis=-1,
         ).reshape(-1, 4)
+        # The observation's two of them (the board), by key 2 * cell + placed.
+        self.obs_entries = (self.ply_entries[: 2 * n2, :2] - self.o_board + obs_off["board"]).copy()
         # (a full array, not a broadcast (4,): numpy's scatter is much faster so)
         self.ply_values = np.tile(np.array([0, 1, 1, 1], np.uint8), (B, 1))
-        self.ply_floats = self.ply_values.astype(np.float32)  # (a scatter without a cast)
+        self.obs_values = np.ascontiguousarray(self.ply_values[:, :2])
         self.start_block = (n2, A) if self.sense else (0, n2)  # the senses, or attempts
         self.reset()
 
@@ -278,20 +310,97 @@ class Boards(Env):
             state = table.take(bits)
         return state
 
+    def _uf_tables(self, geo) -> None:
+        """The union-finds of wide hex boards: per seat and row, a uint16 node per
+        cell + 2 (NONE: no stone, its own parent; DUMP: where rows placing
+        nothing write). A node is its stone's parent (low byte; NONE: not a
+        stone of the seat) and, at a root, its group's edge flags (bits 8-9:
+        first edge, far edge) and rank (bits 10 up: union by rank keeps the
+        trees under log2(cells) deep). One read of a root gives all three."""
+        n2 = geo.cells
+        NONE = self.NONE = n2
+        self.DUMP = n2 + 1
+        C = self.uf_cells = n2 + 2
+        self.uf_neighbors = np.full((6, C), NONE, np.int64)  # per slot, each cell's neighbour
+        for c, nbs in enumerate(geo.neighbors):
+            self.uf_neighbors[: len(nbs), c] = nbs
+        self.uf_edges = np.zeros(2 * C, np.uint16)  # [seat * C + cell]: its edge flags
+        for seat in (0, 1):
+            self.uf_edges[seat * C : seat * C + n2] = geo.edges[seat]
+        self.uf_nodes = np.full((2, self.batch_size, C), NONE, np.uint16)  # [seat, row, cell]
+
+    def _uf_clear(self, rows: np.ndarray) -> None:
+        self.uf_nodes[:, rows] = self.NONE
+
+    def _uf_join(self, acts: np.ndarray, placed_one: np.ndarray) -> np.ndarray:
+        """(B,) int8: WON where the mover's new stone joins its two edges, else 0;
+        the stone joins the mover's union-find (rows placing none write DUMP).
+        The new group's flags are the stone's edges and those of the groups
+        of its up to six neighbours, each found by walking to its root. The
+        walks go on the neighbours that are the mover's stones only (about
+        one slot in eight in random play), picked out once."""
+        B, C, NONE = self.batch_size, self.uf_cells, self.NONE
+        nodes = self.uf_nodes.reshape(-1)
+        cell = np.where(placed_one, acts, self.DUMP)
+        base = (self.mover * B + self.rows) * C
+        nb = self.uf_neighbors.take(cell, axis=1)  # (6, B)
+        nb += base
+        parent = nodes.take(nb)
+        parent &= 255  # (a stone's parent; NONE: not a stone of the mover)
+        slots = np.flatnonzero(parent != NONE)  # (slot, row), flat
+        row = slots % B
+        at = base.take(row)  # the slot's row's union-find
+        root = parent.reshape(-1).take(slots)
+        while True:  # (trees stay shallow: union by rank; the new stone sits at a root)
+            node = nodes.take(root + at)
+            up = node & 255
+            if not np.count_nonzero(up != root):
+                break
+            root = up
+        # node: each slot's root's (rank, flags, itself); NONE slots: 0 (rank 0).
+        roots = np.zeros(6 * B, np.uint16)
+        roots[slots] = node
+        roots = roots.reshape(6, B)
+        joined = roots[0] | roots[1]
+        for slot in roots[2:]:
+            joined |= slot
+        joined >>= 8
+        joined &= 3
+        joined |= self.uf_edges.take(self.mover * C + cell)
+        # Union by rank: the deepest tree's root takes the others (the max node over
+        # the six slots).
+        key = roots.max(axis=0)
+        top, deepest = key & 255, key >> 10
+        slot_top = top.take(row)
+        other = root != slot_top
+        tie = np.zeros(B, bool)  # another root as deep: the rank grows
+        tie[row[(node >> 10 == deepest.take(row)) & other]] = True
+        nodes[root[other] + at[other]] = slot_top[other]
+        top = np.where(key == 0, cell, top)  # no neighbour of its own: a new group
+        nodes[cell + base] = top
+        nodes[top + base] = (np.maximum(deepest, 1) + tie) << 10 | joined << 8 | top
+        return np.where(joined == 3, WON, 0).astype(np.int8)
+
     # ---- restart ------------------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
-        self.seats.reshape(-1)[self.seat_at + rows] = 0
+        if self.wide:
+            self.seats[:, :, rows] = 0
+            if self.is_hex:
+                self._uf_clear(rows)
+        else:
+            self.seats.reshape(-1)[self.seat_at + rows] = 0
         self.mover[rows] = 0
         self._free[rows] = 0 if self.sense else self.full
         if self.sense:
             self.sensing[rows] = True
         if self.tracking:
             self.ply_keys[:, rows] = 0
-            self.tensors[rows] = self.blank
-            self.tensors[rows + self.batch_size] = self.blank
-            if self.observations is not None:
-                self.observations.restart(self._stamp + 1, rows)
+            for store, blank in ((self.info, self.blank), (self.obs, self.obs_blank)):
+                if store is not None:
+                    store.array[rows] = blank
+                    store.array[rows + self.batch_size] = blank
+                    store.restart(rows)
 
     # ---- what the mover may do ------------------------------------------------
 
@@ -303,13 +412,14 @@ class Boards(Env):
         if self.sense:
             free[self.sensing] = 0
         if self._finished:
-            np.putmask(free, self.terminated, 0)
+            done = self.terminated
+            np.putmask(free, done.repeat(2).reshape(-1, 2) if self.wide else done, 0)
         self._free = free  # the next step's legal attempts
         # Byte i of every row, then its 8 bits against 8 masks: action-major rows
         # in two vectorized calls (unpackbits along that axis is much slower),
         # both in the mask's own memory.
         nbytes = -(-n2 // 8)
-        by = np.ascontiguousarray(free.view(np.uint8).reshape(B, 8)[:, :nbytes].T)
+        by = np.ascontiguousarray(free.view(np.uint8).reshape(B, -1)[:, :nbytes].T)
         mask = np.empty((max(self.num_actions, 8 * nbytes), B), bool)
         bit_rows = mask[: 8 * nbytes].reshape(nbytes, 8, B)
         np.bitwise_and(by[:, None, :], BYTE_BITS, out=bit_rows.view(np.uint8))
@@ -325,13 +435,17 @@ class Boards(Env):
         (the replay of histories) skips the check."""
         n2 = self.cells
         after = acts + 1  # (index 0 of the tables below: nothing)
-        bit = self.bits.take(after, mode="clip")  # 0: a sense or out of range
+        wide = self.wide
+        bit = self.bits.take(after, axis=0, mode="clip")  # 0: a sense or out of range
         if trusted:
-            placed = bit if active is None else bit & lanes(active)
+            if active is not None:
+                placed = bit & (lanes(active)[:, None] if wide else lanes(active))
+            else:
+                placed = bit
         else:
             placed = self._free & bit  # the attempt, if legal: 0 in finished rows
-            if self.sense or active is not None:
-                ok = placed != 0
+            if self.sense or active is not None or wide:
+                ok = held(placed) if wide else placed != 0
                 if self.sense:
                     ok |= self.sensing & ((acts - n2).view(np.uint64) < self.anchors)
                 if active is not None:
@@ -353,7 +467,7 @@ class Boards(Env):
         stone = placed ^ occupied  # the new stone's bit, or 0
         self.my_stones |= stone
         self.my_known |= placed
-        placed_one = stone != 0
+        placed_one = held(stone) if wide else stone != 0
         # The plies made before this one, where the cap or the tensors read them.
         plies = None
         if self.cap is not None or self.tracking and self.o_movers is not None:
@@ -362,7 +476,9 @@ class Boards(Env):
             self._write_attempts(acts, placed_one, attempting, plies)
         # The ending, after a placement (a collision, or a finished row, finds what
         # was found before: so rows not attempting are masked out).
-        if self.is_hex:
+        if wide:
+            ending = self._uf_join(acts, placed_one)
+        elif self.is_hex:
             at = (after << 1) | self.mover  # (cell, seat) in goal_bits, or 0: no stone
             at *= placed_one
             self.my_goal |= self.goal_bits.take(at)
@@ -393,9 +509,14 @@ class Boards(Env):
             self._seat_views(1 - self._mine)
             self.mover ^= 1
         else:
-            passing = placed_one if not self.abrupt else placed != 0
+            if not self.abrupt:
+                passing = placed_one
+            else:
+                passing = held(placed) if wide else placed != 0
             swap = np.bitwise_xor(self.seats[0], self.seats[1], out=self._swap)
-            keep = lanes(passing)  # the rows that pass: exchange their seats' boards
+            # The rows that pass: exchange their seats' boards (wide: both words of
+            # a row, a full array rather than a broadcast (B, 1), much faster).
+            keep = lanes(passing.repeat(2).reshape(-1, 2) if wide else passing)
             for field in swap:  # (field by field: one (K, B) &= (B,) ran 2-4x slower)
                 field &= keep
             self.seats[0] ^= swap
@@ -421,8 +542,13 @@ class Boards(Env):
         """The referee shows each mover its block: empty / own / opponent stone."""
         mine, theirs = self.my_stones[rows], self.their_stones[rows]
         cells = self.block_bits[anchor]  # (rows, K) one bit per block cell
-        seen = np.where((cells & mine[:, None]) != 0, OWN, UNKNOWN).astype(np.int8)
-        opponent = (cells & theirs[:, None]) != 0
+        if self.wide:  # (rows, K, 2): a cell is in one word of the two
+            mine_at = (cells & mine[:, None]).any(axis=2)
+            opponent = (cells & theirs[:, None]).any(axis=2)
+        else:
+            mine_at = (cells & mine[:, None]) != 0
+            opponent = (cells & theirs[:, None]) != 0
+        seen = np.where(mine_at, OWN, UNKNOWN).astype(np.int8)
         seen[opponent] = PROVEN
         # Opponent stones seen are proven: they leave the legal attempts.
         self.my_known[rows] |= theirs & np.bitwise_or.reduce(cells, axis=1)
@@ -437,7 +563,9 @@ class Boards(Env):
         geo = self.geo
         outcomes = []
         for r in rows.tolist():
-            mine, theirs = int(self.my_stones[r]), int(self.their_stones[r])
+            mine, theirs = self.my_stones[r].tolist(), self.their_stones[r].tolist()
+            if self.wide:
+                mine, theirs = mine[0] | mine[1] << 64, theirs[0] | theirs[1] << 64
             x, o = (mine, theirs) if self.mover[r] == 0 else (theirs, mine)
             board = [
                 rules.X_STONE if x >> c & 1 else rules.O_STONE if o >> c & 1 else rules.EMPTY
@@ -450,45 +578,65 @@ class Boards(Env):
 
     # ---- tensors ----------------------------------------------------------------
 
-    def _tensors(self) -> np.ndarray:
-        """Both seats' information-state tensors (see __init__), made at the first read."""
-        if not self.tracking:
-            self._build_tensors()
-        return self.tensors
-
-    def _mover_tensor(self) -> np.ndarray:
-        """The movers' tensors as float32 (zeros in finished rows). When they are
-        one block of the store (slot _mine), an earlier observation nobody holds
-        any more is brought up to date (Observations); else they are picked out
-        row by row into a pooled buffer nothing references any more (Env._fresh)."""
-        tensors, B = self._tensors(), self.batch_size
-        if self.observations is not None:
-            return self.observations.read(
-                self._stamp, tensors, self._mine, self.terminated, self._finished
+    def _form_refusal(self, form):
+        if form == "observation" and (self.sense or self.geo.numturns):
+            return (
+                "the batch engine makes the observation tensor of boards without a sense "
+                "and with obstype=reveal-nothing"
             )
-        out = self._fresh("observation", (B, self.tensor_size), np.float32)
-        np.copyto(out, tensors.take(self.mover * B + self.rows, axis=0))
-        if self._finished:
-            out[self.terminated] = 0
-        return out
+        return None
 
-    def _seat_tensor(self, player: int) -> np.ndarray:
-        tensors, B = self._tensors(), self.batch_size
+    def _max_value(self, form):
+        return 1  # one-hot pieces and flags only
+
+    def _store(self, form: str) -> Store:
+        """The form's store of both seats' tensors, made and filled at its first read."""
+        store = self.info if form == "information_state" else self.obs
+        if store is None:
+            B = self.batch_size
+            size = self.tensor_size if form == "information_state" else self.obs_size
+            blank = self.blank if form == "information_state" else self.obs_blank
+            store = Store(2 * B + 1, size, self.row_of, blank)
+            if form == "information_state":
+                self.info = store
+            else:
+                self.obs = store
+            self._build_tensors()
+        return store
+
+    def _mover_rows(self):
+        """The mirror (the slot under always_passes, where the movers' rows are
+        one block) and each row's mover's store row (-1: finished)."""
+        B = self.batch_size
+        if self.always_passes:
+            key, want = self._mine, self.rows + self._mine * B
+        else:
+            key, want = 0, self.mover * B + self.rows
+        if self._finished:
+            want = np.where(self.terminated, -1, want)
+        return key, want
+
+    def _seat_rows(self, player: int) -> np.ndarray:
+        B = self.batch_size
         if self.always_passes:
             slot = (self.mover != player) ^ self._mine
-            return tensors.take(slot * B + self.rows, axis=0).astype(np.float32)
-        return tensors[player * B : (player + 1) * B].astype(np.float32)
+            return slot * B + self.rows
+        return player * B + self.rows
 
     def _build_tensors(self) -> None:
-        """Replay every row's history from the start with tensor writes on: it
-        ends where the rows are, with their tensors written."""
+        """Replay every row's history from the start with tensor writes on (into
+        every store kept): it ends where the rows are, with their tensors written."""
         B = self.batch_size
         self.tracking = True
-        self.tensors[: 2 * B] = self.blank
-        self.tensors[2 * B :] = 0
+        for store, blank in ((self.info, self.blank), (self.obs, self.obs_blank)):
+            if store is not None:
+                store.array[: 2 * B] = blank
+                store.array[2 * B :] = 0
         length = self.history_len
         self.seats[:] = 0
         self.ply_keys[:] = 0
+        if self.wide and self.is_hex:
+            self._uf_clear(self.rows)
         self._seat_views(0)
         self.mover[:] = 0
         if self.sense:
@@ -501,13 +649,19 @@ class Boards(Env):
         self._replaying = None
         if self.always_passes:  # every row passed at every replayed ply: undo the
             self._swap_rows(np.flatnonzero((length.max() - length) & 1))  # extra ones
+        for store in (self.info, self.obs):
+            if store is not None:
+                store.invalidate()  # (its slots may have moved: mirrors rebuild)
 
     def _swap_rows(self, rows: np.ndarray) -> None:
         """Exchange the two seats' data (mine / theirs) of the rows."""
         B = self.batch_size
         self.seats[:, :, rows] = self.seats[::-1][:, :, rows]
         self.ply_keys[:, rows] = self.ply_keys[::-1][:, rows]
-        self.tensors[rows], self.tensors[rows + B] = self.tensors[rows + B], self.tensors[rows]
+        for store in (self.info, self.obs):
+            if store is not None:
+                T = store.array
+                T[rows], T[rows + B] = T[rows + B], T[rows]
         self.mover[rows] ^= 1
 
     def _write_attempts(self, acts, placed_one, attempting, plies) -> None:
@@ -516,50 +670,50 @@ class Boards(Env):
         B, D, n2 = self.batch_size, self.tensor_size, self.cells
         complete = attempting is None
         if self.always_passes:  # the mover's tensors are slot _mine (see _seat_views)
-            block = self._mine
-            base = self.row_at + block * (B * D)
+            base = self.row_at + self._mine * (B * D)
         else:
-            block = None
             base = self.mover * (B * D) + self.row_at
         if not complete:  # rows sitting out write to the scratch row
             base = np.where(attempting, base, self.scratch)
-        key = self.my_ply_key.view(np.int64) + (acts << 1) + placed_one
+        result = (acts << 1) + placed_one
+        block = self._mine if self.always_passes else None  # (the movers' mirror)
+        srow = base // D  # each row's store row (the scratch row's too)
+        if self.obs is not None:  # the same ply's board entries, in the observation
+            at = (srow * self.obs_size)[:, None] + self.obs_entries.take(result, 0, mode="clip")
+            self.obs.write(at, self.obs_values, block, srow)
+        if self.info is None:
+            return
+        key = self.my_ply_key.view(np.int64) + result
         entries = self.ply_entries.take(key, axis=0, mode="clip")
-        self._store(base, entries, self.ply_values, block, complete, self.ply_floats)
+        self.info.write(base[:, None] + entries, self.ply_values, block, srow)
         if self.o_movers is not None:  # public: both seats see who made ply k
             at = (self.o_movers + 2 * plies + self.mover)[:, None]
             base = self.row_at if complete else np.where(attempting, self.row_at, self.scratch)
-            self._store(base, at, 1, 0, complete, np.float32(1))
+            self.info.write(base[:, None] + at, 1)
             base = base + (B * D if complete else B * D * attempting)
-            self._store(base, at, 1, 1, complete, np.float32(1))
+            self.info.write(base[:, None] + at, 1)
         step = np.int64(2 * n2)
         self.my_ply_key.view(np.int64)[:] += step if complete else step * attempting
 
-    def _store(self, base, rel, values, block, complete, floats) -> None:
-        """Write `values` at every row's store entries base + rel (flat), and log
-        the write for the observations (see Observations.write) with `floats`,
-        the values as float32; `complete`: no row writes to the scratch row."""
-        self.tensors.reshape(-1)[rel + base[:, None]] = values
-        if self.observations is not None and self._replaying is None:
-            self.observations.write(self._stamp + 1, base, rel, floats, block, complete)
-
     def _write_sense(self, base, j, anchor, seen) -> None:
         """A sense as the seat's ply j: its rows, and the opponent stones it proved."""
-        T = self.tensors.reshape(-1)
+        if self.info is None:  # (an observation store needs no sense: _form_refusal)
+            return
         K = seen.shape[1]
-        T[base + self.o_senses + j * len(self.blocks) + anchor] = 1
+        self.info.write(base + self.o_senses + j * len(self.blocks) + anchor, 1)
         row = (base + self.o_sensed + j * K * 3)[:, None] + 3 * np.arange(K)
-        T[row + seen] = 1
+        self.info.write(row + seen, 1)
         square = (base + self.o_board)[:, None] + 3 * self.blocks[anchor]
         proven = square[seen == PROVEN]
-        T[proven] = 0
-        T[proven + 2] = 1
+        self.info.write(proven, 0)
+        self.info.write(proven + 2, 1)
 
     def _write_outcome(self, rows: np.ndarray, outcome: np.ndarray) -> None:
         """Public: seat 0 won / draw / seat 1 won, in both seats' tensors."""
-        at = rows * self.tensor_size + self.o_outcome + OUTCOME_AT.take(outcome[rows])
-        if self.observations is not None and self._replaying is None:
-            self.observations.end(self._stamp + 1, rows)
-        T = self.tensors.reshape(-1)
-        T[at] = 1
-        T[at + self.batch_size * self.tensor_size] = 1
+        which = OUTCOME_AT.take(outcome[rows])
+        for store, o in ((self.info, self.o_outcome), (self.obs, self.obs_outcome)):
+            if store is not None:
+                at = rows * store.size + o + which
+                store.write(at, 1, rows=rows)
+                B = self.batch_size
+                store.write(at + B * store.size, 1, rows=rows + B)

@@ -1,5 +1,5 @@
 """What every batched game shares: the State snapshot, the history, the
-refusal of illegal actions and the array pools (docs/batch.md).
+refusal of illegal actions, the observation forms and dtypes (docs/batch.md).
 
 The games' rules live in `boards.py` and `liars_dice.py`, which derive
 their engines from `Env`; `fogboard_games.batch.make` chooses one.
@@ -7,13 +7,16 @@ their engines from `Env`; `fogboard_games.batch.make` chooses one.
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 import pyspiel
 
-POOL_SIZE = 2  # arrays kept per kind for reuse (see Env._fresh)
+from fogboard_games.batch.observations import Store
+
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)  # -4: the current player of a finished row
+# What State.observation is: the mover's information-state tensor (OpenSpiel's
+# rl_environment convention) or its observation tensor (the seat's view now).
+FORMS = ("information_state", "observation")
+DTYPES = ("float32", "uint8", "bool")  # bool only where every value is 0 or 1
 
 
 class State:
@@ -21,17 +24,17 @@ class State:
 
     current_player     (B,) int64: the seat to move; TERMINAL (-4) in finished rows
     legal_action_mask  (B, A) bool: the mover's legal actions; all False when finished
-    observation        (B, D) float32: the mover's information-state tensor, zeros
-                       in finished rows; computed when first read; read-only
+    observation        (B, D) in the environment's dtype: the mover's
+                       information-state tensor (or observation tensor, by the
+                       environment's form), zeros in finished rows; read-only
     rewards            (B, P) float32: what the step that made this state paid each seat
     terminated         (B,) bool
 
     The observation is made on first access, from the environment as it is
-    when this state is current: read it before the next `step` or `reset`
-    (once read it is kept). A snapshot's arrays are its own: later steps
-    never change them. The observation is read-only (copy it to change it):
-    its memory is reused once nothing references it, and what a later step
-    brings up to date there must be what the environment wrote.
+    when this state is current: read it before the next `step` or `reset`.
+    It is a read-only view of the environment's array, valid until the next
+    step or reset, which write over it in place (copy it to keep it). The
+    other arrays are the snapshot's own: later steps never change them.
     """
 
     __slots__ = (
@@ -61,9 +64,7 @@ class State:
                     "this state's observation was never read and the environment has "
                     "stepped since: read state.observation before the next step or reset"
                 )
-            observation = self._env._mover_tensor().view()
-            observation.flags.writeable = False
-            self._observation = observation
+            self._observation = self._env._mover_tensor()
         return self._observation
 
 
@@ -75,31 +76,39 @@ class Env:
     and `mover` (B,) int64 (a seat in every row: finished rows are told by
     `terminated`), and implements `_restart(rows)` (rows: an int index array;
     chance is drawn there and logged with `_log`), `_legal_mask()`,
-    `_play(actions, active)` and the tensor reads `_mover_tensor()` and
-    `_seat_tensor(p)`.
+    `_play(actions, active)`, `_store(form)` (the form's Store, made and
+    filled when first asked), `_mover_rows()` (the mirror key and (B,) store
+    rows of the movers, -1 in finished rows), `_seat_rows(p)` and
+    `_max_value(form)`, and may refuse a form in `_form_refusal(form)`.
 
     `_play` gets every row's action, (B,) int64, and `active`: None when every
     row is running, else the (B,) bool mask of the running rows (finished
     rows' actions are garbage to ignore). It first checks the running rows'
     actions and calls `_refuse` on any illegal one, changing nothing; then it
-    applies them and returns (ended, rewards): None, None when no row ended,
-    else the (B,) bool mask of the rows that ended at this step and the (B, P)
-    float32 rewards of the step (zeros but in those rows).
+    applies them and returns (ended, rewards): None, None when no row ended
+    and none was paid, else the (B,) bool mask of the rows that ended at this
+    step and the (B, P) float32 rewards of the step (zeros but in the rows
+    paid: those, and in a game paying during play, such as Parley's rounds,
+    rows that go on).
     The step works on whole rows throughout, with masks for the rows that
     sit out, because at a few thousand rows a numpy call costs about as much
     as its work: compacting the running rows first would cost more calls
     than it saves.
     """
 
+    TABLES: tuple = ()  # attributes holding the game's fixed tables (memory_per_row)
     num_players: int
     num_actions: int
     tensor_size: int
     max_history: int
     start_block: tuple[int, int]
 
-    def __init__(self, game: pyspiel.Game, batch_size: int, seed):
+    def __init__(
+        self, game: pyspiel.Game, batch_size: int, seed, observation="information_state", dtype=None
+    ):
         if not _is_index(batch_size) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+        self.form, self.dtype = self._check_form(game, observation, dtype)
         self.game = game
         self.batch_size = B = int(batch_size)
         self.rng = np.random.default_rng(seed)
@@ -113,7 +122,6 @@ class Env:
         self.hpos = self.hstart.copy()  # flat index of each row's next entry
         self.terminated = np.zeros(B, bool)
         self._finished = 0  # count of terminated rows (0: every row plays)
-        self._pools: dict[str, list] = {}  # see _fresh
         self._stamp = 0  # bumped at every step and reset (stale lazy observations)
         self._state: State | None = None
 
@@ -151,7 +159,7 @@ class Env:
             # snapshot's arrays rather than rebuild every row.
             if self._finished:
                 player = last.current_player.copy()
-                player[index] = 0
+                player[index] = self.mover[index]  # (the first seat: not always 0)
                 terminated = last.terminated.copy()
                 terminated[index] = False
             else:  # every finished row restarted (the usual case)
@@ -189,10 +197,14 @@ class Env:
         return self._state
 
     def information_state_tensor(self, player: int) -> np.ndarray:
-        """(B, D) float32: seat `player`'s information-state tensor in every row."""
-        if not _is_index(player) or not 0 <= player < self.num_players:
-            raise ValueError(f"player must be a seat 0..{self.num_players - 1}, got {player!r}")
-        return self._seat_tensor(int(player))
+        """(B, D) in the environment's dtype, a new array: seat `player`'s
+        information-state tensor in every row (finished rows: the final one)."""
+        return self._seat_tensor("information_state", player)
+
+    def observation_tensor(self, player: int) -> np.ndarray:
+        """(B, D) in the environment's dtype, a new array: seat `player`'s
+        observation tensor (its view now) in every row."""
+        return self._seat_tensor("observation", player)
 
     def to_pyspiel(self, row: int) -> pyspiel.State:
         """The registered pyspiel game's state with row `row`'s history (chance included)."""
@@ -207,15 +219,29 @@ class Env:
         """Row `row`'s pyspiel action ids so far, chance outcomes included."""
         return self.history[row, : self.hpos[row] - self.hstart[row]].tolist()
 
-    def memory_per_row(self) -> int:
-        """Bytes of numpy arrays per row (every array of the environment, the
-        observation buffers kept for reuse included)."""
-        total = sum(v.nbytes for v in vars(self).values() if isinstance(v, np.ndarray))
-        total += sum(a.nbytes for pool in self._pools.values() for a in pool)
-        observations = getattr(self, "observations", None)  # (batch.observations)
-        if observations is not None:
-            total += observations.nbytes
-        return total // self.batch_size
+    def memory_per_row(self, tables: bool = False) -> int:
+        """Bytes per row of everything the rows keep: the environment's numpy
+        arrays, its tensor stores, their handed-out mirrors and their logs of
+        changes, each memory block once (views share one). With `tables`, the
+        game's fixed tables too (`TABLES`: the same whatever the batch size,
+        shared by every row), divided among the rows."""
+        found = []
+        for name, v in vars(self).items():
+            if name in self.TABLES and not tables:
+                continue
+            if isinstance(v, Store):
+                found += v.arrays()
+            elif isinstance(v, list):  # (the hex lookups: (table, shift, mask))
+                found += [x for item in v for x in (item if isinstance(item, tuple) else ())]
+            else:
+                found.append(v)
+        blocks = {}
+        for a in found:
+            if isinstance(a, np.ndarray):
+                while isinstance(a.base, np.ndarray):
+                    a = a.base
+                blocks[id(a)] = a
+        return -(-sum(a.nbytes for a in blocks.values()) // self.batch_size)
 
     # ---- shared machinery -----------------------------------------------------
 
@@ -233,26 +259,52 @@ class Env:
             player = self.mover.copy()
         return State(self, player, self._legal_mask(), rewards, self.terminated.copy())
 
-    def _fresh(self, key: str, shape: tuple, dtype) -> np.ndarray:
-        """An array to fill and hand out in a snapshot: one handed out before
-        that nothing else references any more (its snapshot is gone, and no
-        view of it is left), else a new one. Refilling the same memory is
-        faster than a new large array every step (no page faults, no zeroing
-        by the kernel), and no one can see it happen."""
-        pool = self._pools.setdefault(key, [])
-        for arr in pool:
-            # References of an unreferenced one: the pool's, `arr`, getrefcount's.
-            if sys.getrefcount(arr) == 3:
-                return arr
-        arr = np.empty(shape, dtype)
-        if len(pool) < POOL_SIZE:
-            pool.append(arr)
-        return arr
+    def _check_form(self, game, observation, dtype):
+        """The observation form and numpy dtype asked for, or a ValueError
+        naming what is allowed; the dtype must hold every value of the form."""
+        if not isinstance(observation, str) or observation not in FORMS:
+            raise ValueError(
+                f"observation must be one of {', '.join(map(repr, FORMS))}, got {observation!r}"
+            )
+        refusal = self._form_refusal(observation)
+        if refusal:
+            raise ValueError(
+                f"observation={observation!r} is not available for {game}: {refusal}; "
+                f"observation='information_state' is"
+            )
+        try:
+            dt = np.dtype(np.float32 if dtype is None else dtype)
+        except TypeError:
+            dt = None
+        if dt is None or dt.name not in DTYPES:
+            raise ValueError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
+        top = self._max_value(observation)
+        if dt == np.bool_ and top > 1:
+            raise ValueError(
+                f"dtype bool cannot hold this game's {observation} tensor, whose values go up "
+                f"to {top}; use float32 or uint8"
+            )
+        return observation, dt
+
+    def _mover_tensor(self) -> np.ndarray:
+        """The movers' tensors of the environment's form: a read-only view,
+        brought up to date (batch.observations)."""
+        key, want = self._mover_rows()
+        return self._store(self.form).read(key, want, self.dtype)
+
+    def _seat_tensor(self, form: str, player) -> np.ndarray:
+        if not _is_index(player) or not 0 <= player < self.num_players:
+            raise ValueError(f"player must be a seat 0..{self.num_players - 1}, got {player!r}")
+        refusal = self._form_refusal(form)
+        if refusal:
+            raise ValueError(f"no {form} tensor for {self.game}: {refusal}")
+        return self._store(form).array.take(self._seat_rows(int(player)), axis=0).astype(self.dtype)
 
     def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """The legal mask of the last snapshot (its (A, B) layout) with the rows of
         the bool mask `rows` at the start: a game starts with a block of actions
-        [lo, hi) legal (the attempts, the senses, the opening bids)."""
+        [lo, hi) legal (the attempts, the senses, the opening bids). A game whose
+        start depends on chance overrides this."""
         lo, hi = self.start_block
         if lo == 0 and hi == self.num_actions:
             return (last | rows).T
@@ -287,11 +339,20 @@ class Env:
     def _play(self, acts: np.ndarray, active):
         raise NotImplementedError
 
-    def _mover_tensor(self) -> np.ndarray:
+    def _store(self, form: str) -> Store:
         raise NotImplementedError
 
-    def _seat_tensor(self, player: int) -> np.ndarray:
+    def _mover_rows(self):
         raise NotImplementedError
+
+    def _seat_rows(self, player: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def _max_value(self, form: str) -> int:
+        raise NotImplementedError
+
+    def _form_refusal(self, form: str) -> str | None:
+        return None
 
 
 def _is_index(x) -> bool:

@@ -1,22 +1,25 @@
-"""Batched one-round Liar's Dice (mode=chips, no rerolls).
+"""Batched Liar's Dice in every mode: 2..6 seats, chips or dice (lose-a-die
+over rounds until one seat has dice), rerolls, pass, prophecy, any wild face.
 
 The rules are those of fogboard_games/liars_dice/rules.py
 (docs/liars_dice.md#rules), applied to every row at once. Chance rolls every
-die at the start, seat 0's dice first, then seat 1's, and so on (one
-history entry per die: face - 1); then the seats bid in turn from seat 0.
-A raise is any higher bid id (a higher quantity, or the same quantity of a
-higher face). With a standing bid by another seat the mover may also call
-`liar` (the bid stands if at least Q dice count for its face: the holder
-wins, else the caller), `prophecy QxF` (a legal raise claimed exact: the
-prophet wins `prophecy_payout` from the holder if exactly Q dice count,
-else pays the holder 1) and, under `allow_pass`, `pass` (not at the
-highest bid; when the turn comes back to the holder it must raise). A die
-counts for face F when it shows F, or the wild face unless F is the wild
-face itself. The loser pays the winner; the round is the game.
+die in play, seat by seat (one history entry per die: face - 1), at the
+start of every round and at every reroll; a row always stands at a
+decision, so a step that rolls draws the dice from the env's Generator
+(each face 1/S) and logs them after the decision that caused them (`step`).
+A raise is any higher bid id; `liar`, `prophecy QxF` and `pass` follow the
+rules' legal sets (tabled per dice in play, standing bid and whether the
+mover holds it). A die counts for face F when it shows F, or the wild face
+unless F is the wild face itself.
 
-The mover of the i-th decision is always seat i mod players (every bid
-and pass hands the turn on), which the lazy tensor writer reads back from
-the history.
+Information-state tensors: what a seat rolls, the dice counts and dice
+mode's showdowns are written when they happen (once a round, or at a
+reroll); every decision is one public 1.0 at an offset worked out when it
+is made and written into every seat's tensor only when a tensor is read,
+as is a chips-mode showdown (a row restarted before the read never writes
+it), so play that never reads a tensor pays one small write a step for it. The
+observation (the view now) is made at its first read and brought up to
+date from what changed.
 """
 
 from __future__ import annotations
@@ -24,97 +27,202 @@ from __future__ import annotations
 import numpy as np
 
 from fogboard_games.batch.env import Env
+from fogboard_games.batch.observations import Store
 
 
 class LiarsDice(Env):
-    """A batch of one fogboard_liars_dice game in chips mode without rerolls."""
+    """A batch of one fogboard_liars_dice game, any parameters."""
 
-    def __init__(self, game, batch_size: int, seed=None):
+    TABLES = ("legal", "legal_by_action", "bid_quantity", "bid_face", "blank", "act_base",
+              "act_round", "k_rows")  # fmt: skip
+
+    def __init__(
+        self, game, batch_size: int, seed=None, observation="information_state", dtype=None
+    ):
         setup = self.setup = game.setup
-        P, S = setup.players, setup.sides
+        P, S, D, T = setup.players, setup.sides, setup.numdice, setup.total
         self.num_players = P
         self.num_actions = A = setup.num_actions
         self.sides = S
-        self.chance_len = P * setup.numdice  # the dice rolled before the first bid
-        self.max_history = self.chance_len + setup.max_game_length
+        self.chips = setup.chips
+        self.rerolls = k = setup.rerolls
+        R = self.max_rounds = setup.max_rounds
+        # Chance: every round rolls at most T dice, every reroll at most D.
+        self.max_history = setup.max_game_length + R * (T + P * k * D)
+        self.max_decisions = setup.max_game_length
         layout = game.info_layout
         self.tensor_size = layout.size
-        super().__init__(game, batch_size, seed)
+        super().__init__(game, batch_size, seed, observation, dtype)
         B = self.batch_size
         off = layout.offset
-        self.o_seat, self.o_hands = off["seat"], off["hands"]
-        self.o_bids, self.o_liar, self.o_shown = off["bids"], off["liar"], off["shown"]
-        self.o_passes = off.get("passes")
-        self.o_prophecies = off.get("prophecies")
+        self.o_seat, self.o_hands, self.o_shown = off["seat"], off["hands"], off["shown"]
+        self.o_counts = off.get("dice_counts")
+        self.H = setup.hands_per_round
         NB = self.num_bids = setup.num_bids
         self.liar = setup.liar
-        self.prophecy_base = setup.prophecy_base if setup.prophecy else A + 1
-        self.pass_action = setup.pass_action if setup.allow_pass else A + 1
+        self.prophecy = setup.prophecy
+        self.prophecy_base = setup.prophecy_base
+        self.pass_action = setup.pass_action  # -1 without pass (never an action)
+        self.keep, self.reroll = setup.keep, setup.reroll
         self.wild = setup.wild_face  # 0: no wild face
         self.payout = setup.payout
-        # legal[2 * (bid + 1) + (the mover holds the bid)]: the mover's legal actions,
-        # as the rules list them (Match.bidding_actions, every die in play: one
-        # round); the last row (all False) is a finished row's.
-        legal = np.zeros((2 * (NB + 1) + 1, A), bool)
+
+        # legal[key]: the mover's legal actions, as the rules list them
+        # (Match.bidding_actions). key = (in_play - lo) * W + 2 * (bid + 1) + (the
+        # mover holds the bid); then the keep-or-reroll choice, then a finished row's.
+        W = self.key_width = 2 * (NB + 1)
+        lo = self.lo = T if self.chips else 2  # dice in play: T, or 2..T in dice mode
+        self.choose_key = (T - lo + 1) * W
+        self.finished_key = self.choose_key + 1
+        legal = np.zeros((self.finished_key + 1, A), bool)
         m = setup.new_match()
-        m.in_play, m.mover = setup.total, 0
-        for bid in range(-1, NB):
-            for holds in (0, 1):
-                m.bid, m.holder = bid, 0 if holds else 1
-                legal[2 * (bid + 1) + holds, m.bidding_actions()] = True
+        m.mover = 0
+        for in_play in range(lo, T + 1):
+            m.in_play = in_play
+            for bid in range(-1, in_play * S):
+                for holds in (0, 1):
+                    m.bid, m.holder = bid, 0 if holds else 1
+                    legal[(in_play - lo) * W + 2 * (bid + 1) + holds, m.bidding_actions()] = True
+        if k:
+            legal[self.choose_key, [self.keep, self.reroll]] = True
         self.legal = legal
-        opening = np.flatnonzero(legal[0])  # no standing bid: the opening bids
+        start = self.choose_key if k else (T - lo) * W
+        opening = np.flatnonzero(legal[start])  # the actions legal at a game's start
         self.start_block = (int(opening[0]), int(opening[-1]) + 1)
         assert len(opening) == opening[-1] + 1 - opening[0], "one block (Env.start_block)"
         self.legal_by_action = np.ascontiguousarray(legal.T)  # (A, keys)
-        self.finished_key = 2 * (NB + 1)
         self.bid_quantity = np.array(setup.bid_quantity)
         self.bid_face = np.array(setup.bid_face)
 
+        # Where each decision puts its public 1.0 in a seat's tensor: act_base[a]
+        # + the seat + (bid-row pieces) K_r * P or (round pieces) r * P, and for a
+        # pass the standing bid's row, for a reroll its number (see _decided).
+        self.act_base = np.zeros(A, np.int64)
+        self.act_round = np.zeros(A, bool)  # a round-indexed piece (liar, kept)
+        self.act_base[:NB] = off["bids"] + np.arange(NB) * P
+        self.act_base[self.liar] = off["liar"]
+        self.act_round[self.liar] = True
+        if self.prophecy:
+            self.act_base[self.prophecy_base : self.prophecy_base + NB] = (
+                off["prophecies"] + np.arange(NB) * P
+            )
+        if setup.allow_pass:
+            self.act_base[self.pass_action] = off["passes"]
+        if k:
+            self.act_base[self.keep] = off["kept"]
+            self.act_round[self.keep] = True
+            self.o_rerolled = off["rerolled"]
+        self.k_rows = np.array(setup.round_rows, np.int64) * P  # K_r * P, per round
+
         self.hands = np.zeros((B, P, S), np.int8)  # dice per face, per seat
-        self.counts = np.zeros((B, S + 1), np.int64)  # dice counting for face F (1-based)
+        self.dice = np.full((B, P), D, np.int8)  # dice per seat
         self.mover = np.zeros(B, np.int64)
         self.bid = np.full(B, -1, np.int64)  # standing bid id, -1 before the opening bid
         self.holder = np.full(B, -1, np.int64)
-        self.tensors = np.zeros((B, P, layout.size), np.uint8)  # small counts: float32 when read
+        self.round = np.zeros(B, np.int64)
+        self.in_play = np.full(B, T, np.int64)
+        self.opener = np.zeros(B, np.int64)
+        self.choosing = np.zeros(B, bool)  # a seat chooses keep or reroll
+        self.used = np.zeros((B, P), np.int8)  # rerolls used this round, per seat
+        self.last_shown = np.zeros((B, P, S), np.int8)  # the latest showdown's hands
+        # Decisions' offsets, written into the tensors when read (_tensors).
+        # (flat indices into `decided`, as the history's hstart and hpos)
+        self.decided = np.zeros((B, self.max_decisions), np.int32)
+        self.dstart = self.rows * self.max_decisions
+        self.dpos = self.dstart.copy()  # each row's next decision
+        self.t_decided = self.dstart.copy()  # of those, written into the tensors up to here
+        self.t_shown = np.zeros(B, bool)  # chips mode: the showdown written
+        self._pending = []  # the dice a step rolled, logged after its decision
+        # Store row b * P + p is seat p's tensor of row b.
+        self.row_of = (np.arange(B * P) // P).astype(np.int32)
+        self.info = Store(B * P, layout.size, self.row_of)
         self.blank = np.zeros((P, layout.size), np.uint8)
         self.blank[np.arange(P), self.o_seat + np.arange(P)] = 1  # whose view it is
-        self.t_decisions = np.zeros(B, np.int64)  # decisions written into the tensors
-        self.t_standing = np.full(B, -1, np.int64)  # the standing bid as of those
-        self.t_outcome = np.zeros(B, bool)
+        if self.o_counts is not None:  # every seat starts with D dice
+            self.blank[:, self.o_counts + np.arange(P) * (D + 1) + D] = 1
+        self.obs = None
+        obs = game.obs_layout
+        self.obs_size = obs.size
+        self.q_seat, self.q_hand = obs.offset["seat"], obs.offset["hand"]
+        self.q_bid, self.q_holder = obs.offset["standing_bid"], obs.offset["holder"]
+        self.q_move, self.q_shown = obs.offset["to_move"], obs.offset["last_shown"]
+        self.q_counts = obs.offset.get("dice_counts")
+        self.q_used = obs.offset.get("rerolls_used")
+        self.stale = np.ones(B, bool)  # rows whose observation is remade whole at a read
         self.reset()
+
+    # ---- chance ---------------------------------------------------------------
+
+    def _roll(self, rows: np.ndarray, counts: np.ndarray, log: bool) -> np.ndarray:
+        """Roll counts[i, s] dice for seat s of rows[i], seat by seat: the new
+        hands (rows, P, S), the faces logged now (log) or after the step."""
+        P, S, D = self.num_players, self.sides, self.setup.numdice
+        faces = self.rng.integers(0, S, size=(len(rows), P * D))
+        hit = faces.reshape(-1, P, D, 1) == np.arange(S)
+        if log and self.chips:  # every seat rolls all its dice (a game's start)
+            self._log(rows, faces)
+            return hit.sum(2, dtype=np.int8)
+        real = np.arange(D) < counts[:, :, None]  # (rows, P, D): dice rolled
+        hit &= real[..., None]
+        real = real.reshape(len(rows), P * D)
+        if log:
+            self._log_some(rows, faces, real)
+        else:
+            self._pending.append((rows, faces, real))
+        return hit.sum(2, dtype=np.int8)
+
+    def _log_some(self, rows, faces, real) -> None:
+        """Log the rolled faces (real) of each row, in order."""
+        at = self.hpos[rows][:, None] + np.cumsum(real, 1) - 1
+        self.history.reshape(-1)[at[real]] = faces[real]
+        self.hpos[rows] += real.sum(1)
+
+    def step(self, actions):
+        """Env.step, then the dice it rolled logged after their rows' decisions."""
+        self._pending = []
+        state = super().step(actions)
+        for rows, faces, real in self._pending:
+            self._log_some(rows, faces, real)
+        self._pending = []
+        return state
 
     # ---- restart: the roll ------------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
-        P, S, D = self.num_players, self.sides, self.setup.numdice
-        faces = self.rng.integers(0, S, size=(len(rows), P * D))
-        self._log(rows, faces)  # chance outcome = face - 1, seat 0's dice first
-        hands = (faces.reshape(-1, P, D, 1) == np.arange(S)).sum(2, dtype=np.int8)
+        B, P, D, S = self.batch_size, self.num_players, self.setup.numdice, self.sides
+        n = len(rows)
+        if not self.chips:  # (in chips mode every seat keeps its D dice)
+            self.dice[rows] = D
+        hands = self._roll(rows, None if self.chips else self.dice[rows], log=True)
         self.hands[rows] = hands
-        total = hands.sum(1, dtype=np.int64)  # (rows, S): dice showing each face
-        counts = np.zeros((len(rows), S + 1), np.int64)
-        counts[:, 1:] = total
-        if self.wild:  # wild dice count for every other face
-            wild = total[:, self.wild - 1 : self.wild]
-            counts[:, 1:] += wild
-            counts[:, self.wild] -= total[:, self.wild - 1]
-        self.counts[rows] = counts
         self.mover[rows] = 0
         self.bid[rows] = -1
         self.holder[rows] = -1
-        blank = np.broadcast_to(self.blank, (len(rows), *self.blank.shape)).copy()
-        blank[:, np.arange(P), self.o_hands : self.o_hands + S] = hands
-        self.tensors[rows] = blank
-        self.t_decisions[rows] = 0
-        self.t_standing[rows] = -1
-        self.t_outcome[rows] = False
+        if not self.chips:  # (constant in chips mode)
+            self.round[rows] = 0
+            self.in_play[rows] = self.setup.total
+            self.opener[rows] = 0
+        if self.rerolls:
+            self.choosing[rows] = True
+            self.used[rows] = 0
+        self.dpos[rows] = self.t_decided[rows] = self.dstart[rows]
+        self.t_shown[rows] = False
+        blank = np.broadcast_to(self.blank, (n, *self.blank.shape)).copy()
+        blank[:, np.arange(P), self.o_hands : self.o_hands + S] = hands  # round 0, hand 0
+        self.info.array.reshape(B, P, -1)[rows] = blank
+        self.info.restart(rows)
+        if self.obs is not None:  # (made whole when first made)
+            self.stale[rows] = True
 
     # ---- what the mover may do ----------------------------------------------------
 
     def _keys(self, rows) -> np.ndarray:
-        bid, holder = self.bid[rows], self.holder[rows]
-        return 2 * (bid + 1) + (holder == self.mover[rows])
+        key = 2 * (self.bid[rows] + 1) + (self.holder[rows] == self.mover[rows])
+        if not self.chips:
+            key += (self.in_play[rows] - self.lo) * self.key_width
+        if self.rerolls:
+            key = np.where(self.choosing[rows], self.choose_key, key)
+        return key
 
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (see Boards._legal_mask)."""
@@ -146,79 +254,287 @@ class LiarsDice(Env):
         rewards[done] = returns
         return ended, rewards
 
+    def _next_seat(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+        """The next seat after `seat` that has dice (Match.next_with_dice)."""
+        P = self.num_players
+        if self.chips:  # every seat keeps its dice
+            return (seat + 1) % P
+        dice = self.dice[rows]
+        i = np.arange(len(rows))
+        out = seat.copy()
+        for j in range(P - 1, 0, -1):  # the nearest seat with dice written last
+            s = (seat + j) % P
+            out = np.where(dice[i, s] > 0, s, out)
+        return out
+
+    def _decided(self, rows, acts, seat) -> None:
+        """Log each decision's public offset (before the move changes the row)."""
+        P = self.num_players
+        at = self.act_base.take(acts)
+        at += seat
+        if not self.chips:
+            r = self.round[rows]
+            at += np.where(self.act_round[acts], r * P, self.k_rows[r])
+        if self.pass_action >= 0:
+            passed = acts == self.pass_action
+            at += np.where(passed, self.bid[rows] * P, 0)
+        if self.rerolls:
+            rr = acts == self.reroll
+            if rr.any():
+                r, s = self.round[rows[rr]], seat[rr]
+                at[rr] = self.o_rerolled + (r * P + s) * self.rerolls + self.used[rows[rr], s]
+        if len(rows) == self.batch_size:  # every row (no compaction)
+            self.decided.reshape(-1)[self.dpos] = at
+            self.dpos += 1
+        else:
+            n = self.dpos[rows]
+            self.decided.reshape(-1)[n] = at
+            self.dpos[rows] = n + 1
+
     def _apply(self, rows: np.ndarray, acts: np.ndarray):
-        P, NB = self.num_players, self.num_bids
+        NB = self.num_bids
         seat = self.mover[rows]
+        self._decided(rows, acts, seat)
         # A raise or a pass: the turn moves on (a raise also stands).
-        moves_on = (acts < NB) | (acts == self.pass_action)
-        self.mover[rows] = np.where(moves_on, (seat + 1) % P, seat)
         raised = acts < NB
-        self.bid[rows[raised]] = acts[raised]
-        self.holder[rows[raised]] = seat[raised]
-        # Calls end the round.
-        c = np.flatnonzero(~moves_on)
-        rc, ac, caller = rows[c], acts[c], seat[c]
+        moves_on = raised | (acts == self.pass_action) if self.pass_action >= 0 else raised
+        nxt = self._next_seat(rows, seat)
+        self.mover[rows] = np.where(moves_on, nxt, seat)
+        r = rows[raised]
+        self.bid[r] = acts[raised]
+        self.holder[r] = seat[raised]
+        if self.rerolls:
+            self._choose(rows, acts, seat, nxt)
+            calls = acts == self.liar
+            if self.prophecy:
+                calls |= (acts >= self.prophecy_base) & (acts < self.prophecy_base + NB)
+        else:  # every other decision is a call: liar or a prophecy
+            calls = ~moves_on
+        c = np.flatnonzero(calls)
+        if not len(c):
+            return c, None
+        return self._settle(rows[c], acts[c], seat[c])
+
+    def _choose(self, rows, acts, seat, nxt) -> None:
+        """keep, or reroll the seat's whole hand (the same seat chooses again
+        while it has rerolls left); a seat done choosing hands on to the next,
+        and after the last the opener bids."""
+        done = acts == self.keep
+        rr = np.flatnonzero(acts == self.reroll)
+        if len(rr):
+            rw, s = rows[rr], seat[rr]
+            used = self.used[rw, s] + 1
+            self.used[rw, s] = used
+            S, D = self.sides, self.tensor_size
+            # The seat's whole hand rolled again (its dice only), logged after the step.
+            faces = self.rng.integers(0, S, size=(len(rw), self.setup.numdice))
+            real = np.arange(self.setup.numdice) < self.dice[rw, s][:, None]
+            hand = ((faces[:, :, None] == np.arange(S)) & real[:, :, None]).sum(1, dtype=np.int8)
+            self._pending.append((rw, faces, real))
+            self.hands[rw, s] = hand
+            at = (rw * self.num_players + s) * D + self.o_hands
+            at += (self.round[rw] * self.H + used) * S
+            self.info.write(at[:, None] + np.arange(S), hand)  # the seat's new hand
+            if self.obs is not None:
+                self.stale[rw] = True
+            done[rr] = used >= self.rerolls
+        d = np.flatnonzero(done)
+        if len(d):
+            self.mover[rows[d]] = nxt[d]
+            self.choosing[rows[d]] = nxt[d] != self.opener[rows[d]]
+
+    def _settle(self, rc, ac, caller):
+        """`liar` or `prophecy` in rows rc: the showdown, who pays or loses dice;
+        in dice mode the next round. Returns the rows that ended, their returns."""
+        P, S, D = self.num_players, self.sides, self.tensor_size
         holder, bid = self.holder[rc], self.bid[rc]
         prophecy = ac != self.liar
         said = np.where(prophecy, ac - self.prophecy_base, bid)
-        count = self.counts[rc, self.bid_face[said]]
+        face = self.bid_face[said]
+        hands = self.hands[rc]
+        total = hands.sum(1, dtype=np.int64)  # (rows, S): dice showing each face
+        i = np.arange(len(rc))
+        count = total[i, face - 1]
+        if self.wild:  # wild dice count for every other face
+            count = count + np.where(face != self.wild, total[:, self.wild - 1], 0)
         quantity = self.bid_quantity[said]
-        stands = count >= quantity  # liar: the bid stands
         exact = count == quantity  # prophecy: the prophet was right
-        caller_wins = np.where(prophecy, exact, ~stands)
+        caller_wins = np.where(prophecy, exact, count < quantity)
         winner = np.where(caller_wins, caller, holder)
         loser = np.where(caller_wins, holder, caller)
-        amount = np.where(prophecy & exact, self.payout, 1).astype(np.float32)
-        returns = np.zeros((len(c), P), np.float32)
-        i = np.arange(len(c))
-        returns[i, winner] = amount
-        returns[i, loser] = -amount
-        return rc, returns
+        if self.obs is not None:
+            self.stale[rc] = True
+        seats = np.arange(P)
+        if self.chips:  # (the showdown is written when a tensor is read: _tensors)
+            amount = np.where(prophecy & exact, self.payout, 1).astype(np.float32)
+            returns = np.zeros((len(rc), P), np.float32)
+            returns[i, winner] = amount
+            returns[i, loser] = -amount
+            return rc, returns
+        # The showdown, public: every seat's hand, in every seat's tensor.
+        at = ((rc * P)[:, None] + seats) * D + self.o_shown  # (rows, P)
+        at += (self.round[rc] * P * S)[:, None]
+        self.info.write(at[:, :, None] + np.arange(P * S), hands.reshape(-1, 1, P * S))
+        self.last_shown[rc] = hands  # (chips mode shows the hands, kept to the end)
+        # Dice mode: the loser gives up dice (an exact prophecy costs the holder
+        # up to the payout), public in the dice counts.
+        had = self.dice[rc, loser].astype(np.int64)
+        amount = np.where(prophecy & exact, np.minimum(self.payout, had), 1)
+        left = had - amount
+        self.dice[rc, loser] = left
+        at = (
+            ((rc * P)[:, None] + seats) * D
+            + self.o_counts
+            + (loser * (self.setup.numdice + 1))[:, None]
+        )
+        self.info.write(at + had[:, None], 0)
+        self.info.write(at + left[:, None], 1)
+        alive = (self.dice[rc] > 0).sum(1)
+        over = alive == 1
+        end = rc[over]
+        returns = np.full((len(end), P), -1.0 / (P - 1), np.float32)
+        returns[np.arange(len(end)), np.argmax(self.dice[end], 1)] = 1.0
+        go = ~over
+        if go.any():
+            self._next_round(rc[go], loser[go])
+        return end, returns
+
+    def _next_round(self, rn, loser) -> None:
+        """The next round of rows rn: every remaining die rolled, opened by the
+        loser or the next seat after it with dice."""
+        P, S, D = self.num_players, self.sides, self.tensor_size
+        self.round[rn] += 1
+        self.in_play[rn] = self.dice[rn].sum(1)
+        opener = np.where(self.dice[rn, loser] > 0, loser, self._next_seat(rn, loser))
+        self.opener[rn] = opener
+        self.mover[rn] = opener
+        self.bid[rn] = -1
+        self.holder[rn] = -1
+        self.used[rn] = 0
+        self.choosing[rn] = self.rerolls > 0
+        hands = self._roll(rn, self.dice[rn], log=False)
+        self.hands[rn] = hands
+        at = ((rn * P)[:, None] + np.arange(P)) * D + self.o_hands  # each seat's own
+        at = at + (self.round[rn] * self.H * S)[:, None]
+        self.info.write(at[:, :, None] + np.arange(S), hands)
 
     # ---- tensors ----------------------------------------------------------------
 
-    def _mover_tensor(self) -> np.ndarray:
-        tensors, B, D = self._tensors(), self.batch_size, self.tensor_size
-        out = self._fresh("observation", (B, D), np.float32)  # (see Env._fresh)
-        np.copyto(out, tensors.reshape(-1, D).take(self.rows * self.num_players + self.mover, 0))
+    def _max_value(self, form):
+        return max(1, self.setup.numdice)  # the hands count dice per face
+
+    def _mover_rows(self):
+        want = self.rows * self.num_players + self.mover
         if self._finished:
-            out[self.terminated] = 0
-        return out
+            want = np.where(self.terminated, -1, want)
+        return 0, want
 
-    def _seat_tensor(self, player: int) -> np.ndarray:
-        return self._tensors()[:, player].astype(np.float32)
+    def _seat_rows(self, player: int) -> np.ndarray:
+        return self.rows * self.num_players + player
 
-    def _tensors(self) -> np.ndarray:
-        """Every seat's information-state tensor, the decisions since the last read written."""
-        P, D, NB = self.num_players, self.tensor_size, self.num_bids
-        T = self.tensors.reshape(-1)
+    def _store(self, form: str) -> Store:
+        if form == "information_state":
+            self._tensors()
+            return self.info
+        if self.obs is None:
+            self.obs = Store(self.batch_size * self.num_players, self.obs_size, self.row_of)
+            # What the observation shows, per row: -1 for none.
+            self.shown_bid = np.full(self.batch_size, -1, np.int64)
+            self.shown_holder = np.full(self.batch_size, -1, np.int64)
+            self.shown_mover = np.full(self.batch_size, -1, np.int64)
+            self.stale[:] = True
+        self._observe()
+        return self.obs
+
+    def _remake(self, rows: np.ndarray) -> None:
+        """Every seat's observation of rows, made whole from the rows now."""
+        P, S, Do, n = self.num_players, self.sides, self.obs_size, len(rows)
+        blank = np.zeros((n, P, Do), np.uint8)
         seats = np.arange(P)
-        decisions = self.hpos - self.hstart - self.chance_len  # made so far, per row
-        q = np.flatnonzero(self.t_decisions < decisions)
-        while len(q):
-            i = self.t_decisions[q]
-            a = self.history.reshape(-1)[self.hstart[q] + self.chance_len + i]
-            a = a.astype(np.int64)
-            seat = i % P
-            standing = self.t_standing[q]
-            at = np.full(len(q), -1, np.int64)  # offset of the public 1.0 to write
-            raised = a < NB
-            at[raised] = self.o_bids + a[raised] * P + seat[raised]
-            at[a == self.liar] = self.o_liar + seat[a == self.liar]
-            if self.o_prophecies is not None:
-                said = (a >= self.prophecy_base) & (a < self.prophecy_base + NB)
-                at[said] = self.o_prophecies + (a[said] - self.prophecy_base) * P + seat[said]
-            if self.o_passes is not None:
-                passed = a == self.pass_action
-                at[passed] = self.o_passes + standing[passed] * P + seat[passed]
-            T[((q * P)[:, None] + seats) * D + at[:, None]] = 1  # public: every seat
-            self.t_standing[q] = np.where(raised, a, standing)
-            self.t_decisions[q] = i + 1
-            q = q[i + 1 < decisions[q]]
-        q = np.flatnonzero(self.terminated & ~self.t_outcome)
+        i = np.arange(n)
+        blank[:, seats, self.q_seat + seats] = 1
+        blank[:, :, self.q_hand : self.q_hand + S] = self.hands[rows]  # each its own
+        if self.q_counts is not None:
+            at = self.q_counts + seats * (self.setup.numdice + 1) + self.dice[rows]
+            for s in seats:
+                blank[i, :, at[:, s]] = 1
+        if self.q_used is not None:
+            at = self.q_used + seats * (self.rerolls + 1) + self.used[rows]
+            for s in seats:
+                blank[i, :, at[:, s]] = 1
+        bid, holder = self.bid[rows], self.holder[rows]
+        b = np.flatnonzero(bid >= 0)
+        blank[b, :, self.q_bid + bid[b]] = 1
+        blank[b, :, self.q_holder + holder[b]] = 1
+        mover = np.where(self.terminated[rows], -1, self.mover[rows])
+        m = np.flatnonzero(mover >= 0)
+        blank[m, :, self.q_move + mover[m]] = 1
+        # The latest showdown, once there is one (last_shown is not cleared at a restart).
+        s = np.flatnonzero(self.terminated[rows] | (self.round[rows] > 0))
+        blank[s, :, self.q_shown : self.q_shown + P * S] = (
+            self.hands if self.chips else self.last_shown
+        )[rows[s]].reshape(len(s), 1, P * S)
+        self.obs.array.reshape(self.batch_size, P, Do)[rows] = blank
+        self.obs.restart(rows)
+        self.shown_bid[rows] = bid
+        self.shown_holder[rows] = holder
+        self.shown_mover[rows] = mover
+        self.stale[rows] = False
+
+    def _observe(self) -> None:
+        """Bring every seat's observation to the rows' state now: rows where a
+        hand, the dice, the rerolls or a showdown changed are made whole; in
+        the others the standing bid, its holder and the seat to move."""
+        P, Do, obs = self.num_players, self.obs_size, self.obs
+        seats = np.arange(P)
+        q = np.flatnonzero(self.stale)
         if len(q):
-            S = self.sides
-            shown = self.hands[q].reshape(len(q), 1, P * S)  # every hand, shown to all
-            self.tensors[q, :, self.o_shown : self.o_shown + P * S] = shown
-            self.t_outcome[q] = True
-        return self.tensors
+            self._remake(q)
+        q = np.flatnonzero(self.shown_bid != self.bid)  # a raise (others are stale)
+        if len(q):
+            at = (q[:, None] * P + seats) * Do  # (rows, P): each seat's row
+            old = self.shown_bid[q] >= 0
+            if old.any():
+                obs.write(at[old] + (self.q_bid + self.shown_bid[q[old]])[:, None], 0)
+                obs.write(at[old] + (self.q_holder + self.shown_holder[q[old]])[:, None], 0)
+            obs.write(at + (self.q_bid + self.bid[q])[:, None], 1)
+            obs.write(at + (self.q_holder + self.holder[q])[:, None], 1)
+            self.shown_bid[q] = self.bid[q]
+            self.shown_holder[q] = self.holder[q]
+        mover = np.where(self.terminated, -1, self.mover)  # (none at the end)
+        q = np.flatnonzero(self.shown_mover != mover)
+        if len(q):
+            at = (q[:, None] * P + seats) * Do
+            old = self.shown_mover[q] >= 0
+            if old.any():
+                obs.write(at[old] + (self.q_move + self.shown_mover[q[old]])[:, None], 0)
+            new = mover[q] >= 0
+            if new.any():
+                obs.write(at[new] + (self.q_move + mover[q[new]])[:, None], 1)
+            self.shown_mover[q] = mover[q]
+
+    def _tensors(self) -> None:
+        """Write the decisions made since the last read into every seat's
+        information-state tensor (all of them at once)."""
+        P, D = self.num_players, self.tensor_size
+        if self.chips:  # the showdown of the rows that ended: every hand, shown to all
+            q = np.flatnonzero(self.terminated & ~self.t_shown)
+            if len(q):
+                shown = self.hands[q].reshape(len(q), 1, -1)
+                at = ((q * P)[:, None] + np.arange(P)) * D + self.o_shown
+                self.info.write(at[:, :, None] + np.arange(shown.shape[2]), shown)
+                self.t_shown[q] = True
+        count = self.dpos - self.t_decided
+        if count.max() <= 1:  # (read at every step: one each)
+            row = np.flatnonzero(count)
+            i = self.t_decided[row]
+        else:
+            row = np.repeat(self.rows, count)
+            # The flat index of each pending decision: its row's first + its place.
+            starts = np.cumsum(count) - count
+            i = np.repeat(self.t_decided - starts, count) + np.arange(len(row))
+        if not len(row):
+            return
+        at = self.decided.reshape(-1)[i].astype(np.int64)
+        self.info.write(((row * P)[:, None] + np.arange(P)) * D + at[:, None], 1)
+        self.t_decided[:] = self.dpos

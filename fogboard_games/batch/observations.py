@@ -1,189 +1,218 @@
-"""The movers' float32 observations, brought up to date instead of rebuilt.
+"""Tensor stores kept in place, and the read-only views handed out of them
+(docs/batch.md#observations).
 
-A batched board game keeps every seat's information-state tensor in a uint8
-store, and the observation a step hands out is the movers' tensors as
-float32: (B, D), 12 MB a ply on dark hex 5 x 5 at B = 4096, which takes
-longer to write than the ply takes to play. When every ply passes the turn
-in every row (the abrupt rule without a sense), the movers' tensors are one
-block of the store, the two blocks taking turns; then the observation handed
-out two plies ago, once nothing references it any more, differs from the
-one wanted now only by what the store's block received since: four entries
-a row for the ply, and the rows restarted (a blank tensor) or ended (zeros).
-`Observations` keeps such buffers with the step each shows, logs the
-store's writes, restarts and endings of the last few steps, and a read
-takes the freshest free buffer of the block wanted and replays them into it
-in order; when none is free and recent enough, it rebuilds one whole.
-(Under the classical rule a row's mover depends on its plies: a third of
-the rows of a buffer two plies old show the other seat, and copying rows
-one by one costs several times a whole copy per row, so the game rebuilds
-its observations whole, in `Env._fresh` buffers.)
-
-Nobody can see the difference: a buffer is reused only when no array
-references it (as with `Env._fresh`), and it ends up holding what a rebuild
-would (the crosschecks read observations against pyspiel at every step,
-both when the last ones are held and when they are dropped).
+A batched game keeps each kind of tensor it has been asked for (information
+state, observation) for every seat of every row in one uint8 `Store`, which
+its steps write a few entries at a time. What `State.observation` hands out
+is a `Mirror` of a store: a (B, D) array in the environment's dtype whose
+row b shows one store row (row b's mover's), zeros in finished rows. A read
+brings the mirror up to date in place with what changed since its last
+read: the logged writes into the store rows it shows, and whole rows where
+the row shown changed (the turn passed, a restart, an ending). It is handed
+out as a read-only view that stays valid until the next step or reset:
+whoever holds it, the next read writes over it (OpenSpiel's rl_environment
+convention: copy it to keep it). So the cost of a read is what changed plus
+handing out the array, whatever the caller keeps.
 """
 
 from __future__ import annotations
 
-import sys
 from collections import deque
 
 import numpy as np
 
-# Changes of the store kept, in steps and resets (stamps): an older buffer is
-# rebuilt whole. A ply is usually a step and a reset (of the rows that
-# finished), so a buffer two plies old is four stamps old.
-DEPTH = 8
-POOL = 3  # buffers kept: while there is room, one is added rather than one rebuilt
-WRITE, RESTART, END = range(3)  # the kinds of logged changes
+# Logged changes kept for mirrors not read for a while; a mirror further behind
+# is rebuilt whole. Reading every step keeps a step's few entries.
+LIMIT = 64
+WRITE, RESTART, COLUMNS = range(3)  # the kinds of logged changes
 
 
-class Buffer:
-    """One pooled observation: (B + 1, D) float32, row B a scratch row for the
-    writes of rows that must not change; `stamp` the step it shows (None: not
-    kept up) and `block` the store block it shows."""
+class Mirror:
+    """One handed-out array: row b shows store row `shown[b]` (-1: zeros),
+    as of the store's log entry `seen` (None: never filled). Row B is a
+    scratch row for the logged writes of rows showing another store row
+    (sending them there costs less than picking the others out)."""
 
-    __slots__ = ("array", "stamp", "block")
+    __slots__ = ("array", "view", "shown", "seen", "scratch", "key", "blank")
 
-    def __init__(self, batch_size: int, tensor_size: int):
-        self.array = np.empty((batch_size + 1, tensor_size), np.float32)
-        self.stamp = None
-        self.block = None
+    def __init__(self, batch_size: int, size: int, dtype, key, blank):
+        self.key = key
+        self.blank = None if blank is None else blank.astype(dtype)  # (no cast per restart)
+        self.array = np.zeros((batch_size + 1, size), dtype)
+        self.scratch = batch_size * size  # flat offset of the scratch row
+        self.view = self.array[:batch_size]
+        self.view.flags.writeable = False
+        self.shown = np.full(batch_size, -1, np.int32)
+        self.seen = None
 
-    def free(self) -> bool:
-        # References of a buffer nobody else holds: .array and the argument. A
-        # handed out observation (a view of it) holds the array through its base.
-        return sys.getrefcount(self.array) == 2
 
+class Store:
+    """Every seat's tensors of one kind: `array` uint8 (R, D), store row r shown
+    as row `row_of[r]` of the batch. The game writes through `write` (flat
+    indices into `array`), `restart` (rows of the batch whose store rows it
+    set afresh) and `columns` (a block of columns it rewrote in place, in any
+    rows: a status block kept from the rows' state); `read` hands out a
+    mirror. Writes are logged only while some mirror exists.
 
-class Observations:
-    """The movers' observations of one batched board game (see the module doc).
+    `private`: where the game keeps every other column the same in all the
+    store rows of one batch row (the public pieces, written to every seat),
+    the columns that may differ (a list of slices: the seats' own pieces); a
+    mirror row whose store row changed within its batch row (the
+    turn passed) then copies only those. A block of `columns` is gathered
+    from the store rows a read shows (a game may keep it up to date in those
+    rows only).
 
-    The store is (2B + 1, D): block k is rows k * B .. k * B + B - 1, then a
-    scratch row; `blank` is a store row at a game's start. The
-    game calls `write` for every batch-wide store write, `restart` and `end`
-    for rows starting a game (both blocks' rows blank) and ending one, and
-    `read`. `stamp` is always the step the change leads to (the environment's
-    stamp after it).
-    """
+    `whole`: nothing is logged and every read gathers the rows it shows
+    whole, for small tensors whose shown rows change nearly everywhere at
+    every ply anyway (Mind Bluff: a status block in every row): one gather
+    costs less than the log's calls."""
 
-    def __init__(self, batch_size: int, tensor_size: int, blank: np.ndarray):
-        self.B, self.D = batch_size, tensor_size
-        self.blank = blank.astype(np.float32)
-        self.buffers: list[Buffer] = []
-        self.log: deque = deque()  # (stamp, [change, ...]), oldest first
-        self.counts = {"brought up": 0, "rebuilt": 0}  # reads by road (for the tests)
-        self.rows_at = np.arange(batch_size) * tensor_size  # flat offset of row b
-        self.scratch_at = batch_size * tensor_size  # flat offset of the scratch row
-        # Flat store offset of row b of each block (to tell a row's writes from
-        # the scratch row's).
-        self.block_at = [self.rows_at + k * batch_size * tensor_size for k in (0, 1)]
+    def __init__(
+        self, rows: int, size: int, row_of: np.ndarray, blank=None, private=None, whole=False
+    ):
+        self.blank = blank  # the row every restart sets, if one for all (the boards)
+        self.private = private
+        self.whole = whole
+        self.array = np.zeros((rows, size), np.uint8)
+        self.flat = self.array.reshape(-1)
+        self.size = size
+        self.row_of = row_of
+        self.mirrors: dict = {}
+        # (seq, kind, index array, block, rows, values), oldest first
+        self.log: deque = deque()
+        self.seq = 0  # the last entry's number
+        self.dropped = 0  # entries up to this one are gone
 
-    @property
-    def nbytes(self) -> int:
-        """The buffers' bytes and the logged changes' arrays'."""
-        arrays = {id(b.array): b.array for b in self.buffers}
-        for _, changes in self.log:
-            for change in changes:
-                arrays.update((id(a), a) for a in change[1:] if isinstance(a, np.ndarray))
-        return sum(a.nbytes for a in arrays.values())
+    def arrays(self) -> list:
+        """Every array the store keeps: its own, its mirrors', its log's."""
+        kept = [self.array] + ([] if self.blank is None else [self.blank])
+        for m in self.mirrors.values():
+            kept += [m.array, m.shown] + ([] if m.blank is None else [m.blank])
+        for entry in self.log:
+            kept += [x for x in entry[2:] if isinstance(x, np.ndarray)]
+        return kept
 
-    def _changes(self, stamp: int) -> list:
-        if not self.log or self.log[-1][0] != stamp:
-            self.log.append((stamp, []))
-            while self.log[0][0] <= stamp - DEPTH:
-                self.log.popleft()
-        return self.log[-1][1]
+    def write(self, index: np.ndarray, values, block=None, rows=None) -> None:
+        """Set `values` at the flat indices `index`, (n,) or (n, k). If known,
+        `block`: the writes go into rows of the store block the mirror of that
+        key shows, or the scratch row (boards' always_passes); `rows`: the store
+        row of each index, of `index`'s leading shape (spares a division per
+        entry at a read)."""
+        self.flat[index] = values
+        if self.mirrors:
+            self._append(WRITE, index, block, rows, values)
 
-    def write(self, stamp, base, rel, values, block, complete) -> None:
-        """Log a store write into block `block`: row b wrote `values[b]` at flat
-        store offsets base[b] + rel[b], base[b] row b of the block or the
-        scratch row's; `complete`: no row wrote to the scratch row."""
-        self._changes(stamp).append((WRITE, base, rel, values, block, complete))
+    def restart(self, rows: np.ndarray) -> None:
+        if self.mirrors:
+            self._append(RESTART, rows, None, None, None)
 
-    def restart(self, stamp, rows) -> None:
-        """Rows whose store rows (of both blocks) were set blank."""
-        self._changes(stamp).append((RESTART, rows))
+    def rewrote(self, rows: np.ndarray) -> None:
+        """Rows of the batch whose store rows the game rewrote in bulk, directly
+        in `array` (a block copied): a read copies them whole. (A store without
+        a blank, where that is what a restart logs.)"""
+        assert self.blank is None
+        self.restart(rows)
 
-    def end(self, stamp, rows) -> None:
-        """Rows whose game ended (their observation is zeros until a restart)."""
-        self._changes(stamp).append((END, rows))
+    def columns(self, lo: int, hi: int) -> None:
+        """Columns lo..hi-1 were rewritten in `array` directly (any rows): a read
+        gathers them from the store for the rows it shows."""
+        if self.mirrors:
+            self._append(COLUMNS, (lo, hi), None, None, None)
 
-    def read(self, stamp, store, block, terminated, finished) -> np.ndarray:
-        """(B, D) float32: row b of store block `block`, zeros in finished rows."""
-        B = self.B
-        buf = self._pick(stamp, block)
-        out = buf.array[:B]
-        if buf.stamp is None:
-            np.copyto(out, store[block * B : (block + 1) * B])
-            if finished:
-                out[terminated] = 0
-            self.counts["rebuilt"] += 1
+    def invalidate(self) -> None:
+        """The store was rewritten whole (a replay): every mirror is rebuilt."""
+        self.seq += 1
+        self.dropped = self.seq
+        self.log.clear()
+
+    def _append(self, kind, data, block, rows, values) -> None:
+        if self.whole:  # (no log: every read gathers whole rows)
+            return
+        self.seq += 1
+        self.log.append((self.seq, kind, data, block, rows, values))
+        if len(self.log) > LIMIT:
+            self.dropped = self.log.popleft()[0]
+
+    def read(self, key, want: np.ndarray, dtype) -> np.ndarray:
+        """The read-only (B, D) view of mirror `key` showing store row want[b]
+        in row b (-1: zeros), brought up to date."""
+        mirror = self.mirrors.get(key)
+        if mirror is None:
+            mirror = self.mirrors[key] = Mirror(len(want), self.size, dtype, key, self.blank)
+        self._sync(mirror, want)
+        seen = min(m.seen for m in self.mirrors.values())
+        while self.log and self.log[0][0] <= seen:
+            self.log.popleft()
+        return mirror.view
+
+    def _sync(self, mirror: Mirror, want: np.ndarray) -> None:
+        B, D, out = len(want), self.size, mirror.array
+        entries = ()
+        part = ()  # rows whose shown store row changed within the row (private)
+        if mirror.seen is None or mirror.seen < self.dropped or self.whole:
+            full = None  # every row
         else:
-            self._catch_up(buf, stamp, terminated)
-            self.counts["brought up"] += 1
-        buf.stamp, buf.block = stamp, block
-        return out
-
-    def _pick(self, stamp, block) -> Buffer:
-        """The newest free buffer of the block within the log's reach; else a new
-        one while the pool has room, else the oldest free one, to rebuild (its
-        stamp None): a recent one of the other block is the one the next read
-        may want."""
-        best, spare = None, None
-        for buf in self.buffers:
-            if not buf.free():
-                continue
-            if (
-                buf.block == block
-                and buf.stamp is not None
-                and buf.stamp > stamp - DEPTH
-                and (best is None or buf.stamp > best.stamp)
-            ):
-                best = buf
-            elif (
-                spare is None
-                or spare.stamp is not None
-                and (buf.stamp is None or buf.stamp < spare.stamp)
-            ):
-                spare = buf
-        if best is not None:
-            return best
-        if spare is None or len(self.buffers) < POOL:
-            spare = Buffer(self.B, self.D)
-            if len(self.buffers) < POOL:
-                self.buffers.append(spare)
-        spare.stamp = None
-        return spare
-
-    def _catch_up(self, buf, stamp, terminated) -> None:
-        """Replay into `buf`, in order, what its block received after its step:
-        the writes, the restarts (blank rows); then zeros in the rows that ended
-        and are still finished (rows finished all along write to the scratch row)."""
-        block = buf.block
-        flat = buf.array.reshape(-1)
-        ended = []
-        for entry_stamp, changes in self.log:
-            if not buf.stamp < entry_stamp <= stamp:
-                continue
-            for change in changes:
-                kind = change[0]
-                if kind == WRITE:
-                    _, base, rel, values, wblock, complete = change
-                    if wblock != block:
-                        continue  # the other block: no row this buffer shows
-                    if complete:  # every row wrote its own row
-                        target = self.rows_at
-                    else:
-                        at = self.block_at[block]
-                        target = np.where(base == at, self.rows_at, self.scratch_at)
-                    flat[target[:, None] + rel] = values
-                elif kind == RESTART:
-                    buf.array[change[1]] = self.blank
-                else:
-                    ended.append(change[1])
-        for rows in ended:
-            rows = rows[terminated.take(rows)]
-            if len(rows):
-                buf.array[rows] = 0
+            full = want != mirror.shown
+            entries = [e for e in self.log if e[0] > mirror.seen]
+            if self.private is not None:
+                seat = full & (want >= 0) & (mirror.shown >= 0)
+            if self.blank is None:  # a restart's rows are copied whole
+                for _, kind, data, *_ in entries:
+                    if kind == RESTART:
+                        full[data] = True
+                        if self.private is not None:
+                            seat[data] = False
+            if self.private is not None:
+                part = np.flatnonzero(seat)
+                full &= ~seat
+        count = B if full is None else np.count_nonzero(full)
+        if 2 * count > B:  # most rows changed whole: all of them, in one gather
+            np.copyto(out[:B], self.array.take(np.maximum(want, 0), axis=0), casting="unsafe")
+            zero = np.flatnonzero(want < 0)
+        else:
+            flat, shown = out.reshape(-1), mirror.shown
+            # The writes replayed in order (so the last one of an entry stands),
+            # with the values written: what the store holds there now.
+            live = None
+            for _, kind, data, block, srow, values in entries:
+                if kind == COLUMNS:  # the store's values now, in the rows to show
+                    lo, hi = data
+                    if live is None:
+                        live = np.maximum(want, 0), np.flatnonzero(want < 0)
+                    np.copyto(out[:B, lo:hi], self.array[live[0], lo:hi], casting="unsafe")
+                    if len(live[1]):
+                        out[live[1], lo:hi] = 0
+                    continue
+                if kind == RESTART:
+                    if self.blank is not None:  # (every store row of the rows)
+                        out[data] = mirror.blank
+                    continue
+                if block is not None and block != mirror.key:
+                    continue  # (a block this mirror never shows)
+                if srow is None:
+                    srow, column = np.divmod(data, D)
+                    rows = self.row_of.take(srow)
+                    target = rows * D
+                    target += column
+                    np.putmask(target, shown.take(rows) != srow, mirror.scratch)
+                else:  # from store row srow to the row showing it, or the scratch row
+                    rows = self.row_of.take(srow)
+                    np.putmask(rows, shown.take(rows) != srow, B)
+                    rows = rows - srow  # (int64 with srow: store rows times D may pass 2**31)
+                    rows *= D
+                    target = data + rows.reshape(rows.shape + (1,) * (data.ndim - rows.ndim))
+                flat[target] = values
+            zero = ()
+            if count:
+                copy = np.flatnonzero(full & (want >= 0))
+                if len(copy):
+                    out[copy] = self.array.take(want[copy], axis=0)
+                zero = np.flatnonzero(full & (want < 0))
+            if len(part):  # the other columns are the old store row's already
+                rows = want[part]
+                for cols in self.private:  # (a take of the column view runs 10x slower)
+                    out[part, cols] = self.array[rows, cols]
+        if len(zero):
+            out[zero] = 0
+        mirror.shown[:] = want
+        mirror.seen = self.seq

@@ -1,9 +1,12 @@
-"""`bench --batch`: `fogboard_games.batch` beside the C++ loop
-(docs/batch.md, docs/performance.md).
+"""`bench --batch`: `fogboard_games.batch` beside the C++ loop, and beside
+pgx when it is installed (docs/batch.md#speed, docs/performance.md).
 
 The batch carries on from slice to slice (`BatchPlay`), as a training loop
 would, and plays actions drawn from the legal mask by `random_actions`,
-vectorized so that the draw stays a small part of a step.
+vectorized so that the draw stays a small part of a step. pgx is a
+benchmark peer only, imported here when present, never a dependency
+(`PgxPlay`: its step, draw and restart in one jitted call, timed after its
+compile).
 """
 
 from __future__ import annotations
@@ -18,6 +21,18 @@ from fogboard_games.bench.playouts import SLICES, interleaved, playout_rate
 from fogboard_games.bench.report import cell
 from fogboard_games.core.registry import BENCH_PAIRS
 
+# Presets OpenSpiel has no C++ twin of, measured beside our own pyspiel game's
+# Python loop instead (Liar's Dice in dice mode with rerolls and pass, Mind Bluff
+# and its series, Parley).
+OWN_LOOP = (
+    "liars-dice-table",
+    "mind-bluff",
+    "mind-bluff-tiny",
+    "mind-bluff-series",
+    "parley",
+    "parley-tiny",
+)
+
 BATCH_LEGEND = """\
 batch     fogboard_games.batch at the batch size shown: every row plays uniformly random
           legal actions (drawn from the mask, vectorized: random_actions), finished rows
@@ -25,11 +40,36 @@ batch     fogboard_games.batch at the batch size shown: every row plays uniforml
           inside
 C++ loop  OpenSpiel's C++ game stepped one state at a time from a Python loop, random
           legal actions; plies (decisions) per second, chance steps played, not counted
+          (ours:PRESET where OpenSpiel has no twin: our own pyspiel game in that loop)
 plain     no tensor read; tensor: the mover's information-state tensor read at every
           ply (batch: state.observation, (B, D) float32; C++: information_state_tensor())
-ratio     batch / C++ loop, both measured in this run; -: no C++ counterpart
-bytes/row the batch environment's numpy arrays per row (history, tensors and the kept
-          observation buffers included)"""
+ratio     batch / C++ loop, both measured in this run; -: no C++ counterpart; a game
+          marked "ours:" has none either and is measured beside our own pyspiel
+          game's Python loop instead (same loop, same reads)
+bytes/row the batch environment's memory per row (history, bitboards, tensor stores,
+          the handed-out array and its log: memory_per_row(), game tables apart)"""
+
+PGX_LEGEND = """\
+ours      fogboard_games.batch, as above; obs: State.observation read at every ply in the
+          observation form (the mover's view now) in the compact dtype (bool)
+pgx       pgx's env of that id, one jitted call per ply over every row (vmap): a uniformly
+          random legal action (categorical over the mask), the step, and a fresh start
+          in the rows that finished; timed after its compile; obs: state.observation
+          (pgx computes it in every step) handed to numpy at every ply
+/cpu      plies per CPU second of the process (time.process_time: every thread), beside
+          plies per wall second; ratio = ours / pgx
+bytes/row ours as above, in the observation form; pgx: its state's arrays per row
+pgx's hex has the swap move and no fog; at 8 x 8 its start of game is rebuilt for the
+size (pgx builds an 11 x 11 board); dark-hex-11 is pgx's own hex, 11 x 11"""
+
+# (our game or None, the row's name, pgx env id, board size for pgx's hex)
+PGX_PAIRS = (
+    ("phantom-ttt-3", "phantom-ttt-3", "tic_tac_toe", None),
+    ("fogboard_dark_hex(board_size=8)", "dark-hex-8", "hex", 8),
+    ("fogboard_dark_hex(board_size=11)", "dark-hex-11", "hex", None),
+)
+# Rows of the C++ table beyond the covered presets: (name, our game, C++ game).
+EXTRA_PAIRS = (("dark-hex-11", "fogboard_dark_hex(board_size=11)", "dark_hex(board_size=11)"),)
 
 
 def random_actions(rng, mask):
@@ -74,9 +114,10 @@ class BatchPlay:
         self.state = env.reset()
 
     def rate(self, seconds: float) -> float:
+        """Plies per wall second; `cpu_rate` is set to plies per CPU second."""
         env, rng, state, tensor = self.env, self.rng, self.state, self.tensor
-        self.state = None  # (held here, its observation's buffer could not be reused)
         plies = 0
+        cpu = time.process_time()
         start = time.perf_counter()
         deadline = start + seconds
         while time.perf_counter() < deadline:
@@ -88,7 +129,94 @@ class BatchPlay:
                 if state.terminated.any():
                     state = env.reset(state.terminated)
         self.state = state
+        self.cpu_rate = plies / max(time.process_time() - cpu, 1e-9)
         return plies / (time.perf_counter() - start)
+
+
+def load_pgx():
+    """(jax, pgx) when both import, else None: pgx is an optional peer."""
+    try:
+        import jax
+        import pgx
+    except ImportError:
+        return None
+    return jax, pgx
+
+
+class PgxPlay:
+    """pgx's `env_id` at batch `batch_size` playing uniformly random legal
+    actions, restarting finished rows at once, handing the observation to
+    numpy at every ply if `tensor`; `rate(seconds)` as BatchPlay's. The
+    jitted ply is compiled (and run once) here, so rates leave it out."""
+
+    def __init__(self, env_id: str, size, batch_size: int, tensor: bool, seed: int = 0):
+        jax, pgx = load_pgx()
+        jnp = jax.numpy
+        env = pgx.make(env_id) if size is None else _sized_hex(jax, size)
+        B = self.batch_size = batch_size
+        init, step = jax.vmap(env.init), jax.vmap(env.step)
+
+        def ply(state, key):
+            draw, fresh, key = jax.random.split(key, 3)
+            logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+            action = jax.random.categorical(draw, logits, axis=1)
+            state = step(state, action)
+            start = init(jax.random.split(fresh, B))
+            done = state.terminated
+
+            def pick(now, new):
+                return jnp.where(done.reshape((-1,) + (1,) * (now.ndim - 1)), new, now)
+
+            return jax.tree_util.tree_map(pick, state, start), key
+
+        self.ply = jax.jit(ply)
+        self.tensor = tensor
+        self.state = jax.jit(init)(jax.random.split(jax.random.PRNGKey(seed), B))
+        self.key = jax.random.PRNGKey(seed + 1)
+        self.state, self.key = self.ply(self.state, self.key)  # (the compile)
+        self.state.terminated.block_until_ready()
+        leaves = jax.tree_util.tree_leaves(self.state)
+        self.bytes_per_row = -(-sum(leaf.nbytes for leaf in leaves) // B)
+
+    def rate(self, seconds: float) -> float:
+        state, key, ply, tensor = self.state, self.key, self.ply, self.tensor
+        plies = 0
+        cpu = time.process_time()
+        start = time.perf_counter()
+        deadline = start + seconds
+        while time.perf_counter() < deadline:
+            for _ in range(8):
+                if tensor:
+                    np.asarray(state.observation)
+                state, key = ply(state, key)  # (every row plays: finished ones restarted)
+                plies += self.batch_size
+            state.terminated.block_until_ready()
+        self.state, self.key = state, key
+        self.cpu_rate = plies / max(time.process_time() - cpu, 1e-9)
+        return plies / (time.perf_counter() - start)
+
+
+def _sized_hex(jax, size: int):
+    """pgx's hex on a size x size board: its start of game rebuilt for the size
+    (pgx's builds an 11 x 11 board whatever its size; its rules read the size)."""
+    from pgx._src.games.hex import GameState
+    from pgx.hex import Hex, State
+
+    jnp = jax.numpy
+
+    class SizedHex(Hex):
+        def _init(self, key):
+            order = jnp.array([[0, 1], [1, 0]])[jax.random.bernoulli(key).astype(jnp.int32)]
+            x = GameState(board=jnp.zeros(size * size, jnp.int32))
+            return State(
+                current_player=order[x.color],
+                observation=jnp.zeros((size, size, 2), jnp.bool_),
+                legal_action_mask=jnp.ones(size * size + 1, jnp.bool_).at[-1].set(False),
+                _player_order=order,
+                _x=x,
+            )
+
+    return SizedHex(size=size)
 
 
 def run_batch(
@@ -101,8 +229,10 @@ def run_batch(
     counterpart = dict(BENCH_PAIRS)
     from fogboard_games.batch import COVERED_PRESETS
 
-    check_options("bench --batch", rounds, seconds, only, COVERED_PRESETS, batch_size)
-    presets = [p for p in COVERED_PRESETS if only is None or p in only]
+    extra = {name: (ours, cpp) for name, ours, cpp in EXTRA_PAIRS}
+    names = COVERED_PRESETS + tuple(extra)
+    check_options("bench --batch", rounds, seconds, only, names, batch_size)
+    presets = [p for p in names if only is None or p in only]
     print(
         f"batched random play at batch {batch_size} beside the C++ game's Python loop; "
         f"best of {rounds} rounds of {seconds}s, each in {SLICES} slices alternating "
@@ -114,11 +244,14 @@ def run_batch(
     )
     results = []
     for preset in presets:
-        cpp = counterpart.get(preset)
+        ours, cpp = extra.get(preset, (preset, counterpart.get(preset)))
         game = pyspiel.load_game(cpp) if cpp else None
+        if preset in OWN_LOOP:
+            game = batch.make(preset, batch_size=1).game  # our pyspiel game
+            cpp = f"ours: {preset}"
         # One environment per kind of play: the plain one never builds its tensors.
         plays = {
-            tensor: BatchPlay(batch.make(preset, batch_size=batch_size, seed=0), tensor)
+            tensor: BatchPlay(batch.make(ours, batch_size=batch_size, seed=0), tensor)
             for tensor in (False, True)
         }
         for play in plays.values():
@@ -157,4 +290,71 @@ def run_batch(
             flush=True,
         )
     print(BATCH_LEGEND)
+    if only is None:
+        results += run_pgx(rounds, seconds, batch_size)
+    else:
+        print("beside pgx: a full bench --batch run only (no --only)")
+    return results
+
+
+def run_pgx(rounds: int, seconds: float, batch_size: int) -> list[dict]:
+    """The pgx table (PGX_PAIRS), or a note when pgx is not installed."""
+    if load_pgx() is None:
+        print("beside pgx: skipped, pgx is not installed (pip install pgx; CPU jax is enough)")
+        return []
+    from fogboard_games import batch
+
+    print(
+        f"\nbeside pgx on CPU at batch {batch_size}: best of {rounds} rounds of {seconds}s, "
+        f"each in {SLICES} slices alternating ours and pgx; plies/s and plies per CPU second"
+    )
+    head = ""
+    for kind in ("", " obs"):
+        head += f"{'ours' + kind:>11}{'/cpu':>10}{'pgx' + kind:>11}{'/cpu':>10}{'ratio':>7}"
+    print(f"{'game':<15}{'pgx':<13}{head}{'ratio/cpu':>10}{'bytes/row':>10}{'pgx':>6}")
+    results = []
+    for ours, name, env_id, size in PGX_PAIRS:
+        plays = {}
+        for tensor in (False, True):
+            pgx_play = PgxPlay(env_id, size, batch_size, tensor)
+            pgx_play.rate(seconds / SLICES)  # (warm)
+            plays["pgx", tensor] = pgx_play
+            if ours is not None:
+                form = dict(observation="observation", dtype=bool) if tensor else {}
+                env = batch.make(ours, batch_size=batch_size, seed=0, **form)
+                play = plays["ours", tensor] = BatchPlay(env, tensor)
+                play.rate(seconds / SLICES)
+        best: dict = {}  # (who, tensor): (wall, cpu) rates of the best round
+        for _ in range(rounds):
+            for tensor in (False, True):
+                who = [w for w in ("ours", "pgx") if (w, tensor) in plays]
+                sums = {w: [0.0, 0.0] for w in who}
+                for _ in range(SLICES):  # ours and pgx alternating, slice by slice
+                    for w in who:
+                        play = plays[w, tensor]
+                        sums[w][0] += play.rate(seconds / SLICES) / SLICES
+                        sums[w][1] += play.cpu_rate / SLICES
+                for w in who:
+                    if sums[w][0] > best.get((w, tensor), (0.0,))[0]:
+                        best[w, tensor] = tuple(sums[w])
+        row = {"game": name, "pgx": env_id if size is None else f"{env_id}({size}x{size})"}
+        line = f"{name:<15}{row['pgx']:<13}"
+        for tensor, kind in ((False, "plain"), (True, "obs")):
+            ours_rate, pgx_rate = best.get(("ours", tensor)), best["pgx", tensor]
+            ratio = ours_rate[0] / pgx_rate[0] if ours_rate else None
+            cpu_ratio = ours_rate[1] / pgx_rate[1] if ours_rate else None
+            row[kind] = {"ours": ours_rate, "pgx": pgx_rate, "ratio": ratio, "cpu_ratio": cpu_ratio}
+            line += cell(ours_rate and ours_rate[0], 11, 0) + cell(
+                ours_rate and ours_rate[1], 10, 0
+            )
+            line += f"{pgx_rate[0]:>11.0f}{pgx_rate[1]:>10.0f}{cell(ratio, 7, 1)}"
+        row["bytes_per_row"] = plays["ours", True].env.memory_per_row() if ours else None
+        row["pgx_bytes_per_row"] = plays["pgx", True].bytes_per_row
+        cpu_ratios = "/".join(
+            f"{row[k]['cpu_ratio']:.1f}" for k in ("plain", "obs") if row[k]["cpu_ratio"]
+        )
+        line += f"{cpu_ratios or '-':>10}{cell(row['bytes_per_row'], 10, 0)}{row['pgx_bytes_per_row']:>6}"
+        print(line, flush=True)
+        results.append(row)
+    print(PGX_LEGEND)
     return results

@@ -1,0 +1,570 @@
+"""Batched Mind Bluff, single games and the best-of-3 series (docs/mind_bluff.md).
+
+The rules are those of fogboard_games/mind_bluff/rules.py
+(docs/mind_bluff.md#rules) and series.py (docs/mind_bluff.md#the-series),
+applied to every row at once. Chance (the coin, then a secret start) is
+drawn from the environment's Generator where a game starts, and logged in
+the row's history as pyspiel's outcomes: at the restart of a single game,
+and for the series' third game right after the action that ended the
+second (so `step` appends it after that action).
+
+A row keeps only what the rules need, in small dtypes: the phase, the
+mover, the count left, both honesty debts, the turn under way and its eat
+and claim (and in the series the game and the score). Legal actions
+depend on one key per row (eat; claim; a forced claim of the true eat k;
+respond; over). A step applies every kind of move to whole rows under
+masks, as the other engines do (see Env).
+
+Both seats' information-state tensors are kept in one uint8 `Store`
+(batch/observations.py: store row 2b + p is seat p of row b), made and
+filled at the first tensor read (by replaying every row's history): from
+then on each step writes its few entries through the store (the eat to its
+eater, the claim, response and verdict to both seats), then every row's
+status block (mover, phase, forced_now, debts, ending) by whole slices,
+logged as one block of columns; in the series the finished game's review
+(the view of every seat) is built beside it and copied into both seats
+when that game ends. `State.observation` is the store's read-only mirror
+(docs/batch.md#observations). The observation form (the seat's view now:
+the last turn only, and the counts still possible) is not made: `make`
+refuses it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fogboard_games.batch.env import Env
+from fogboard_games.batch.observations import Store
+from fogboard_games.mind_bluff import rules, series
+
+EAT, CLAIM, RESPOND, OVER = range(4)  # rules.EAT .. rules.OVER, counted from EAT
+SEATS = np.arange(2)
+STATUS = 12  # mover (2), phase (4), forced_now (1), debts (2), ending (3): contiguous
+REVIEW = series.REVIEW_KEY  # a finished game as every seat sees it
+
+
+def _status_table() -> np.ndarray:
+    """The status block, debts left zero, of each code ((ending + 1) * 4 + phase)
+    * 4 + p2 + 2 forced_now (ending -1 while running)."""
+    table = np.zeros((4 * 4 * 4, STATUS), np.uint8)
+    for ending in range(-1, 3):
+        for phase in range(4):
+            for p2 in (0, 1):
+                for forced_now in (0, 1):
+                    row = table[((ending + 1) * 4 + phase) * 4 + p2 + 2 * forced_now]
+                    if phase != OVER:
+                        row[p2] = 1  # the mover (none at the end)
+                    row[2 + phase] = 1
+                    row[6] = forced_now
+                    if ending >= 0:
+                        row[9 + ending] = 1
+    return table
+
+
+STATUS_TABLE = _status_table()
+
+
+class _Pieces:
+    """Absolute offsets of one game's pieces, one entry per game (numpy, so a
+    row's game index picks its offsets)."""
+
+    NAMES = ("player", "eats", "first", "claims", "forced", "responses", "verdicts", "mover")
+    NAMES += ("start_shown", "remaining_shown")
+
+    def __init__(self, bases, layouts):
+        for name in self.NAMES:
+            at = [base + lay.offset.get(name, -1) for base, lay in zip(bases, layouts)]
+            setattr(self, name, np.array(at, np.int64))
+
+
+class MindBluff(Env):
+    """A batch of fogboard_mind_bluff or fogboard_mind_bluff_series games."""
+
+    def __init__(
+        self, game, batch_size: int, seed=None, observation="information_state", dtype=None
+    ):
+        setup = game.setup
+        self.is_series = isinstance(setup, series.SeriesSetup)
+        games = setup.games if self.is_series else (setup,)
+        self.setups = games
+        self.num_players = 2
+        self.num_actions = A = setup.num_actions
+        self.M = M = setup.max_eat
+        layout = game.info_layout
+        self.tensor_size = layout.size
+        chance = sum((g.first_player == -1) + (g.spread > 0) for g in games)
+        self.max_history = chance + setup.max_game_length
+        super().__init__(game, batch_size, seed, observation, dtype)
+        B = self.batch_size
+
+        # Per game: the first seat (-1: a coin), the start's range, the turns.
+        self.g_first = np.array([g.first_player for g in games], np.int64)
+        self.g_low = np.array([g.low for g in games], np.int64)
+        self.g_turns = np.array([g.max_turns for g in games], np.int64)
+        self.g_spread = np.array([g.spread for g in games], np.int64)
+        if self.is_series:
+            enc = game.encoder.inner
+            at = layout.offset
+            seat_bases = [at[f"game{g + 1}"] for g in range(3)]
+            self.view = _Pieces(seat_bases, [e.layout(layout.key) for e in enc])
+            review_layouts = [e.layout(REVIEW) for e in enc]
+            self.review = _Pieces([0, 0, 0], review_layouts)
+            self.review_base = [at[f"review{g + 1}"] for g in range(3)]
+            self.review_size = [lay.size for lay in review_layouts]
+            self.o_score, self.o_game = at["score"], at["game"]
+            self.o_player = at["player"]
+            self.reviews = np.zeros((B, max(self.review_size)), np.uint8)
+        else:
+            self.view = _Pieces([0], [layout])
+            self.review = None
+            self.o_player = layout.offset["player"]
+
+        # legal[key]: eat; claim; claim forced to the true eat k (key 1 + k); respond; over.
+        legal = np.zeros((M + 4, A), bool)
+        legal[0, : M + 1] = True
+        legal[1, M + 1 : 2 * M + 1] = True
+        for k in range(1, M + 1):
+            legal[1 + k, M + k] = True
+        legal[M + 2, [2 * M + 1, 2 * M + 2]] = True
+        self.legal = legal
+        self.legal_by_action = np.ascontiguousarray(legal.T)  # (A, keys)
+        self.respond_key, self.finished_key = M + 2, M + 3
+        self.start_block = (0, M + 1)  # every game starts at an eat
+
+        # Small dtypes: a step's numpy calls on 4096 int8 entries cost a fraction of
+        # int64 ones, and every value fits (a count is at most 196).
+        self.game_index = np.zeros(B, np.int64)  # the game under way (the series' 0..2)
+        self.key = np.zeros(B, np.int8)
+        self.phase = np.zeros(B, np.int8)
+        self.p2 = np.zeros(B, bool)  # P2 (seat 1) is the mover
+        self.first = np.zeros(B, np.int64)
+        self.start = np.zeros(B, np.int16)
+        self.remaining = np.zeros(B, np.int16)
+        self.debts = np.zeros((2, B), np.int16)  # each seat's honesty debt
+        self.turn = np.zeros(B, np.int16)  # the turn under way, from 0
+        self.actual = np.zeros(B, np.int8)  # its eat
+        self.claim = np.zeros(B, np.int8)  # its claim
+        self.score = np.zeros((B, 2), np.int64)
+        self.ending = np.full(B, -1, np.int8)  # LAST_DANGO .. ALL_DONE_LOSS, -1 while running
+        self.block = np.zeros((B, STATUS), np.uint8)  # (scratch for _status_all)
+        # legal_flat[key * (A + 1) + action]: a spare False column for every id out of range
+        self.legal_flat = np.concatenate([legal, np.zeros((M + 4, 1), bool)], 1).reshape(-1)
+        self.row_of = (np.arange(2 * B) // 2).astype(np.int32)  # store row 2b + p: row b
+        self.info = self.tensors = None  # the Store and its (B, 2, D) view, once tracking
+        # The columns where the seats' tensors differ: `player` and each game's eats
+        # (everything else is written to both seats alike; Store.private).
+        spans = [(self.o_player, self.o_player + 2)]
+        spans += [(int(lo), int(hi)) for lo, hi in zip(self.view.player, self.view.first)]
+        self.own = []
+        for lo, hi in sorted(set(spans)):
+            if self.own and self.own[-1].stop >= lo:
+                self.own[-1] = slice(self.own[-1].start, max(hi, self.own[-1].stop))
+            else:
+                self.own.append(slice(lo, hi))
+        self._quiet = False  # writes straight into the store, unlogged (restarts; a whole store)
+        self.tracking = False  # tensors kept up to date (from the first read on)
+        self._replay = None  # while tensors are built: each row's next history entry
+        self._chance = None  # (rows, outcomes) drawn in `_play`, logged after the action
+        self.reset()
+
+    @property
+    def mover(self) -> np.ndarray:
+        """(B,) int64: the seat to decide (in a finished row, the last one's)."""
+        return self.p2.astype(np.int64)
+
+    # ---- starts: the chance draws -------------------------------------------------
+
+    def _restart(self, rows: np.ndarray) -> None:
+        quiet = self._quiet
+        self._quiet = self.tracking  # (the mirrors copy restarted rows whole at a read)
+        try:
+            self._start(rows)
+        finally:
+            self._quiet = quiet
+
+    def _start(self, rows: np.ndarray) -> None:
+        if self.tracking:
+            self.tensors[rows] = 0
+            self.info.restart(rows)
+            self._put(rows, 0, self.o_player, 1)
+            self._put(rows, 1, self.o_player + 1, 1)
+        if self.is_series:
+            self.score[rows] = 0
+            if self.tracking:
+                self.reviews[rows] = 0
+        g = np.zeros(len(rows), np.int64)
+        outcomes = self._start_game(rows, g)
+        if outcomes is not None and self._replay is None:
+            self._log(rows, outcomes)
+        if self.tracking:
+            self._status(rows, g)
+
+    def _draw(self, rows: np.ndarray, low: int, high: int) -> np.ndarray:
+        """One chance outcome per row, uniform in low..high: from the Generator,
+        or, while tensors are built, the one the row's history holds next."""
+        if self._replay is None:
+            return self.rng.integers(low, high + 1, size=len(rows))
+        at = self._replay[rows]
+        self._replay[rows] = at + 1
+        return self.history[rows, at].astype(np.int64)
+
+    def _start_game(self, rows: np.ndarray, g: np.ndarray):
+        """Rows start game g (a per-row index; in a call that draws chance all rows
+        start the same game). Returns the chance outcomes drawn, (rows, k), or None."""
+        n = len(rows)
+        if not n:
+            return None
+        self.game_index[rows] = g
+        setup = self.setups[int(g[0])]
+        drawn = []
+        first = self.g_first[g]
+        if setup.first_player == -1:  # a public coin
+            first = self._draw(rows, 0, 1)
+            drawn.append(first)
+        start = self.g_low[g]
+        if setup.spread:  # a secret start
+            start = self._draw(rows, setup.low, setup.high)
+            drawn.append(start)
+        self.first[rows] = first
+        self.start[rows] = start
+        self.remaining[rows] = start
+        self.p2[rows] = first == 1
+        self.debts[:, rows] = 0
+        self.turn[rows] = 0
+        self.phase[rows] = EAT
+        self.key[rows] = 0
+        self.ending[rows] = -1
+        if self.tracking:
+            v = self.view
+            for seat in (0, 1):
+                self._put(rows, seat, v.player[g] + seat, 1)
+            self._put_both(rows, v.first[g] + first, 1)
+            if self.is_series:
+                self._review(rows, self.review.first[g] + first, 1)
+                self._put_both(rows, self.o_game + g, 1)
+                self._put_both(rows, self.o_game + g - 1, 0, where=g > 0)
+        return np.stack(drawn, 1) if drawn else None
+
+    # ---- what the mover may do ----------------------------------------------------
+
+    def _legal_mask(self) -> np.ndarray:
+        """(B, A) bool, a transposed view of an (A, B) array (see Boards._legal_mask)."""
+        return self.legal_by_action.take(self.key, 1).T
+
+    # ---- the moves ------------------------------------------------------------------
+
+    def step(self, actions):
+        state = super().step(actions)
+        if self._chance is not None:  # the third game's coin and start, after the action
+            rows, outcomes = self._chance
+            self._chance = None
+            self._log(rows, outcomes)
+        return state
+
+    def _play(self, acts: np.ndarray, active):
+        # Every id out of range reads the spare False column (negatives too, as uint64).
+        A = self.num_actions
+        at = np.minimum(acts.view(np.uint64), A).astype(np.int64)
+        ok = self.legal_flat.take(self.key * (A + 1) + at)
+        if active is not None:
+            ok |= ~active  # (a finished row's key allows nothing; its action is ignored)
+        if np.count_nonzero(ok) != self.batch_size:
+            self._refuse(active, acts, ok)
+        done, winner = self._advance(acts)
+        if done is None:
+            return None, None
+        ended = np.zeros(self.batch_size, bool)
+        ended[done] = True
+        rewards = np.zeros((self.batch_size, 2), np.float32)
+        rewards[done, winner] = 1.0
+        rewards[done, 1 - winner] = -1.0
+        return ended, rewards
+
+    def _advance(self, a: np.ndarray, active=None):
+        """Play checked actions (in the rows of `active`, or every running row):
+        returns the rows whose game (the series: whose series) ended and the
+        winners, or None, None."""
+        ended, winner = self._apply(a, active)
+        if ended is None:
+            if self.tracking:
+                self._status_all()
+            return None, None
+        if self.is_series:
+            ended, winner = self._next_game(ended, winner)
+        self.key[ended] = self.finished_key
+        if self.tracking:
+            self._status_all()
+        return (ended, winner) if len(ended) else (None, None)
+
+    def _apply(self, a: np.ndarray, active):
+        """The rules on whole rows, with masks for the kinds of move (at a few
+        thousand rows a numpy call costs about its work, so compacting rows by
+        kind would cost more calls than it saves; see Env). A finished row is
+        in no phase of play, so it takes part in none."""
+        M = self.M
+        a8 = a.astype(np.int8)  # (a finished row's garbage may wrap: it plays no part)
+        phase, p2 = self.phase, self.p2
+        if active is not None:  # (building tensors: only the rows with a move left)
+            phase = np.where(active, phase, OVER).astype(np.int8)
+        eat, claim, respond = phase == EAT, phase == CLAIM, phase == RESPOND
+        k = a8 + 1  # the eat, in eat rows
+        left = self.remaining
+        ate = eat & (a8 < M)
+        all_done = eat & (a8 == M)
+        last = ate & (k >= left)  # the last dango: lost before any claim
+        survived = ate ^ last
+        ended_mask = all_done | last
+        d0, d1 = self.debts
+        in_debt = np.where(p2, d1, d0) > 0  # the mover's
+        forced = claim & in_debt
+        doubt = respond & (a8 == 2 * M + 2)
+        true = self.actual == self.claim
+        if self.tracking:  # what the move shows, written before the turn moves on
+            self._write(a, p2, ate, claim, forced, respond, doubt, true)
+        d0 -= forced & ~p2  # a forced claim pays one back, before the response
+        d1 -= forced & p2
+        # TRUE: the challenger (the mover) owes an honest claim; BLUFF: the claimant does.
+        owes_p2 = p2 ^ ~true
+        d1 += doubt & owes_p2
+        d0 += doubt & ~owes_p2
+        self.remaining -= k * survived
+        np.putmask(self.remaining, last, 0)
+        np.putmask(self.actual, survived, k)
+        np.putmask(self.claim, claim, a8 - M)
+        self.turn += respond
+        self.phase += survived | claim  # eat to claim, claim to respond
+        np.putmask(self.phase, respond, EAT)
+        np.putmask(self.phase, ended_mask, OVER)
+        self.p2 ^= claim  # the other seat responds, then eats
+        # The next decision: a claim (forced to the eat when in debt), a response, an eat.
+        np.putmask(self.key, survived, np.where(in_debt, k + 1, 1))
+        np.putmask(self.key, claim, self.respond_key)
+        np.putmask(self.key, respond, 0)
+        ended = winner = ending = None
+        if np.count_nonzero(ended_mask):
+            ended = np.flatnonzero(ended_mask)
+            won = all_done[ended] & (self.remaining[ended] == 1)
+            m = p2[ended].astype(np.int64)
+            winner = np.where(won, m, 1 - m)
+            ending = np.where(all_done[ended], 1 + ~won, rules.LAST_DANGO)
+            self.ending[ended] = ending
+            if self.tracking:
+                self._end(ended)
+        return ended, winner
+
+    def _next_game(self, rows: np.ndarray, winner: np.ndarray):
+        """Series rows whose game ended: the review shown, the score kept, the next
+        game started. Returns the rows whose series ended and the series' winners."""
+        g = self.game_index[rows]
+        if self.tracking:
+            for i in np.unique(g).tolist():  # the finished review, shown to both seats
+                r = rows[g == i]
+                size, base = self.review_size[i], self.review_base[i]
+                self.tensors[r, :, base : base + size] = self.reviews[r, None, :size]
+                self.info.rewrote(r)  # (a block of every seat's row: copied whole at a read)
+                self.reviews[r] = 0
+        self.score[rows, winner] += 1  # (each row once)
+        score = self.score[rows]
+        over = score.max(1) == 2
+        if self.tracking:
+            for seat in (0, 1):
+                self._put_both(rows, self.o_score + seat, score[:, seat])
+            self._put_both(rows[over], self.o_game + g[over], 0)
+        for i in (0, 1):  # game 1 leads to game 2, game 2 (at 1-1) to game 3
+            r = rows[~over & (g == i)]
+            if not len(r):
+                continue
+            outcomes = self._start_game(r, np.full(len(r), i + 1, np.int64))
+            if outcomes is not None and self._replay is None:
+                self._chance = (r, outcomes)
+        return rows[over], np.where(score[over, 0] == 2, 0, 1)
+
+    # ---- tensors --------------------------------------------------------------------
+
+    def _write(self, a, p2, ate, claim, forced, respond, doubt, true) -> None:
+        """A move's entries: an eat (the last one too) to the eater alone; a claim,
+        its forced mark, a response and a verdict to both seats (and the review)."""
+        M, v, rv = self.M, self.view, self.review
+        g, t = self.game_index, self.turn
+        r = np.flatnonzero(ate)
+        if len(r):
+            gr, tr, seat, k = g[r], t[r].astype(np.int64), p2[r].astype(np.int64), a[r] + 1
+            self._put(r, seat, v.eats[gr] + tr * M + k - 1, 1)
+            if self.is_series:
+                self._review(r, rv.eats[gr] + (seat * self.g_turns[gr] + tr) * M + k - 1, 1)
+        r = np.flatnonzero(claim)
+        if len(r):
+            gr, tr, c, f = g[r], t[r].astype(np.int64), a[r] - M, forced[r]
+            self._put_both(r, v.claims[gr] + tr * M + c - 1, 1)
+            self._put_both(r, v.forced[gr] + tr, 1, where=f)
+            if self.is_series:
+                self._review(r, rv.claims[gr] + tr * M + c - 1, 1)
+                self._review(r[f], rv.forced[gr[f]] + tr[f], 1)
+        r = np.flatnonzero(respond)
+        if len(r):
+            gr, tr, d = g[r], t[r].astype(np.int64), doubt[r]
+            response, verdict = d.astype(np.int64), np.where(true[r], 0, 1)
+            self._put_both(r, v.responses[gr] + 2 * tr + response, 1)
+            self._put_both(r, v.verdicts[gr] + 2 * tr + verdict, 1, where=d)
+            if self.is_series:
+                self._review(r, rv.responses[gr] + 2 * tr + response, 1)
+                self._review(r[d], (rv.verdicts[gr] + 2 * tr + verdict)[d], 1)
+
+    def _end(self, ended: np.ndarray) -> None:
+        """A game's end, in its own status block (the series may start the next
+        game at once), and what the end shows: a secret start, the count left."""
+        g = self.game_index[ended]
+        if self.is_series:  # (a single game's is written with every row's)
+            self._status(ended, g)
+        for seat in (0, 1):
+            self._shown(ended, g, seat, self.view)
+        if self.is_series:
+            self._shown(ended, g, None, self.review)
+
+    def _put(self, rows, seat, at, value, where=None) -> None:
+        """Write `value` at offset `at` of seat `seat`'s tensor in `rows` (arrays or scalars)."""
+        if where is not None:
+            rows, seat, at = _pick(where, rows, seat, at)
+            value = _pick(where, value)[0] if np.ndim(value) else value
+        srow = rows * 2 + seat
+        flat = srow * self.tensor_size + at
+        if self._quiet:
+            self.tensors.reshape(-1)[flat] = value
+        else:  # (the store rows named: a read needs no division)
+            self.info.write(flat, value, rows=np.broadcast_to(srow, np.shape(flat)))
+
+    def _put_both(self, rows, at, value, where=None) -> None:
+        """The same write in both seats' tensors (a public fact)."""
+        if where is not None:
+            rows, at = _pick(where, rows, at)
+            value = _pick(where, value)[0] if np.ndim(value) else value
+        D = self.tensor_size
+        flat = rows * 2 * D + at
+        if self._quiet:
+            store = self.tensors.reshape(-1)
+            store[flat] = value
+            store[flat + D] = value
+            return
+        srow = np.broadcast_to(rows * 2, np.shape(flat))[..., None] + SEATS
+        flat = flat[..., None] + SEATS * D  # (both seats' in one write)
+        value = value[..., None] if np.ndim(value) else value
+        self.info.write(flat, value, rows=srow)
+
+    def _review(self, rows, at, value) -> None:
+        """A write into the review under construction (series only)."""
+        self.reviews.reshape(-1)[rows * self.reviews.shape[1] + at] = value
+
+    def _status_block(self, rows, out=None) -> np.ndarray:
+        """(n, STATUS) uint8: mover, phase, forced_now, debts and ending of `rows`
+        (a slice or an index array) as the state stands: one lookup of all but
+        the debts (STATUS_TABLE), then the debts."""
+        phase, p2 = self.phase[rows], self.p2[rows]
+        d0, d1 = self.debts[0, rows], self.debts[1, rows]
+        forced_now = (phase == CLAIM) & (np.where(p2, d1, d0) > 0)
+        code = ((self.ending[rows] + 1) * 4 + phase) * 4 + (p2 + 2 * forced_now)
+        block = STATUS_TABLE.take(code, 0, out=out)
+        block[:, 7], block[:, 8] = d0, d1
+        return block
+
+    def _status(self, rows: np.ndarray, g: np.ndarray) -> None:
+        """Rewrite the status block of game g (per row) in both seats' tensors,
+        and in the review under construction, for `rows`."""
+        block = self._status_block(rows)
+        self._put_both(rows[:, None], self.view.mover[g][:, None] + np.arange(STATUS), block)
+        if self.is_series:
+            at = self.review.mover[g][:, None] + np.arange(STATUS)
+            self._review(rows[:, None], at, block)
+
+    def _status_all(self) -> None:
+        """Every row's status block of its game under way, by whole slices (at a
+        few thousand rows cheaper than picking the rows that moved or started; a
+        series game's final block is written at its end, `_end`)."""
+        block = self._status_block(slice(None), self.block)[:, None, :]
+        for g in range(len(self.setups)):
+            at = int(self.view.mover[g])
+            where = None if not self.is_series else (self.game_index == g)[:, None, None]
+            if where is None:
+                self.tensors[:, :, at : at + STATUS] = block
+            else:
+                np.copyto(self.tensors[:, :, at : at + STATUS], block, where=where)
+            self.info.columns(at, at + STATUS)  # (written in place: the mirrors gather it)
+            if where is not None:
+                at = int(self.review.mover[g])
+                np.copyto(self.reviews[:, at : at + STATUS], block[:, 0], where=where[:, 0])
+
+    def _shown(self, rows, g, seat, pieces) -> None:
+        """At a game's end: the secret start (if any) and the count left."""
+
+        def put(r, at):
+            if seat is None:
+                self._review(r, at, 1)
+            else:
+                self._put(r, seat, at, 1)
+
+        spread = self.g_spread[g] > 0
+        put(rows[spread], (pieces.start_shown[g] + self.start[rows] - self.g_low[g])[spread])
+        put(rows, pieces.remaining_shown[g] + self.remaining[rows])
+
+    def _track(self) -> None:
+        """From the first tensor read on, every move writes its entries; first
+        the rows' tensors are built by replaying their histories with writes on
+        (play that never reads a tensor writes none). The replay ends in the
+        state it started from: the rules and chance are the history's."""
+        B = self.batch_size
+        # A single game's tensor is a few hundred entries, its status block rewritten
+        # in every row at every ply: a read gathering whole rows costs less than
+        # replaying a log; the series' (2,566 entries) is brought up to date.
+        whole = not self.is_series
+        self.info = Store(2 * B, self.tensor_size, self.row_of, private=self.own, whole=whole)
+        self._quiet = whole  # (no log: writes go straight into the store)
+        self.tensors = self.info.array.reshape(B, 2, self.tensor_size)
+        self.tracking = True
+        if self.is_series:
+            self.reviews[:] = 0
+        self._replay = np.zeros(self.batch_size, np.int64)
+        try:
+            self._restart(self.rows)  # (the starts' chance read from the history)
+            length, last = self.history_len, self.hstride - 1
+            while True:
+                active = self._replay < length
+                if not np.count_nonzero(active):
+                    break
+                a = self.history[self.rows, np.minimum(self._replay, last)].astype(np.int64)
+                self._replay += active
+                self._advance(a, active)
+        finally:
+            self._replay = None
+        self.info.invalidate()  # (rewritten whole: any mirror is rebuilt)
+
+    # ---- tensors: the Env hooks -------------------------------------------------------
+
+    def _form_refusal(self, form):
+        if form == "observation":
+            return (
+                "the batch engine makes only the information-state tensor of Mind Bluff "
+                "and its series (their observation tensor keeps the counts still possible)"
+            )
+        return None
+
+    def _max_value(self, form):
+        # The honesty debts count up to one a turn; the series' score goes to 2.
+        return max([2 if self.is_series else 1] + [g.max_turns for g in self.setups])
+
+    def _store(self, form: str) -> Store:
+        if not self.tracking:
+            self._track()
+        return self.info
+
+    def _mover_rows(self):
+        want = self.rows * 2 + self.p2
+        if self._finished:
+            want = np.where(self.terminated, -1, want)
+        return 0, want
+
+    def _seat_rows(self, player: int) -> np.ndarray:
+        return self.rows * 2 + player
+
+
+def _pick(where, *arrays):
+    """Each of `arrays` (or a scalar) at the rows where `where` holds."""
+    return tuple(x[where] if np.ndim(x) else x for x in arrays)

@@ -1,0 +1,109 @@
+"""fogboard_games.batch on the boards of 9 x 9 to 11 x 11 agrees with pyspiel.
+
+Above 8 x 8 a bitboard is two uint64 words and hex wins are read from
+per-row union-finds (docs/batch.md#how-the-boards-are-kept): the same
+crosscheck as tests/test_batch.py (current player, legal mask, both seats'
+tensors of both forms, rewards, returns, to_pyspiel at every step and in
+every row), on few rows so that a full game of 121 cells stays quick.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+from test_batch import OTHER_READS, arrays, crosscheck
+
+from fogboard_games import batch
+from fogboard_games.bench import random_actions
+
+DARK = [
+    f"fogboard_dark_hex(board_size={n},abrupt={abrupt},obstype={obstype})"
+    for n in (9, 10, 11)
+    for abrupt in ("false", "true")
+    for obstype in ("reveal-nothing", "reveal-numturns")
+]
+RECON = [
+    "fogboard_recon_hex(board_size=9,sense=2)",
+    "fogboard_recon_hex(board_size=11,sense=3,obstype=reveal-numturns)",
+]
+# Each configuration in one of the four reads of State.observation, in turn
+# (both seats' tensors of every form are read at every step in all of them).
+READS = [("information_state", None), *OTHER_READS]
+
+
+@pytest.mark.parametrize("game_string", DARK + RECON)
+def test_big_boards_agree_with_pyspiel(game_string):
+    i = (DARK + RECON).index(game_string)
+    form, dtype = READS[(i + i // 4) % 4]  # (turned by a step per board size)
+    game = pyspiel.load_game(game_string)
+    if form == "observation" and batch.make(game, batch_size=1)._form_refusal(form):
+        form = "information_state"  # (a sense or reveal-numturns: see tests/test_batch.py)
+    dtype = "bool" if dtype == "compact" else dtype
+    # Full games (every row to its end) on 3 rows; every third configuration
+    # restarts finished rows and reads its tensors first mid-game (the replay).
+    if i % 3:
+        crosscheck(game, rows=3, seed=i, form=form, dtype=dtype)
+    else:
+        crosscheck(
+            game, rows=3, seed=i, steps=150, restart=True, first_read=40, form=form, dtype=dtype
+        )
+
+
+def test_capped_big_board_settles_by_true_distance():
+    """The ply cap reads both words of the boards for distToWin."""
+    game = pyspiel.load_game("fogboard_dark_hex(board_size=11,max_plies=60)")
+    crosscheck(game, rows=4, seed=5, dtype="uint8")
+
+
+@pytest.mark.parametrize("size", [9, 10, 11])
+def test_wins_agree_over_many_games(size):
+    """Many random games without tensors, each replayed in pyspiel when it ends:
+    the batch ended it at the ply pyspiel does (pyspiel refuses a move past
+    the end) with the same returns, for wins of both seats."""
+    for abrupt in ("false", "true"):
+        game = pyspiel.load_game(f"fogboard_dark_hex(board_size={size},abrupt={abrupt})")
+        env = batch.make(game, batch_size=64, seed=size)
+        rng = np.random.default_rng(size)
+        s = env.reset()
+        paid = np.zeros((64, 2), np.float32)
+        while not s.terminated.all():
+            s = env.step(random_actions(rng, s.legal_action_mask))
+            paid += s.rewards
+        winners = set()
+        for r in range(64):
+            state = env.to_pyspiel(r)
+            assert state.is_terminal()
+            assert paid[r].tolist() == state.returns()
+            winners.add(int(np.argmax(paid[r])))
+        assert winners == {0, 1}
+
+
+def test_an_illegal_action_on_a_big_board_is_refused_and_no_row_changes():
+    env = batch.make("fogboard_recon_hex(board_size=11,sense=2)", batch_size=6, seed=0)
+    rng = np.random.default_rng(0)
+    s = env.reset()
+    for _ in range(9):  # (ends after a sense: the rows are at their attempt)
+        s = env.step(random_actions(rng, s.legal_action_mask))
+    s.observation  # noqa: B018  (tensors tracked from here)
+    acts = random_actions(rng, s.legal_action_mask)
+    row = 4
+    bad = int(np.flatnonzero(~s.legal_action_mask[row])[0])  # a cell it knows, or a sense
+    acts[row] = bad
+    before = arrays(env)
+    with pytest.raises(ValueError, match=rf"illegal action {bad} in row {row} .*legal actions"):
+        env.step(acts)
+    after = arrays(env)
+    assert before.keys() == after.keys()
+    for name in before:
+        assert np.array_equal(before[name], after[name]), name
+    acts[row] = int(np.flatnonzero(s.legal_action_mask[row])[-1])
+    env.step(acts)  # and the batch plays on
+
+
+def test_boards_up_to_11_are_covered():
+    for size in (9, 11):
+        env = batch.make(f"fogboard_dark_hex(board_size={size})", batch_size=2)
+        assert env.wide and env.reset().legal_action_mask.shape == (2, size * size)
+    assert not batch.make("fogboard_dark_hex(board_size=5)", batch_size=2).wide
+    assert "board_size 2..11" in batch.COVERED

@@ -1,0 +1,325 @@
+"""fogboard_games.batch plays Mind Bluff and its series as the pyspiel games do.
+
+Batches of games are played beside one pyspiel state per row, driven by the
+same actions and the row's chance draws (read from its history, the series'
+third-game coin and start included): at every step and in every row the
+current player, the legal mask, the mover's tensor, both seats'
+information-state tensors, the rewards and the returns must agree, and
+`to_pyspiel(row)` must rebuild the row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+
+import fogboard_games
+from fogboard_games import batch
+
+PRESETS = ("mind-bluff", "mind-bluff-tiny", "mind-bluff-series")
+EXTRAS = [
+    "fogboard_mind_bluff(start=2,max_eat=1)",  # the smallest game: one eat or all done
+    "fogboard_mind_bluff(start=2,max_eat=3,first_player=1)",
+    "fogboard_mind_bluff(start=3,max_eat=2,first_player=-1)",
+    "fogboard_mind_bluff(start=4,start_spread=2,max_eat=1)",  # the widest spread of 4: low 2
+    "fogboard_mind_bluff(start=6,start_spread=1,first_player=-1,max_eat=2)",
+    "fogboard_mind_bluff(start=7,start_spread=2,max_eat=3)",
+    "fogboard_mind_bluff(start=12,first_player=1,max_eat=1)",
+    "fogboard_mind_bluff(start=40,start_spread=5,first_player=-1,max_eat=3)",
+    "fogboard_mind_bluff(start=99,start_spread=97,first_player=-1,max_eat=3)",  # the top
+    "fogboard_mind_bluff(start=99,max_eat=2)",
+    "fogboard_mind_bluff_series(max_eat=1)",
+    "fogboard_mind_bluff_series(max_eat=2)",
+]
+
+
+def load(game):
+    return game if game in batch.COVERED_PRESETS else pyspiel.load_game(game)
+
+
+def draw(rng, mask, max_eat, env=None):
+    """Random legal actions: uniform in even rows; in odd rows `all done` is
+    rarely chosen, so those games run on to the last dango (and series to a
+    third game), except that every fourth row, told the truth by `env`, says
+    it with one dango left (a win, rare by chance)."""
+    keys = rng.random(mask.shape)
+    keys[1::2, max_eat] *= 0.05
+    if env is not None:
+        keys[3::4, max_eat] += 2.0 * (env.remaining[3::4] == 1)
+    return np.where(mask, keys, -1.0).argmax(axis=1)
+
+
+def replay(game, history):
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+def expect_row(env, state, s, r, tensors):
+    assert bool(s.terminated[r]) == state.is_terminal()
+    assert s.current_player[r] == state.current_player(), (r, state.history())
+    mask = np.zeros(env.num_actions, bool)
+    if not state.is_terminal():
+        mask[state.legal_actions()] = True
+    assert np.array_equal(s.legal_action_mask[r], mask), (r, state.history())
+    if tensors is None:
+        return
+    # (the compact dtype compared by value: uint8 holds every value exactly)
+    if state.is_terminal():
+        assert not s.observation[r].any()
+    else:
+        mover = np.array(state.information_state_tensor(), np.float32)
+        assert np.array_equal(s.observation[r].astype(np.float32), mover), (r, state.history())
+    for p in range(2):
+        seat = np.array(state.information_state_tensor(p), np.float32)
+        assert np.array_equal(tensors[p][r].astype(np.float32), seat), (r, p, state.history())
+
+
+def crosscheck(
+    game, rows=16, seed=0, steps=None, restart=False, first_read=0, dtype=None, read_every=1
+):
+    """Random batched play against pyspiel (finished rows restarted with
+    `restart`, for `steps` steps), tensors read from step `first_read` on, at
+    every `read_every`-th step, in `dtype` (before the first read the engine
+    writes none: it builds them from the histories); returns the environment
+    and the endings seen (pyspiel's end reasons; for a series, every game's)."""
+    env = batch.make(game, batch_size=rows, seed=seed, dtype=dtype)
+    want = np.dtype(np.float32 if dtype is None else dtype)
+    game, M = env.game, env.M
+    s = env.reset()
+    states = [replay(game, env.history_of(r)) for r in range(rows)]
+    rng = np.random.default_rng(seed + 100)
+    endings, step = [], 0
+    while True:
+        tensors = None
+        if step >= first_read and (step - first_read) % read_every == 0:
+            tensors = [env.information_state_tensor(p) for p in range(2)]
+            assert tensors[0].dtype == want and s.observation.dtype == want
+            assert not s.observation.flags.writeable
+        assert env.tracking == (step >= first_read)
+        for r, state in enumerate(states):
+            expect_row(env, state, s, r, tensors)
+        if steps is None and s.terminated.all() or steps is not None and step == steps:
+            break
+        acts = draw(rng, s.legal_action_mask, M, env)
+        before = s.terminated.copy()
+        s = env.step(acts)
+        step += 1
+        for r, state in enumerate(states):
+            if before[r]:
+                assert not s.rewards[r].any()
+                continue
+            state.apply_action(int(acts[r]))
+            history = env.history_of(r)
+            while state.is_chance_node():  # the series' third game: its coin and start
+                state.apply_action(history[len(state.history())])
+            assert state.history() == history
+            paid = state.returns() if state.is_terminal() else [0.0, 0.0]
+            assert np.array_equal(s.rewards[r], np.array(paid, np.float32))
+            if state.is_terminal():
+                review = state.review()
+                games = review.get("games", [review])
+                endings += [g["end_reason"] for g in games]
+                endings += ["game 3"] if len(games) == 3 else []
+        if restart and s.terminated.any():
+            ended = s.terminated.copy()
+            for r in np.flatnonzero(ended):
+                assert env.to_pyspiel(int(r)).history() == states[r].history()
+            s = env.reset(ended)
+            for r in np.flatnonzero(ended):
+                states[r] = replay(game, env.history_of(int(r)))
+    for r, state in enumerate(states):
+        rebuilt = env.to_pyspiel(r)
+        assert rebuilt.history() == state.history()
+        for p in range(2):
+            assert rebuilt.information_state_string(p) == state.information_state_string(p)
+    return env, set(endings)
+
+
+@pytest.mark.parametrize("dtype", [None, "uint8"])
+@pytest.mark.parametrize("preset", PRESETS)
+def test_presets_agree_with_pyspiel(preset, dtype):
+    _, endings = crosscheck(preset, rows=24, seed=0, steps=150, restart=True, dtype=dtype)
+    assert {"last-dango", "all-done-win", "all-done-loss"} <= endings
+    if preset == "mind-bluff-series":
+        assert "game 3" in endings  # the coin and the secret start, mid-series
+
+
+@pytest.mark.parametrize("game_string", EXTRAS)
+def test_other_configurations_agree_with_pyspiel(game_string):
+    # In float32 and uint8 in turn, read at every step or every second one.
+    i = EXTRAS.index(game_string)
+    dtype, read_every = (None, "uint8")[i % 2], 1 + (i // 2) % 2
+    crosscheck(pyspiel.load_game(game_string), rows=12, seed=1, dtype=dtype, read_every=read_every)
+
+
+@pytest.mark.parametrize(
+    "game, first_read, read_every",
+    [("mind-bluff", 9, 1), ("fogboard_mind_bluff(start=9,start_spread=3,first_player=-1)", 7, 3)]
+    + [("mind-bluff-series", 90, 2)],
+)
+def test_tensors_first_read_mid_game_are_built_from_the_histories(game, first_read, read_every):
+    """Rows at every stage when the first tensor is read: mid-game, finished,
+    restarted, in the series' later games (the third one's chance included);
+    then read at every step or only some (the handed-out array brought up to
+    date from the store's log of several steps)."""
+    _, endings = crosscheck(
+        load(game),
+        rows=16,
+        seed=3,
+        steps=first_read + 20,
+        restart=True,
+        first_read=first_read,
+        read_every=read_every,
+    )
+    if game == "mind-bluff-series":
+        assert "game 3" in endings
+
+
+def test_series_plays_to_the_end_and_pays_the_series_winner():
+    _, endings = crosscheck("mind-bluff-series", rows=16, seed=2)
+    assert "game 3" in endings
+
+
+def test_chance_is_drawn_from_the_seed_and_covers_every_outcome():
+    """Coins and secret starts: every outcome comes up, in the history where
+    pyspiel has it; the same seed gives the same games, another seed others."""
+    env = batch.make("fogboard_mind_bluff(start=5,start_spread=3,first_player=-1)", 400, seed=4)
+    env.reset()
+    chance = np.array([env.history_of(r) for r in range(400)])
+    assert set(chance[:, 0]) == {0, 1} and set(chance[:, 1]) == set(range(2, 9))
+
+    def series(seed):
+        env = batch.make("mind-bluff-series", batch_size=64, seed=seed)
+        rng = np.random.default_rng(0)
+        s = env.reset()
+        while not s.terminated.all():
+            s = env.step(draw(rng, s.legal_action_mask, env.M))
+        return env, [env.history_of(r) for r in range(64)]
+
+    env, histories = series(5)
+    draws = set()
+    for r in range(64):
+        review = env.to_pyspiel(r).review()
+        if len(review["games"]) == 3:
+            g3 = review["games"][2]
+            draws.add((g3["first_player"], g3["start"]))
+    assert {f for f, _ in draws} == {0, 1} and {v for _, v in draws} == {29, 30, 31}
+    assert series(5)[1] == histories
+    assert series(6)[1] != histories
+
+
+def arrays(env):
+    """Every array of the environment, its store's and mirrors' included."""
+    out = {k: v.copy() for k, v in vars(env).items() if isinstance(v, np.ndarray)}
+    if env.info is not None:
+        out |= {f"store {i}": a.copy() for i, a in enumerate(env.info.arrays())}
+    return out
+
+
+@pytest.mark.parametrize("preset", ["mind-bluff-tiny", "mind-bluff-series"])
+def test_an_illegal_action_is_refused_and_nothing_changes(preset):
+    """A lie where the claim is forced honest, an eat out of turn, an id out of
+    range: each refused naming the row and the legal actions, with no array
+    changed and no chance drawn."""
+    env = batch.make(preset, batch_size=16, seed=0)
+    rng = np.random.default_rng(0)
+    M = env.M
+    s = env.reset()
+
+    def at_forced_claims():  # (key 1 + k: the claim is forced to the true eat k)
+        return np.flatnonzero((env.key > 1) & (env.key < env.respond_key))
+
+    while not len(at_forced_claims()):
+        s = env.step(draw(rng, s.legal_action_mask, M))
+        if s.terminated.any():
+            s = env.reset(s.terminated)
+    s.observation  # noqa: B018
+    forced = int(at_forced_claims()[0])
+    truth = int(np.flatnonzero(s.legal_action_mask[forced])[0])
+    lie = M + 1 if truth != M + 1 else M + 2
+    for bad in (lie, 0, env.num_actions, -1):
+        acts = draw(rng, s.legal_action_mask, M)
+        acts[forced] = bad
+        before, generator = arrays(env), env.rng.bit_generator.state
+        with pytest.raises(
+            ValueError, match=rf"illegal action {bad} in row {forced} .*legal actions there: \["
+        ):
+            env.step(acts)
+        after = arrays(env)
+        assert before.keys() == after.keys()
+        for name in before:
+            assert np.array_equal(before[name], after[name]), name
+        assert env.rng.bit_generator.state == generator
+    acts[forced] = truth
+    env.step(acts)  # and the batch plays on
+
+
+def test_make_covers_mind_bluff_by_preset_string_and_game():
+    assert set(PRESETS) <= set(batch.COVERED_PRESETS)
+    assert "fogboard_mind_bluff" in batch.COVERED
+    env = batch.make(fogboard_games.load("mind-bluff"), batch_size=4)
+    assert env.reset().observation.shape == (4, 377) and env.num_actions == 9
+    env = batch.make("fogboard_mind_bluff_series(max_eat=2)", batch_size=4)
+    assert env.reset().legal_action_mask.shape == (4, 7) and env.tensor_size > 0
+
+
+@pytest.mark.parametrize(
+    "game_string",
+    ["fogboard_mind_bluff(start=5,first_player=1)", "fogboard_mind_bluff(first_player=-1)"],
+)
+def test_reset_of_some_rows_starts_them_with_their_first_seat(game_string):
+    """Rows restarted while others stay finished stand at their first decision,
+    with P2 to move where P2 moves first (by the parameter or the coin)."""
+    env = batch.make(game_string, batch_size=32, seed=7)
+    rng = np.random.default_rng(7)
+    s = env.reset()
+    while s.terminated.sum() < 4:
+        s = env.step(draw(rng, s.legal_action_mask, env.M))
+    rows = np.zeros(32, bool)
+    rows[np.flatnonzero(s.terminated)[:2]] = True
+    rows[np.flatnonzero(~s.terminated)[:2]] = True
+    s = env.reset(rows)
+    assert s.terminated.any()  # the other finished rows stay finished
+    tensors = [env.information_state_tensor(p) for p in range(2)]
+    for r in range(32):
+        expect_row(env, env.to_pyspiel(r), s, r, tensors)
+    assert (s.current_player[rows] == 1).any()
+
+
+def test_finished_rows_ignore_their_action_and_pay_nothing():
+    env = batch.make("mind-bluff-series", batch_size=16, seed=8)
+    rng = np.random.default_rng(8)
+    s = env.reset()
+    while not s.terminated.any():
+        s = env.step(draw(rng, s.legal_action_mask, env.M))
+    finished = s.terminated.copy()
+    histories = {r: env.history_of(r) for r in np.flatnonzero(finished)}
+    for _ in range(3):
+        acts = draw(rng, s.legal_action_mask, env.M)
+        acts[finished] = 10_000
+        s = env.step(acts)
+        assert s.terminated[finished].all() and not s.rewards[finished].any()
+        assert (s.current_player[finished] == batch.TERMINAL).all()
+        assert not s.observation[finished].any()
+    for r, history in histories.items():
+        assert env.history_of(r) == history
+
+
+def test_forms_and_dtypes_are_checked():
+    """The information state in float32 or uint8; bool is refused (the debts
+    and the series' score count past 1), and so is the observation form,
+    naming the form and the game."""
+    for preset in ("mind-bluff", "mind-bluff-series"):
+        with pytest.raises(ValueError, match="dtype bool cannot hold.*use float32 or uint8"):
+            batch.make(preset, batch_size=2, dtype=bool)
+        with pytest.raises(
+            ValueError, match=r"observation='observation' is not available for fogboard_mind_bl"
+        ):
+            batch.make(preset, batch_size=2, observation="observation")
+        env = batch.make(preset, batch_size=2, dtype="uint8")
+        with pytest.raises(ValueError, match="no observation tensor for fogboard_mind_bluff"):
+            env.observation_tensor(0)
+        assert env.reset().observation.dtype == np.uint8
