@@ -106,4 +106,4 @@ def test_boards_up_to_11_are_covered():
         env = batch.make(f"fogboard_dark_hex(board_size={size})", batch_size=2)
         assert env.wide and env.reset().legal_action_mask.shape == (2, size * size)
     assert not batch.make("fogboard_dark_hex(board_size=5)", batch_size=2).wide
-    assert "board_size 2..11" in batch.COVERED
+    assert "square boards of side 2..11" in batch.COVERED
