@@ -10,7 +10,7 @@ from __future__ import annotations
 from fogboard_games.core import registry
 from fogboard_games.core.contract import Ruleset
 from fogboard_games.core.params import Param, ParamSpec
-from fogboard_games.liars_dice import observer, person, resample, review, rules
+from fogboard_games.liars_dice import observer, person, resample, review, rules, tree
 
 SHORT_NAME = "fogboard_liars_dice"
 
@@ -80,6 +80,7 @@ RULESET = Ruleset(
     for_person=person.for_person,
     record=person.record,
     verdict=person.verdict,
+    tree_arrays=tree.tree_arrays,
 )
 LiarsDiceGame = registry.register(RULESET)
 
