@@ -2,7 +2,8 @@
 
 Registers `fogboard_liars_dice`: its parameters, and the parts core.glue
 makes into a pyspiel game. The rules are in `rules.py`, the encodings in
-`observer.py`, the resampler in `resample.py`, the review in `review.py`.
+`observer.py`, the resampler in `resample.py`, the review in `review.py`,
+the one-round game tree solve.Tree lays out in `tree.py`.
 """
 
 from __future__ import annotations
