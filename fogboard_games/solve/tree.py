@@ -13,6 +13,7 @@ later streaming traversal could not also produce.
 from __future__ import annotations
 
 import gc
+import itertools
 import math
 import random
 import sys
@@ -276,12 +277,12 @@ class Tree:
         self.num_infostates = [int(np.sum(seat == p)) for p in range(players)]
         self.infoset_range = np.concatenate([[0], np.cumsum(self.num_infostates)]).astype(np.int64)
         # Sequences: (infoset, action) pairs, an infoset's in a row.
-        widths = np.array([len(a) for a in self.infoset_legal], dtype=np.int64)
+        widths = np.fromiter(map(len, self.infoset_legal), dtype=np.int64, count=len(by_seat))
         self.seq_start = np.concatenate([[0], np.cumsum(widths)]).astype(np.int64)
         self.num_sequences = int(self.seq_start[-1])
         self.seq_infoset = np.repeat(np.arange(len(widths)), widths)
         self.seq_action = np.fromiter(
-            (a for actions in self.infoset_legal for a in actions),
+            itertools.chain.from_iterable(self.infoset_legal),
             dtype=np.int64,
             count=self.num_sequences,
         )
@@ -306,14 +307,13 @@ class Tree:
         self.decision_edge_seq = self.edge_seq[self.decision_edges]
         self.seat_edges = [np.flatnonzero(self.parent_player == p) for p in range(players)]
         self._check_legal(slot, widths)
-        # The ends, in node order, with their returns (the walk met them in
-        # depth-first order: reorder the rows the same way).
-        ends_old = np.flatnonzero(raw["code"] == TERMINAL)
-        ends = new_index[ends_old]
-        end_order = np.argsort(ends, kind="stable")
-        self.ends = ends[end_order]
+        # The ends, in node order, with their returns (the rows come in
+        # depth-first order: each end's row is its rank among the ends there).
+        end = raw["code"] == TERMINAL
+        row = np.cumsum(end) - 1
+        self.ends = np.flatnonzero(end[order])
         self.utility = np.asarray(raw["utility"], dtype=np.float64).reshape(-1, players)
-        self.utility = self.utility[end_order]
+        self.utility = self.utility[row[order[self.ends]]]
         self._levels()
 
     def _check_legal(self, slot, widths) -> None:
