@@ -3,7 +3,9 @@
 The tree is walked once, depth first, through the contract (match.copy,
 play, options, odds, the encoder's information-state string), never through
 pyspiel: the walk appends to plain lists and interns each seat's strings into
-ids with one dict, and everything becomes numpy once at the end. The nodes
+ids with one dict, and everything becomes numpy once at the end; a ruleset
+whose tree factors lays the same raw arrays out itself, through its
+`tree_arrays` hook (docs/solving.md#the-factored-road). The nodes
 are then renumbered level by level (stable, so each parent's children stay
 contiguous and in order), which lets the solvers (solve.algorithms) run a
 whole level as one numpy operation; the arrays hold nothing per-node that a
