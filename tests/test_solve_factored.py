@@ -116,3 +116,9 @@ def test_factored_road_refuses_past_the_bound_with_the_count():
         solve.Tree(game, max_bytes=200_000 * solve.tree.BUILD_BYTES_PER_NODE)
     with pytest.raises(ValueError, match=r"more than 2e\+05 histories \(the estimate"):
         solve.Tree(game, max_bytes=200_000 * solve.tree.BUILD_BYTES_PER_NODE, factored=False)
+
+
+def test_factored_must_be_a_bool():
+    game = load("players=2,numdice=1,dice_sides=2,wild=one")
+    with pytest.raises(ValueError, match="factored must be True or False, got 'no'"):
+        solve.Tree(game, factored="no")

@@ -104,6 +104,8 @@ class Tree:
             )
         if not isinstance(max_bytes, int) or max_bytes <= 0:
             raise ValueError(f"max_bytes must be a positive int, got {max_bytes!r}")
+        if not isinstance(factored, bool):
+            raise ValueError(f"factored must be True or False, got {factored!r}")
         self.game = game
         self.num_players = game.num_players()
         self.num_actions = game.num_distinct_actions()
