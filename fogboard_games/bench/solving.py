@@ -123,6 +123,9 @@ def _measure(preset, game, twin_name, rounds) -> list[dict]:
         f"{'':<22}{'  histories, bytes per node':<34}{tree.num_histories:>10}"
         f"{tree.nbytes / tree.num_histories:>11.0f}"
     )
+    if tree.road == "factored":  # (the generic walk of the same game, beside its factored road)
+        walked = _best(1, lambda: solve.Tree(game, factored=False))
+        _row(rows, preset, "  build by the walk", walked, cached, against_twin=False)
     twin = pyspiel.load_game(twin_name) if twin_name else None
     twin_solver = pyspiel.CFRPlusSolver(twin) if twin else None
     openspiel_iteration = _best(1, cached_solver[1].evaluate_and_update_policy)

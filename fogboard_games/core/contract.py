@@ -262,7 +262,13 @@ class Ruleset:
     * `spectator(match)`, optional, what a spectator sees now, from the
       true match: every fact the rules show a spectator, for pages and
       reviews; never a seat's input. None where a spectator sees the
-      public view (a public-only observer's string).
+      public view (a public-only observer's string);
+    * `tree_arrays(setup, limit)`, optional, the raw arrays of the whole
+      game tree in the order and numbering of solve.Tree's depth-first walk,
+      laid out by the ruleset where its tree factors (one-round Liar's Dice:
+      the deals times one bidding tree); None where it does not, and the
+      tree walks the game instead; ValueError past `limit` histories
+      (docs/solving.md#the-factored-road lists the arrays).
     """
 
     short_name: str
@@ -288,6 +294,8 @@ class Ruleset:
     record: Callable[[Setup, str, int], list[str]] | None = None  # a seat's events so far
     verdict: Callable[[Match], str] | None = None  # who won and why, at the end
     spectator: Callable[[Match], str] | None = None  # a spectator's view now, never a seat's
+    # The raw arrays of the whole game tree, laid out by the ruleset (solve.Tree).
+    tree_arrays: Callable[[Setup, int], dict | None] | None = None
 
     UTILITIES: ClassVar[tuple[str, ...]] = ("zero-sum", "constant-sum", "general-sum")
     REWARD_MODELS: ClassVar[tuple[str, ...]] = ("terminal", "rewards")

@@ -2,7 +2,8 @@
 
 Registers `fogboard_liars_dice`: its parameters, and the parts core.glue
 makes into a pyspiel game. The rules are in `rules.py`, the encodings in
-`observer.py`, the resampler in `resample.py`, the review in `review.py`.
+`observer.py`, the resampler in `resample.py`, the review in `review.py`,
+the one-round game tree solve.Tree lays out in `tree.py`.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from fogboard_games.core import registry
 from fogboard_games.core.contract import Ruleset
 from fogboard_games.core.params import Param, ParamSpec
-from fogboard_games.liars_dice import observer, person, resample, review, rules
+from fogboard_games.liars_dice import observer, person, resample, review, rules, tree
 
 SHORT_NAME = "fogboard_liars_dice"
 
@@ -80,6 +81,7 @@ RULESET = Ruleset(
     for_person=person.for_person,
     record=person.record,
     verdict=person.verdict,
+    tree_arrays=tree.tree_arrays,
 )
 LiarsDiceGame = registry.register(RULESET)
 

@@ -3,7 +3,9 @@
 The tree is walked once, depth first, through the contract (match.copy,
 play, options, odds, the encoder's information-state string), never through
 pyspiel: the walk appends to plain lists and interns each seat's strings into
-ids with one dict, and everything becomes numpy once at the end. The nodes
+ids with one dict, and everything becomes numpy once at the end; a ruleset
+whose tree factors lays the same raw arrays out itself, through its
+`tree_arrays` hook (docs/solving.md#the-factored-road). The nodes
 are then renumbered level by level (stable, so each parent's children stay
 contiguous and in order), which lets the solvers (solve.algorithms) run a
 whole level as one numpy operation; the arrays hold nothing per-node that a
@@ -13,6 +15,7 @@ later streaming traversal could not also produce.
 from __future__ import annotations
 
 import gc
+import itertools
 import math
 import random
 import sys
@@ -58,6 +61,22 @@ def _count(x: float) -> str:
     return f"about {x:.3g}" if math.isfinite(x) else "more than 1e308"
 
 
+def _ints(values: list[int]) -> np.ndarray:
+    return np.array(values, dtype=np.int64)
+
+
+def _depths(parent: np.ndarray) -> np.ndarray:
+    """Each node's count of ancestors, from its parent (-1 at the root)."""
+    depth = np.zeros(len(parent), dtype=np.int32)
+    up = parent.copy()
+    while True:
+        alive = up >= 0
+        if not alive.any():
+            return depth
+        depth += alive
+        up = np.where(alive, parent[np.maximum(up, 0)], -1)
+
+
 class Tree:
     """The full tree of a game of ours (a pyspiel game loaded from the
     registry), as arrays; see docs/solving.md#the-tree for each array.
@@ -65,9 +84,12 @@ class Tree:
     `max_bytes` bounds the memory the build may take: a game whose estimated
     size needs more is refused (ValueError) with the estimate, before the
     walk, and a walk that passes the bound anyway stops with the count so far.
+    A ruleset whose tree factors lays its arrays out itself (its `tree_arrays`
+    hook, docs/solving.md#the-factored-road; `road` says which built the
+    tree); `factored=False` walks it anyway.
     """
 
-    def __init__(self, game, max_bytes: int = MAX_BYTES):
+    def __init__(self, game, max_bytes: int = MAX_BYTES, factored: bool = True):
         ruleset = getattr(type(game), "ruleset", None)
         if ruleset is None or not isinstance(game, pyspiel.Game):
             raise ValueError(
@@ -82,6 +104,8 @@ class Tree:
             )
         if not isinstance(max_bytes, int) or max_bytes <= 0:
             raise ValueError(f"max_bytes must be a positive int, got {max_bytes!r}")
+        if not isinstance(factored, bool):
+            raise ValueError(f"factored must be True or False, got {factored!r}")
         self.game = game
         self.num_players = game.num_players()
         self.num_actions = game.num_distinct_actions()
@@ -94,11 +118,27 @@ class Tree:
                 f"to build; the bound is {max_bytes / 2**30:.1f} GiB ({limit:.3g} histories): "
                 f"pass a larger max_bytes to build it anyway"
             )
-        self._build(limit)
+        self._build(limit, factored)
 
     # ---- the walk --------------------------------------------------------------
 
-    def _build(self, limit: int) -> None:
+    def _build(self, limit: int, factored: bool) -> None:
+        """The tree's raw arrays from the ruleset's `tree_arrays` hook where it
+        has one and the game factors (unless `factored` is false), else from
+        the walk; then the arrays."""
+        game = self.game
+        hook = type(game).ruleset.tree_arrays if factored else None
+        raw = None
+        if hook is not None:
+            try:
+                raw = hook(game.setup, limit)
+            except ValueError as refusal:
+                raise ValueError(f"{game}: {refusal}") from None
+        self.road = "walk" if raw is None else "factored"
+        self._arrays(self._walk(limit) if raw is None else raw)
+
+    def _walk(self, limit: int) -> dict:
+        """The raw arrays by one depth-first walk through the contract."""
         game = self.game
         info_string = game.setup.encoder.info_state_string
         # Per node, three appends: its code (an infoset id at a decision,
@@ -177,55 +217,51 @@ class Tree:
             visit = None  # (the closure refers to itself: break the cycle)
             if collecting:
                 gc.enable()
-        self._arrays(
-            code, parent_of, action_of, chance_edges, utilities, strings, seat_of, legal, first_node
-        )
-
-    # ---- the arrays ------------------------------------------------------------
-
-    def _arrays(
-        self,
-        code,
-        parent_of,
-        action_of,
-        chance_edges,
-        utilities,
-        strings,
-        seat_of,
-        legal,
-        first_node,
-    ) -> None:
-        players = self.num_players
         n = len(code)
-        self.num_histories = n
-        old_code = np.array(code, dtype=np.int64)
-        old_parent = np.array(parent_of, dtype=np.int64)
-        # A node's depth is its count of ancestors (one numpy step per level).
-        depth = np.zeros(n, dtype=np.int32)
-        up = old_parent.copy()
-        while True:
-            alive = up >= 0
-            if not alive.any():
-                break
-            depth += alive
-            up = np.where(alive, old_parent[np.maximum(up, 0)], -1)
-        # Level by level; stable, so a parent's children stay contiguous and
-        # in order, and the parents of a level in the order of their children.
-        order = np.argsort(depth, kind="stable")
-        new_index = np.empty_like(order)
-        new_index[order] = np.arange(n)
-        self.depth = depth[order]
-        parent = old_parent[order]
-        self.parent = np.where(parent >= 0, new_index[np.maximum(parent, 0)], -1)
-        self.action = np.array(action_of, dtype=np.int64)[order]
         prob = np.ones(n, dtype=np.float64)
         if chance_edges:
             child, p = zip(*chance_edges)
-            prob[new_index[np.array(child, dtype=np.int64)]] = p
+            prob[np.array(child, dtype=np.int64)] = p
+        return {
+            "code": _ints(code),
+            "parent": _ints(parent_of),
+            "action": _ints(action_of),
+            "chance_prob": prob,
+            "utility": np.array(utilities, dtype=np.float64).reshape(-1, self.num_players),
+            "infoset_seat": np.array(seat_of, dtype=np.int64),
+            "infoset_legal": legal,
+            "infoset_node": _ints(first_node),
+            "infoset_string": strings,
+        }
+
+    # ---- the arrays ------------------------------------------------------------
+
+    def _arrays(self, raw: dict) -> None:
+        """The tree's arrays from the raw ones, in depth-first order (see
+        docs/solving.md#the-factored-road for what each holds)."""
+        players = self.num_players
+        old_code = raw["code"]
+        old_parent = raw["parent"]
+        n = len(old_code)
+        self.num_histories = n
+        depth = raw.get("depth")
+        if depth is None:
+            depth = _depths(old_parent)
+        # Level by level; stable, so a parent's children stay contiguous and
+        # in order, and the parents of a level in the order of their children.
+        order = np.argsort(depth.astype(np.uint16 if depth.max() < 2**16 else np.int64),
+                           kind="stable")  # fmt: skip
+        new_index = np.empty_like(order)
+        new_index[order] = np.arange(n)
+        self.depth = depth[order].astype(np.int32)
+        parent = old_parent[order]
+        self.parent = np.where(parent >= 0, new_index[np.maximum(parent, 0)], -1)
+        self.action = raw["action"][order]
+        self.chance_prob = raw["chance_prob"][order]  # 1.0 on an edge from a decision
         old_code = old_code[order]
         # Infosets grouped by seat (seat 0's first), each keeping its order of
         # first visit, so a seat's sequences are one contiguous range.
-        seat = np.array(seat_of, dtype=np.int32)
+        seat = raw["infoset_seat"].astype(np.int32)
         by_seat = np.argsort(seat, kind="stable")
         infoset_index = np.empty(len(by_seat), dtype=np.int64)
         infoset_index[by_seat] = np.arange(len(by_seat))
@@ -236,25 +272,21 @@ class Tree:
         self.player = self.player.astype(np.int32)  # a seat, CHANCE (-1) or TERMINAL (-4)
         self.kind = np.where(decision, DECISION, np.where(old_code == CHANCE, CHANCE_NODE, END))
         self.kind = self.kind.astype(np.int8)
-        self.infoset_string = [strings[i] for i in by_seat]
+        strings = raw.get("infoset_string")
+        self._strings = None if strings is None else [strings[i] for i in by_seat]
+        self._lookup = None
+        legal = raw["infoset_legal"]
         self.infoset_legal = [legal[i] for i in by_seat]
-        self.infoset_node = new_index[np.array(first_node, dtype=np.int64)[by_seat]]
+        self.infoset_node = new_index[raw["infoset_node"][by_seat]]
         self.num_infostates = [int(np.sum(seat == p)) for p in range(players)]
         self.infoset_range = np.concatenate([[0], np.cumsum(self.num_infostates)]).astype(np.int64)
-        self.lookup = [
-            {
-                self.infoset_string[i]: i
-                for i in range(self.infoset_range[p], self.infoset_range[p + 1])
-            }
-            for p in range(players)
-        ]
         # Sequences: (infoset, action) pairs, an infoset's in a row.
-        widths = np.array([len(a) for a in self.infoset_legal], dtype=np.int64)
+        widths = np.fromiter(map(len, self.infoset_legal), dtype=np.int64, count=len(by_seat))
         self.seq_start = np.concatenate([[0], np.cumsum(widths)]).astype(np.int64)
         self.num_sequences = int(self.seq_start[-1])
         self.seq_infoset = np.repeat(np.arange(len(widths)), widths)
         self.seq_action = np.fromiter(
-            (a for actions in self.infoset_legal for a in actions),
+            itertools.chain.from_iterable(self.infoset_legal),
             dtype=np.int64,
             count=self.num_sequences,
         )
@@ -275,18 +307,17 @@ class Tree:
             self.seq_start[np.maximum(self.infoset[parent_safe], 0)] + slot,
             -1,
         )
-        self.chance_prob = prob  # 1.0 on an edge from a decision
         self.decision_edges = np.flatnonzero(self.edge_seq >= 0)
         self.decision_edge_seq = self.edge_seq[self.decision_edges]
         self.seat_edges = [np.flatnonzero(self.parent_player == p) for p in range(players)]
         self._check_legal(slot, widths)
-        # The ends, in node order, with their returns (the walk met them in
-        # depth-first order: reorder the rows the same way).
-        ends_old = np.flatnonzero(np.array(code, dtype=np.int64) == TERMINAL)
-        ends = new_index[ends_old]
-        end_order = np.argsort(ends, kind="stable")
-        self.ends = ends[end_order]
-        self.utility = np.array(utilities, dtype=np.float64).reshape(-1, players)[end_order]
+        # The ends, in node order, with their returns (the rows come in
+        # depth-first order: each end's row is its rank among the ends there).
+        end = raw["code"] == TERMINAL
+        row = np.cumsum(end) - 1
+        self.ends = np.flatnonzero(end[order])
+        self.utility = np.asarray(raw["utility"], dtype=np.float64).reshape(-1, players)
+        self.utility = self.utility[row[order[self.ends]]]
         self._levels()
 
     def _check_legal(self, slot, widths) -> None:
@@ -353,6 +384,62 @@ class Tree:
         self.end_last_seq = last[self.ends]  # (ends, seats)
 
     # ---- what it holds -------------------------------------------------------
+
+    @property
+    def infoset_string(self) -> list[str]:
+        """Each infoset's information-state string, in the tree's order. The
+        walk keeps them as it meets them; a tree laid out by its ruleset's
+        hook computes them on first use, through the encoder, at each
+        infoset's first history (`infoset_node`)."""
+        if self._strings is None:
+            self._strings = self._representative_strings()
+        return self._strings
+
+    @property
+    def lookup(self) -> list[dict[str, int]]:
+        """Per seat, {information-state string: infoset id}."""
+        if self._lookup is None:
+            strings = self.infoset_string
+            self._lookup = [
+                {strings[i]: i for i in range(self.infoset_range[p], self.infoset_range[p + 1])}
+                for p in range(self.num_players)
+            ]
+        return self._lookup
+
+    def _representative_strings(self) -> list[str]:
+        """Each infoset's string at its first history, replayed through the
+        contract: the histories are taken in lexicographic order, so a
+        history shares its prefix's matches with the one before it (each
+        node on the way played once, not once per infoset below it)."""
+        info_string = self.game.setup.encoder.info_state_string
+        nodes = self.infoset_node
+        if len(nodes) == 0:
+            return []
+        lengths = self.depth[nodes].astype(np.int64)
+        width = int(lengths.max())
+        # paths[i, j]: the action at depth j + 1 on the way to infoset i's node.
+        paths = np.full((len(nodes), width), -1, dtype=np.int64)
+        at, rows = nodes.copy(), np.arange(len(nodes))
+        for step in range(width):
+            climbing = lengths > step
+            paths[rows[climbing], lengths[climbing] - step - 1] = self.action[at[climbing]]
+            at = np.where(climbing, self.parent[at], at)
+        order = np.lexsort(paths.T[::-1]) if width else rows
+        same = paths[order[1:]] == paths[order[:-1]]
+        shared = np.minimum(np.cumprod(same, axis=1).sum(axis=1), lengths[order[:-1]])
+        keep = np.concatenate([[0], shared]).tolist()
+        strings = [""] * len(nodes)
+        stack = [self.game.new_initial_state().writable_truth()]  # stack[j]: after j actions
+        seats = self.infoset_seat
+        for i, kept in zip(order.tolist(), keep):
+            del stack[kept + 1 :]
+            m = stack[-1]
+            for a in paths[i, kept : lengths[i]].tolist():
+                m = m.copy()
+                m.play(a)
+                stack.append(m)
+            strings[i] = info_string(stack[lengths[i]], int(seats[i]))
+        return strings
 
     @property
     def nbytes(self) -> int:
