@@ -1,5 +1,5 @@
 """The command line, installed as `fogboard` (and `python -m fogboard_games`):
-league | play | review | bench [--workloads | --batch] | tour (README.md,
+league | play | review | bench [--workloads | --batch | --solve] | tour (README.md,
 docs/league.md, docs/bots.md#terminal-play, docs/reviews.md#the-review-command,
 docs/performance.md#the-bench-command).
 
@@ -209,6 +209,11 @@ def build_parser(prog: str = "fogboard") -> Parser:
         action="store_true",
         help="instead, fogboard_games.batch's batched plies/s beside the C++ loop",
     )
+    mode.add_argument(
+        "--solve",
+        action="store_true",
+        help="instead, fogboard_games.solve's tree, iterations and exploitability beside OpenSpiel's",
+    )
     bench.add_argument(
         "--batch-size",
         type=integer,
@@ -335,6 +340,7 @@ def run(argv=None, prog: str | None = None) -> int:
             BenchError,
             run,
             run_batch,
+            run_solve,
             run_workloads,
         )
 
@@ -347,6 +353,8 @@ def run(argv=None, prog: str | None = None) -> int:
             if args.batch:
                 size = DEFAULT_BATCH_SIZE if args.batch_size is None else args.batch_size
                 run_batch(args.rounds, args.seconds, only, batch_size=size)
+            elif args.solve:
+                run_solve(rounds=args.rounds, seconds=args.seconds, only=only)
             else:
                 measure = run_workloads if args.workloads else run
                 measure(rounds=args.rounds, seconds=args.seconds, only=only)

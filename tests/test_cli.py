@@ -230,7 +230,7 @@ def test_help_shows_every_default_of_every_command():
     league = " ".join(commands.choices["league"].format_help().split())
     assert "--backend BACKEND local (processes) or ray (default: local)" in league
     bench = " ".join(commands.choices["bench"].format_help().split())
-    assert "[--workloads | --batch]" in bench and "(default: 4096)" in bench
+    assert "[--workloads | --batch | --solve]" in bench and "(default: 4096)" in bench
     assert "(default: all of them)" in bench  # --only: what leaving it out means
     play = " ".join(commands.choices["play"].format_help().split())
     assert "liars-dice-classic-1" in play  # the presets, whole (not split at a hyphen)

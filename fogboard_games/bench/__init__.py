@@ -5,7 +5,7 @@ Split by job: `playouts` times random playouts in slices alternating
 between ours and C++ (the measure under every table); `report` is the
 plain command's table, every preset beside its registered bench pair;
 `workloads` and `search` are `bench --workloads`, `batched` is
-`bench --batch`; `options` checks what each takes before it runs. Their
+`bench --batch`, `solving` is `bench --solve`; `options` checks what each takes before it runs. Their
 names are re-exported here.
 """
 
@@ -36,6 +36,7 @@ from fogboard_games.bench.search import (
     mccfr_rate,
     run_search_workloads,
 )
+from fogboard_games.bench.solving import SOLVE_PRESETS, SOLVE_TARGETS, run_solve
 from fogboard_games.bench.workloads import (
     WORKLOAD_ALONE,
     WORKLOAD_PRESETS,
@@ -53,6 +54,8 @@ __all__ = [
     "SEARCH_PRESETS",
     "SEARCH_TARGET",
     "SLICES",
+    "SOLVE_PRESETS",
+    "SOLVE_TARGETS",
     "WORKLOAD_ALONE",
     "WORKLOAD_PRESETS",
     "WORKLOAD_TARGET",
@@ -71,5 +74,6 @@ __all__ = [
     "run",
     "run_batch",
     "run_search_workloads",
+    "run_solve",
     "run_workloads",
 ]

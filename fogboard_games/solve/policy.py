@@ -1,0 +1,160 @@
+"""A policy on a solve.Tree, and its ways in and out (docs/solving.md#policies).
+
+A Policy is one probability per sequence (infoset, legal action), in the
+tree's sequence order: what the vectorized algorithms read. It can be made
+from a dense (infosets, actions) table, from OpenSpiel's TabularPolicy
+(keyed by our information-state strings) or from a function over a batch of
+information-state tensors (one call per seat, so a neural policy is
+evaluated exactly); it goes out as a TabularPolicy, so OpenSpiel's own tools
+check what ours computes. Every way in refuses a wrong shape, a negative or
+unnormalized distribution and mass on an illegal action, naming the infoset.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# How far an infoset's probabilities may sum from 1 (float rounding of a
+# softmax or of a solver's normalization, never a real error).
+TOLERANCE = 1e-6
+
+
+class Policy:
+    """`probs[s]`: the probability of sequence s of `tree` (solve.Tree)."""
+
+    def __init__(self, tree, probs):
+        self.tree = tree
+        self.probs = _checked_sequences(tree, probs)
+
+    # ---- ways in ---------------------------------------------------------------
+
+    @classmethod
+    def from_table(cls, tree, table) -> Policy:
+        """From a dense (tree.num_infostates total, num_distinct_actions) table,
+        rows in the tree's infoset order (seat 0's first)."""
+        table = np.asarray(table, dtype=np.float64)
+        shape = (len(tree.infoset_seat), tree.num_actions)
+        if table.shape != shape:
+            raise ValueError(
+                f"a policy table must have shape {shape} (infosets, actions), got {table.shape}"
+            )
+        _refuse_illegal_mass(tree, table, np.arange(shape[0]))
+        return cls(tree, table[tree.seq_infoset, tree.seq_action])
+
+    @classmethod
+    def from_tabular(cls, tree, tabular) -> Policy:
+        """From OpenSpiel's TabularPolicy of the same game (keyed by our
+        information-state strings)."""
+        game = getattr(tabular, "game", None)
+        lookup = getattr(tabular, "state_lookup", None)
+        table = getattr(tabular, "action_probability_array", None)
+        if lookup is None or table is None:
+            raise ValueError(
+                f"from_tabular takes an open_spiel.python.policy.TabularPolicy, got "
+                f"{type(tabular).__name__}"
+            )
+        if game is None or str(game) != str(tree.game):
+            raise ValueError(f"the tabular policy is of {game}, the tree of {tree.game}")
+        table = np.asarray(table, dtype=np.float64)
+        rows = np.empty(len(tree.infoset_string), dtype=np.int64)
+        for i, key in enumerate(tree.infoset_string):
+            row = lookup.get(key)
+            if row is None:
+                raise ValueError(f"the tabular policy has no row for the information state {key!r}")
+            rows[i] = row
+        return cls.from_table(tree, table[rows])
+
+    @classmethod
+    def from_batch(cls, tree, function) -> Policy:
+        """From `function(seat, tensors, legal)`, called once per seat with the
+        information-state tensors of all that seat's infosets, shape (n, size),
+        and their legal masks (n, num_distinct_actions): it returns the
+        (n, num_distinct_actions) probabilities, zero on illegal actions."""
+        rows = []
+        for seat in range(tree.num_players):
+            lo, hi = tree.infoset_range[seat], tree.infoset_range[seat + 1]
+            tensors = tree.info_state_tensors(seat)
+            legal = tree.legal_mask[lo:hi]
+            out = np.asarray(function(seat, tensors, legal.copy()), dtype=np.float64)
+            if out.shape != legal.shape:
+                raise ValueError(
+                    f"the batch policy must return shape {legal.shape} for seat {seat} "
+                    f"(its infosets, actions), got {out.shape}"
+                )
+            rows.append(out)
+        return cls.from_table(tree, np.concatenate(rows))
+
+    # ---- ways out --------------------------------------------------------------
+
+    def table(self) -> np.ndarray:
+        """The dense (infosets, num_distinct_actions) table, zeros off the legal actions."""
+        tree = self.tree
+        table = np.zeros((len(tree.infoset_seat), tree.num_actions))
+        table[tree.seq_infoset, tree.seq_action] = self.probs
+        return table
+
+    def to_tabular(self):
+        """An OpenSpiel TabularPolicy of the same game, holding this policy."""
+        from open_spiel.python import policy as openspiel_policy
+
+        tree = self.tree
+        states = {
+            key: tree.state(int(node)) for key, node in zip(tree.infoset_string, tree.infoset_node)
+        }
+        tabular = openspiel_policy.TabularPolicy(tree.game, states=states)
+        table = self.table()
+        for i, key in enumerate(tree.infoset_string):
+            tabular.action_probability_array[tabular.state_lookup[key]] = table[i]
+        return tabular
+
+    def action_probabilities(self, seat: int, info_state: str) -> dict[int, float]:
+        """{action: probability} at one of `seat`'s information states."""
+        i = self.tree.lookup[seat].get(info_state)
+        if i is None:
+            raise ValueError(f"seat {seat} has no information state {info_state!r} in this tree")
+        lo, hi = self.tree.seq_start[i], self.tree.seq_start[i + 1]
+        return dict(zip(self.tree.infoset_legal[i], self.probs[lo:hi].tolist()))
+
+    def __repr__(self) -> str:
+        return f"solve.Policy({self.tree.game}, {self.tree.num_sequences} sequences)"
+
+
+def uniform(tree) -> Policy:
+    """Every legal action equally likely at every infoset."""
+    widths = np.diff(tree.seq_start)
+    return Policy(tree, 1.0 / widths[tree.seq_infoset])
+
+
+def _refuse_illegal_mass(tree, table, infosets) -> None:
+    off = np.where(tree.legal_mask[infosets], 0.0, np.abs(table))
+    if np.any(off != 0):
+        i = int(np.flatnonzero(off.any(axis=1))[0])
+        actions = np.flatnonzero(off[i]).tolist()
+        raise ValueError(
+            f"the policy puts mass on illegal actions {actions} at the information state "
+            f"{tree.infoset_string[infosets[i]]!r} (legal: {list(tree.infoset_legal[infosets[i]])})"
+        )
+
+
+def _checked_sequences(tree, probs) -> np.ndarray:
+    probs = np.array(probs, dtype=np.float64)
+    if probs.shape != (tree.num_sequences,):
+        raise ValueError(
+            f"a policy is one probability per sequence, shape ({tree.num_sequences},); "
+            f"got {probs.shape}"
+        )
+    if not np.all(np.isfinite(probs)) or np.any(probs < 0):
+        s = int(np.flatnonzero(~(np.isfinite(probs) & (probs >= 0)))[0])
+        raise ValueError(
+            f"probabilities must be finite and >= 0; got {probs[s]} at the information "
+            f"state {tree.infoset_string[tree.seq_infoset[s]]!r}"
+        )
+    sums = np.add.reduceat(probs, tree.seq_start[:-1]) if len(probs) else probs
+    off = np.abs(sums - 1) > TOLERANCE
+    if np.any(off):
+        i = int(np.flatnonzero(off)[0])
+        raise ValueError(
+            f"each information state's probabilities must sum to 1; they sum to {sums[i]} "
+            f"at {tree.infoset_string[i]!r}"
+        )
+    return probs

@@ -1,0 +1,416 @@
+"""The whole game tree of a small game as flat numpy arrays (docs/solving.md#the-tree).
+
+The tree is walked once, depth first, through the contract (match.copy,
+play, options, odds, the encoder's information-state string), never through
+pyspiel: the walk appends to plain lists and interns each seat's strings into
+ids with one dict, and everything becomes numpy once at the end. The nodes
+are then renumbered level by level (stable, so each parent's children stay
+contiguous and in order), which lets the solvers (solve.algorithms) run a
+whole level as one numpy operation; the arrays hold nothing per-node that a
+later streaming traversal could not also produce.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import random
+import sys
+
+import numpy as np
+import pyspiel
+
+from fogboard_games.core.contract import CHANCE, TERMINAL
+
+# What a node costs while the tree is built (the walk's Python lists, the
+# string dicts) and after (the arrays), measured on liars-dice-classic-1 and
+# rounded up: the estimate a too-big game is refused with.
+BUILD_BYTES_PER_NODE = 200
+# The default memory bound of a tree: 4 GiB while it is built.
+MAX_BYTES = 4 * 2**30
+# Random root-to-end probes of the size estimate (Knuth's estimator).
+PROBES = 1024
+
+DECISION, CHANCE_NODE, END = 0, 1, 2  # `kind` of a node
+
+
+def estimate_histories(game, probes: int = PROBES, seed: int = 0) -> float:
+    """An unbiased estimate of the number of histories (Knuth 1975): each
+    random path from the root counts, at every depth, the product of the
+    branching factors along it; the mean over paths estimates the nodes."""
+    rng = random.Random(seed)
+    root = game.new_initial_state().writable_truth()
+    total = 0.0
+    for _ in range(probes):
+        m, weight, count = root, 1.0, 1.0
+        while m.mover != TERMINAL:
+            options = m.options
+            weight *= len(options)
+            count += weight
+            c = m.copy()
+            c.play(options[rng.randrange(len(options))])
+            m = c
+        total += count
+    return total / probes  # (inf for a game past a float's range)
+
+
+def _count(x: float) -> str:
+    return f"about {x:.3g}" if math.isfinite(x) else "more than 1e308"
+
+
+class Tree:
+    """The full tree of a game of ours (a pyspiel game loaded from the
+    registry), as arrays; see docs/solving.md#the-tree for each array.
+
+    `max_bytes` bounds the memory the build may take: a game whose estimated
+    size needs more is refused (ValueError) with the estimate, before the
+    walk, and a walk that passes the bound anyway stops with the count so far.
+    """
+
+    def __init__(self, game, max_bytes: int = MAX_BYTES):
+        ruleset = getattr(type(game), "ruleset", None)
+        if ruleset is None or not isinstance(game, pyspiel.Game):
+            raise ValueError(
+                f"solve.Tree takes a fogboard game (fogboard_games.load(preset)), "
+                f"got {type(game).__name__}"
+            )
+        params = game.get_parameters()
+        if params.get("imperfect_recall"):
+            raise ValueError(
+                f"solve.Tree needs perfect recall (CFR and the sequence-form best "
+                f"response assume it); {game} has imperfect_recall=true"
+            )
+        if not isinstance(max_bytes, int) or max_bytes <= 0:
+            raise ValueError(f"max_bytes must be a positive int, got {max_bytes!r}")
+        self.game = game
+        self.num_players = game.num_players()
+        self.num_actions = game.num_distinct_actions()
+        self.estimate = estimate_histories(game)
+        limit = max_bytes // BUILD_BYTES_PER_NODE
+        if self.estimate > limit:
+            raise ValueError(
+                f"{game}: {_count(self.estimate)} histories (estimated from "
+                f"{PROBES} random paths), {_count(self.estimate * BUILD_BYTES_PER_NODE / 2**30)} GiB "
+                f"to build; the bound is {max_bytes / 2**30:.1f} GiB ({limit:.3g} histories): "
+                f"pass a larger max_bytes to build it anyway"
+            )
+        self._build(limit)
+
+    # ---- the walk --------------------------------------------------------------
+
+    def _build(self, limit: int) -> None:
+        game = self.game
+        info_string = game.setup.encoder.info_state_string
+        # Per node, three appends: its code (an infoset id at a decision,
+        # CHANCE, TERMINAL), its parent and the action leading to it; the
+        # depth and the place among the siblings follow from the parents.
+        code: list[int] = []
+        parent_of: list[int] = []
+        action_of: list[int] = []
+        chance_edges: list[tuple[int, float]] = []  # (child, probability)
+        utilities: list[float] = []  # each end's returns, in order of the ends
+        ids: list[dict[str, int]] = [{} for _ in range(self.num_players)]
+        strings: list[str] = []
+        seat_of: list[int] = []
+        legal: list[tuple] = []
+        first_node: list[int] = []  # an infoset's first node (a representative)
+        add_code, add_parent, add_action = code.append, parent_of.append, action_of.append
+
+        # The last child is played on the match itself, which nothing needs
+        # afterwards: one copy fewer per inner node.
+        def visit(m, parent, action):
+            n = len(code)
+            add_parent(parent)
+            add_action(action)
+            mover = m.mover
+            if mover == TERMINAL:
+                add_code(TERMINAL)
+                utilities.extend(m.returns())
+                return
+            if mover == CHANCE:
+                add_code(CHANCE)
+                odds = m.odds
+                for a, p in odds[:-1]:
+                    c = m.copy()
+                    c.play(a)
+                    chance_edges.append((len(code), p))
+                    visit(c, n, a)
+                a, p = odds[-1]
+                m.play(a)
+                chance_edges.append((len(code), p))
+                visit(m, n, a)
+                return
+            if n >= limit:  # (checked at decisions: only they make the tree wide)
+                raise ValueError(
+                    f"{game}: more than {limit:.3g} histories (the estimate was "
+                    f"{self.estimate:.3g}): beyond the memory bound; pass a larger max_bytes"
+                )
+            options = m.options
+            key = info_string(m, mover)
+            seat_ids = ids[mover]
+            infoset = seat_ids.get(key)
+            if infoset is None:
+                infoset = seat_ids[key] = len(strings)
+                strings.append(key)
+                seat_of.append(mover)
+                legal.append(tuple(options))  # (a copy: playing may change the list)
+                first_node.append(n)
+            add_code(infoset)
+            last = options[-1]
+            for a in options[:-1]:
+                c = m.copy()
+                c.play(a)
+                visit(c, n, a)
+            m.play(last)
+            visit(m, n, last)
+
+        rejoin = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(rejoin, 4 * game.max_game_length() + 100))
+        # The walk makes a match per node and frees it at once: the cyclic
+        # collector would only rescan the growing lists, again and again.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            visit(game.new_initial_state().writable_truth(), -1, -1)
+        finally:
+            sys.setrecursionlimit(rejoin)
+            visit = None  # (the closure refers to itself: break the cycle)
+            if collecting:
+                gc.enable()
+        self._arrays(
+            code, parent_of, action_of, chance_edges, utilities, strings, seat_of, legal, first_node
+        )
+
+    # ---- the arrays ------------------------------------------------------------
+
+    def _arrays(
+        self,
+        code,
+        parent_of,
+        action_of,
+        chance_edges,
+        utilities,
+        strings,
+        seat_of,
+        legal,
+        first_node,
+    ) -> None:
+        players = self.num_players
+        n = len(code)
+        self.num_histories = n
+        old_code = np.array(code, dtype=np.int64)
+        old_parent = np.array(parent_of, dtype=np.int64)
+        # A node's depth is its count of ancestors (one numpy step per level).
+        depth = np.zeros(n, dtype=np.int32)
+        up = old_parent.copy()
+        while True:
+            alive = up >= 0
+            if not alive.any():
+                break
+            depth += alive
+            up = np.where(alive, old_parent[np.maximum(up, 0)], -1)
+        # Level by level; stable, so a parent's children stay contiguous and
+        # in order, and the parents of a level in the order of their children.
+        order = np.argsort(depth, kind="stable")
+        new_index = np.empty_like(order)
+        new_index[order] = np.arange(n)
+        self.depth = depth[order]
+        parent = old_parent[order]
+        self.parent = np.where(parent >= 0, new_index[np.maximum(parent, 0)], -1)
+        self.action = np.array(action_of, dtype=np.int64)[order]
+        prob = np.ones(n, dtype=np.float64)
+        if chance_edges:
+            child, p = zip(*chance_edges)
+            prob[new_index[np.array(child, dtype=np.int64)]] = p
+        old_code = old_code[order]
+        # Infosets grouped by seat (seat 0's first), each keeping its order of
+        # first visit, so a seat's sequences are one contiguous range.
+        seat = np.array(seat_of, dtype=np.int32)
+        by_seat = np.argsort(seat, kind="stable")
+        infoset_index = np.empty(len(by_seat), dtype=np.int64)
+        infoset_index[by_seat] = np.arange(len(by_seat))
+        decision = old_code >= 0
+        self.infoset = np.where(decision, infoset_index[np.maximum(old_code, 0)], -1)
+        self.infoset_seat = seat[by_seat]
+        self.player = np.where(decision, self.infoset_seat[np.maximum(self.infoset, 0)], old_code)
+        self.player = self.player.astype(np.int32)  # a seat, CHANCE (-1) or TERMINAL (-4)
+        self.kind = np.where(decision, DECISION, np.where(old_code == CHANCE, CHANCE_NODE, END))
+        self.kind = self.kind.astype(np.int8)
+        self.infoset_string = [strings[i] for i in by_seat]
+        self.infoset_legal = [legal[i] for i in by_seat]
+        self.infoset_node = new_index[np.array(first_node, dtype=np.int64)[by_seat]]
+        self.num_infostates = [int(np.sum(seat == p)) for p in range(players)]
+        self.infoset_range = np.concatenate([[0], np.cumsum(self.num_infostates)]).astype(np.int64)
+        self.lookup = [
+            {
+                self.infoset_string[i]: i
+                for i in range(self.infoset_range[p], self.infoset_range[p + 1])
+            }
+            for p in range(players)
+        ]
+        # Sequences: (infoset, action) pairs, an infoset's in a row.
+        widths = np.array([len(a) for a in self.infoset_legal], dtype=np.int64)
+        self.seq_start = np.concatenate([[0], np.cumsum(widths)]).astype(np.int64)
+        self.num_sequences = int(self.seq_start[-1])
+        self.seq_infoset = np.repeat(np.arange(len(widths)), widths)
+        self.seq_action = np.fromiter(
+            (a for actions in self.infoset_legal for a in actions),
+            dtype=np.int64,
+            count=self.num_sequences,
+        )
+        self.seat_seq_range = self.seq_start[self.infoset_range]
+        self.legal_mask = np.zeros((len(widths), self.num_actions), dtype=bool)
+        self.legal_mask[self.seq_infoset, self.seq_action] = True
+        # Each edge: the parent's mover, and the sequence it plays or its odds.
+        # A child's place among its siblings: its distance from the first of them.
+        index = np.arange(n)
+        first = np.r_[True, self.parent[1:] != self.parent[:-1]]
+        slot = index - np.maximum.accumulate(np.where(first, index, 0))
+        parent_safe = np.maximum(self.parent, 0)
+        has_parent = self.parent >= 0
+        self.parent_player = np.where(has_parent, self.player[parent_safe], TERMINAL)
+        self.parent_player = self.parent_player.astype(np.int32)
+        self.edge_seq = np.where(
+            has_parent & (self.parent_player >= 0),
+            self.seq_start[np.maximum(self.infoset[parent_safe], 0)] + slot,
+            -1,
+        )
+        self.chance_prob = prob  # 1.0 on an edge from a decision
+        self.decision_edges = np.flatnonzero(self.edge_seq >= 0)
+        self.decision_edge_seq = self.edge_seq[self.decision_edges]
+        self.seat_edges = [np.flatnonzero(self.parent_player == p) for p in range(players)]
+        self._check_legal(slot, widths)
+        # The ends, in node order, with their returns (the walk met them in
+        # depth-first order: reorder the rows the same way).
+        ends_old = np.flatnonzero(np.array(code, dtype=np.int64) == TERMINAL)
+        ends = new_index[ends_old]
+        end_order = np.argsort(ends, kind="stable")
+        self.ends = ends[end_order]
+        self.utility = np.array(utilities, dtype=np.float64).reshape(-1, players)[end_order]
+        self._levels()
+
+    def _check_legal(self, slot, widths) -> None:
+        """Every history of an infoset has the infoset's legal actions (those
+        of its first history), checked here for all at once rather than in
+        the walk: each child's action is the infoset's at its place, and each
+        decision has as many children as the infoset has actions."""
+        edges = np.flatnonzero(self.edge_seq >= 0)
+        parents = self.parent[edges]
+        infoset = self.infoset[parents]
+        children = np.bincount(parents, minlength=self.num_histories)
+        decisions = np.flatnonzero(self.kind == DECISION)
+        wrong = np.zeros(self.num_histories, dtype=bool)
+        wrong[decisions] = children[decisions] != widths[self.infoset[decisions]]
+        inside = slot[edges] < widths[infoset]
+        seq = np.minimum(self.edge_seq[edges], self.num_sequences - 1)
+        bad_edge = ~inside | (self.seq_action[seq] != self.action[edges])
+        wrong[parents[bad_edge]] = True
+        if wrong.any():
+            node = int(np.flatnonzero(wrong)[0])
+            key = self.infoset_string[self.infoset[node]]
+            raise ValueError(
+                f"{self.game}: two histories share the information state {key!r} but "
+                f"not the legal actions: the tree needs a game whose seats see "
+                f"their own legal actions"
+            )
+
+    def _levels(self) -> None:
+        """Each level's node range and how its nodes' children group into it."""
+        starts = np.searchsorted(self.depth, np.arange(int(self.depth[-1]) + 2))
+        self.level_start = starts
+        self.levels = []  # (first, stop, parents with children, segment starts) per level
+        for d in range(len(starts) - 1):
+            first, stop = int(starts[d]), int(starts[d + 1])
+            if d + 1 < len(starts) - 1:
+                children = self.parent[stop : int(starts[d + 2])]
+                cut = np.flatnonzero(np.diff(children)) + 1
+                segments = np.concatenate([[0], cut])
+                parents = children[segments]
+            else:
+                segments = parents = np.zeros(0, dtype=np.int64)
+            self.levels.append((first, stop, parents, segments))
+        # Each node's last own sequence per seat before it (-1: none), the
+        # sequence form's anchor: perfect recall makes it one per infoset.
+        last = np.full((self.num_histories, self.num_players), -1, dtype=np.int64)
+        for first, stop, _, _ in self.levels[1:]:
+            span = slice(first, stop)
+            last[span] = last[self.parent[span]]
+            mover = self.parent_player[span]
+            own = mover >= 0
+            rows = np.flatnonzero(own) + first
+            last[rows, mover[own]] = self.edge_seq[span][own]
+        decisions = np.flatnonzero(self.kind == DECISION)
+        anchor = last[decisions, self.player[decisions]]
+        infoset = self.infoset[decisions]
+        self.infoset_parent_seq = np.full(len(self.infoset_seat), -1, dtype=np.int64)
+        self.infoset_parent_seq[infoset] = anchor
+        if np.any(self.infoset_parent_seq[infoset] != anchor):
+            bad = infoset[np.flatnonzero(self.infoset_parent_seq[infoset] != anchor)[0]]
+            raise ValueError(
+                f"{self.game}: the information state {self.infoset_string[bad]!r} is reached "
+                f"after different own moves: the game lacks perfect recall, which the solvers need"
+            )
+        self.end_last_seq = last[self.ends]  # (ends, seats)
+
+    # ---- what it holds -------------------------------------------------------
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes the tree's arrays hold (the strings and dicts not counted)."""
+        return sum(v.nbytes for v in vars(self).values() if isinstance(v, np.ndarray)) + sum(
+            a.nbytes for level in self.levels for a in level[2:]
+        )
+
+    def history(self, node: int) -> list[int]:
+        """The actions (chance outcomes included) from the root to `node`."""
+        actions = []
+        while self.parent[node] >= 0:
+            actions.append(int(self.action[node]))
+            node = int(self.parent[node])
+        return actions[::-1]
+
+    def info_state_tensors(self, seat: int) -> np.ndarray:
+        """The information-state tensors of all `seat`'s infosets, one row
+        each in the tree's order, from each one's first history replayed
+        through the contract (a representative: perfect recall gives every
+        history of an infoset the same tensor)."""
+        encoder = self.game.setup.encoder
+        root = self.game.new_initial_state().writable_truth()
+        lo, hi = self.infoset_range[seat], self.infoset_range[seat + 1]
+        rows = np.zeros((hi - lo, self.game.information_state_tensor_size()))
+        for row, node in enumerate(self.infoset_node[lo:hi]):
+            m = root.copy()
+            for a in self.history(int(node)):
+                m.play(a)
+            rows[row] = encoder.info_state_tensor(m, seat)
+        return rows
+
+    def own_levels(self, seat: int) -> list[np.ndarray]:
+        """`seat`'s infosets by how many own moves lead to them, deepest first
+        (the order a best response takes them in), as infoset ids."""
+        lo, hi = int(self.infoset_range[seat]), int(self.infoset_range[seat + 1])
+        parent_seq = self.infoset_parent_seq[lo:hi]
+        own_depth = np.zeros(hi - lo, dtype=np.int64)
+        # Infosets are numbered in order of first visit, depth first: a parent
+        # sequence's infoset comes before the infosets it leads to.
+        above = np.where(parent_seq >= 0, self.seq_infoset[np.maximum(parent_seq, 0)] - lo, -1)
+        for j in range(hi - lo):
+            if above[j] >= 0:
+                own_depth[j] = own_depth[above[j]] + 1
+        return [
+            np.flatnonzero(own_depth == d) + lo
+            for d in range(int(own_depth.max(initial=0)), -1, -1)
+        ]
+
+    def state(self, node: int):
+        """A pyspiel state of the game at `node` (replayed from the root)."""
+        state = self.game.new_initial_state()
+        for a in self.history(node):
+            state.apply_action(a)
+        return state
+
+    def __repr__(self) -> str:
+        return (
+            f"solve.Tree({self.game}: {self.num_histories} histories, "
+            f"infostates {self.num_infostates}, {self.num_sequences} sequences)"
+        )
