@@ -82,7 +82,7 @@ def solve_preset(
 
     start = time.process_time()
     try:
-        tree = Tree(game, max_bytes=int(max_gib * 2**30))
+        tree = Tree(game, max_bytes=max(1, int(max_gib * 2**30)))
     except ValueError as e:
         raise SolveError(str(e).replace("a larger max_bytes", "a larger --max-gib")) from None
     build = time.process_time() - start
