@@ -48,6 +48,13 @@ def test_solve_prints_the_tree_the_curve_and_the_values_the_solver_computes(tiny
     values = solve.expected_values(tiny_tree, cfr.average_policy())
     assert f"values: seat 0 {values[0]:+.6f}, seat 1 {values[1]:+.6f}\n" in out
     assert "final: 20 iterations of cfr+, exploitability" in out
+    # The best responses bracket the game value (from below, seat 1's against
+    # seat 0's average; from above, seat 0's), 2 x the exploitability apart.
+    best = solve.best_response_values(tiny_tree, cfr.average_policy())
+    low, high = map(float, re.findall(r"game value of seat 0: between (\S+) and (\S+)\n", out)[0])
+    assert (low, high) == (round(-best[1], 6), round(best[0], 6))
+    assert low <= values[0] <= high
+    assert high - low == pytest.approx(2 * expected[20], abs=2e-6)
     assert re.search(r"memory: arrays [\d.]+ MiB, peak RSS (\d+ MiB|unknown)\n", out)
 
 

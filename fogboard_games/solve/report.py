@@ -116,6 +116,13 @@ def solve_preset(
     peak = peak_rss_mib()
     say(f"final: {done} iterations of {algorithm}, {measure} {curve[-1][1]:.3e}")
     say("values: " + ", ".join(f"seat {p} {v:+.6f}" for p, v in enumerate(values)))
+    bounds = None
+    if tree.num_players == 2:
+        # The game value of seat 0 is at most what a best response to seat 1's
+        # average earns, and at least minus what one to seat 0's earns.
+        best = algorithms.best_response_values(tree, policy)
+        bounds = (-float(best[1]), float(best[0]))
+        say(f"game value of seat 0: between {bounds[0]:+.6f} and {bounds[1]:+.6f}")
     say(
         f"time: build {build:.2f} s, solve {solving:.2f} s CPU ({solving / done * 1000:.1f} ms "
         f"an iteration); memory: arrays {tree.nbytes / 2**20:.1f} MiB, peak RSS "
@@ -130,6 +137,7 @@ def solve_preset(
         "iterations": done,
         "curve": curve,
         "values": values,
+        "bounds": bounds,
         "distance": curve[-1][1],
         "tree_bytes": tree.nbytes,
         "peak_rss_mib": peak,
