@@ -88,7 +88,7 @@ def test_parley_reports_nash_conv_and_every_seats_value(capsys):
         (["solve", TINY, "--max-gib", "0"], "--max-gib must be above 0 and at most 1024"),
         (["solve", TINY, "--iterations", "x"], "argument --iterations: 'x' is not an int"),
         # Too big: the tree's estimate, and the option that lifts the bound.
-        (["solve", "parley"], "histories (estimated from 1024 random paths)"),
+        (["solve", "mind-bluff"], "solve: mind-bluff: about "),
         (["solve", "mind-bluff-9", "--max-gib", "0.01"], "pass a larger --max-gib"),
     ],
 )

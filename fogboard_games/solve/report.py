@@ -84,7 +84,9 @@ def solve_preset(
     try:
         tree = Tree(game, max_bytes=max(1, int(max_gib * 2**30)))
     except ValueError as e:
-        raise SolveError(str(e).replace("a larger max_bytes", "a larger --max-gib")) from None
+        # (the preset's name for its long load string: the refusal stays one short line)
+        text = str(e).replace(str(game), preset, 1)
+        raise SolveError(text.replace("a larger max_bytes", "a larger --max-gib")) from None
     build = time.process_time() - start
     # (said once the tree is built: a refusal leaves stdout empty)
     say(f"solve {preset}: {game}")
