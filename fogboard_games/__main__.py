@@ -1,7 +1,8 @@
 """The command line, installed as `fogboard` (and `python -m fogboard_games`):
-league | play | review | bench [--workloads | --batch | --solve] | tour (README.md,
-docs/league.md, docs/bots.md#terminal-play, docs/reviews.md#the-review-command,
-docs/performance.md#the-bench-command).
+league | play | review | bench [--workloads | --batch | --solve] | solve | tour
+(README.md, docs/league.md, docs/bots.md#terminal-play,
+docs/reviews.md#the-review-command, docs/performance.md#the-bench-command,
+docs/solving.md#medium-games-solved).
 
 Built on argparse, with a parser whose refusals are one line (what was
 wrong and what is allowed, exit status 2, no usage block) and a help
@@ -288,6 +289,24 @@ def build_parser(prog: str = "fogboard") -> Parser:
         metavar="OUT",
         help="write the replay page (one self-contained HTML file) here instead",
     )
+    solve = sub.add_parser(
+        "solve",
+        help="solve a preset exactly: its tree, an exploitability curve, values (docs/solving.md)",
+        formatter_class=Help,
+    )
+    solve.add_argument("preset", help=f"one of {', '.join(sorted(PRESETS))}")
+    solve.add_argument("--iterations", type=integer, default=1000, help="iterations, at least 1")
+    solve.add_argument("--algorithm", default="cfr+", help="cfr, cfr+, linear (linear CFR) or dcfr")
+    solve.add_argument(
+        "--target",
+        type=number,
+        default=None,
+        help="stop at the first report point whose exploitability (NashConv past two seats) "
+        "is at most this (default: run every iteration)",
+    )
+    solve.add_argument(
+        "--max-gib", type=number, default=4.0, help="the tree's memory bound while built, in GiB"
+    )
     return parser
 
 
@@ -334,6 +353,18 @@ def run(argv=None, prog: str | None = None) -> int:
         except KeyboardInterrupt:
             print("\ninterrupted: nothing saved", file=sys.stderr)
             return 130
+    if args.command == "solve":
+        from fogboard_games.solve.report import SolveError, solve_preset
+
+        try:
+            solve_preset(args.preset, args.iterations, args.algorithm, args.target, args.max_gib)
+        except SolveError as e:  # (raised before anything is solved)
+            print(f"solve: {shortened(e)}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("\nsolve: interrupted", file=sys.stderr)
+            return 130
+        return 0
     if args.command == "bench":
         from fogboard_games.bench import (
             DEFAULT_BATCH_SIZE,

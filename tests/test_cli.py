@@ -218,7 +218,7 @@ def test_ctrl_c_ends_bench_and_tour_in_one_line(command, capsys, monkeypatch):
 def test_help_shows_every_default_of_every_command():
     parser = build_parser()
     [commands] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    assert set(commands.choices) == {"bench", "tour", "league", "play", "review"}
+    assert set(commands.choices) == {"bench", "tour", "league", "play", "review", "solve"}
     for name, sub in commands.choices.items():
         text = " ".join(sub.format_help().split())  # (unwrapped)
         assert text.startswith(f"usage: fogboard {name} "), text

@@ -66,8 +66,13 @@ def strings_digest(name: str, playouts: int) -> str:
     return h.hexdigest()[:16]
 
 
+# Presets registered after f020772: there were no strings of theirs to pin
+# (the medium presets solved in docs/solving.md, other sizes of pinned rules).
+LATER = {"mind-bluff-9", "liars-dice-2x3", "parley-3-hp3"}
+
+
 def test_every_preset_has_a_digest():
-    assert sorted(DIGESTS) == sorted(registry.PRESETS)
+    assert sorted(DIGESTS) == sorted(set(registry.PRESETS) - LATER)
 
 
 @pytest.mark.parametrize("name", sorted(DIGESTS))

@@ -5,7 +5,11 @@ On each preset: our tree build beside `cached_tree` (its build is what
 `pyspiel.CFRPlusSolver` pays on construction: the walk of every node);
 one iteration of each of our algorithms beside `pyspiel.CFRPlusSolver` on
 the cached tree and on the registered C++ twin; one exploitability beside
-`pyspiel.exploitability` on both. Times are the best of `rounds`, in CPU
+`pyspiel.exploitability` on both. Beside the build, its floor: a bare
+depth-first walk through the contract (copy, play, returns; then once more
+with the information-state strings) recording nothing, the work no build
+through the rules can avoid, so the table shows how far the build is from
+it and what ratio against cached_tree the floor itself allows. Times are the best of `rounds`, in CPU
 seconds of this process (time.process_time: both sides run single-threaded
 in it), so that the load of a shared machine weighs on the ratios less than
 on wall-clock times.
@@ -14,6 +18,7 @@ on wall-clock times.
 from __future__ import annotations
 
 import gc
+import sys
 import time
 
 import pyspiel
@@ -22,6 +27,7 @@ import fogboard_games
 from fogboard_games import solve
 from fogboard_games.bench.options import check_options
 from fogboard_games.bench.report import cell
+from fogboard_games.core.contract import CHANCE, TERMINAL
 from fogboard_games.core.registry import BENCH_PAIRS
 
 SOLVE_PRESETS = ("liars-dice-classic-1", "mind-bluff-tiny")
@@ -36,6 +42,43 @@ def _best(rounds: int, call) -> float:
         call()
         best = min(best, time.process_time() - start)
     return best
+
+
+def bare_walk(game, strings: bool) -> int:
+    """Walk every history of `game` depth first through the contract as
+    solve.Tree does (the last child played on the match itself), asking each
+    end its returns and, with `strings`, each decision its mover's
+    information-state string, and record nothing; returns the histories."""
+    info_string = game.setup.encoder.info_state_string
+    count = [0]
+
+    def visit(m):
+        count[0] += 1
+        mover = m.mover
+        if mover == TERMINAL:
+            m.returns()
+            return
+        if mover == CHANCE:
+            actions = [a for a, _ in m.odds]
+        else:
+            actions = m.options
+            if strings:
+                info_string(m, mover)
+        last = actions[-1]
+        for a in actions[:-1]:  # (a slice: a copy, as playing may change the list)
+            c = m.copy()
+            c.play(a)
+            visit(c)
+        m.play(last)
+        visit(m)
+
+    rejoin = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(rejoin, 4 * game.max_game_length() + 100))
+    try:
+        visit(game.new_initial_state().writable_truth())
+    finally:
+        sys.setrecursionlimit(rejoin)
+    return count[0]
 
 
 def run_solve(rounds: int = 3, seconds: float = 0.4, only=None) -> list[dict]:
@@ -126,6 +169,16 @@ def _measure(preset, game, twin_name, rounds) -> list[dict]:
     if tree.road == "factored":  # (the generic walk of the same game, beside its factored road)
         walked = _best(1, lambda: solve.Tree(game, factored=False))
         _row(rows, preset, "  build by the walk", walked, cached, against_twin=False)
+    # The floor: the walk alone, then with the strings; speedup against
+    # cached_tree, the most any build through the contract could reach.
+    walked = []
+    for label, strings in (
+        ("floor: walk (copy, play, returns)", False),
+        ("  + info-state strings", True),
+    ):
+        floor = _best(rounds, lambda strings=strings: walked.append(bare_walk(game, strings)))
+        _row(rows, preset, label, floor, cached, against_twin=False)
+    assert set(walked) == {tree.num_histories}, (walked, tree.num_histories)
     twin = pyspiel.load_game(twin_name) if twin_name else None
     twin_solver = pyspiel.CFRPlusSolver(twin) if twin else None
     openspiel_iteration = _best(1, cached_solver[1].evaluate_and_update_policy)

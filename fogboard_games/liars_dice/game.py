@@ -110,6 +110,12 @@ registry.add_preset(
     {"players": 4, "mode": "dice", "allow_pass": True, "rerolls": 1},
     "4 seats, 5 dice each, every rule on: pass, one reroll, lose a die per round",
 )
+registry.add_preset(
+    "liars-dice-2x3",
+    SHORT_NAME,
+    {"numdice": 2, "dice_sides": 3},
+    "2 seats, 2 three-sided dice each, 1s wild, prophecy (medium: solved in docs/solving.md)",
+)
 registry.add_bench_pair("liars-dice-classic-1", "liars_dice(numdice=1)")
 registry.add_bench_pair("liars-dice-classic", "liars_dice(numdice=5)")
 registry.add_conformance_extras(

@@ -90,6 +90,12 @@ registry.add_preset(
     {"start": 6, "max_eat": 3},
     "6 dango, P1 first, eat 1..3 (small: exact solving)",
 )
+registry.add_preset(
+    "mind-bluff-9",
+    SHORT_NAME,
+    {"start": 9, "max_eat": 3},
+    "9 dango, P1 first, eat 1..3 (medium: 4.1e6 histories, solved in docs/solving.md)",
+)
 registry.add_conformance_extras(
     SHORT_NAME,
     [

@@ -94,6 +94,12 @@ registry.add_preset("parley", SHORT_NAME, {}, "5 cogs, 2 hp, 3 rounds, 3 passes,
 registry.add_preset(
     "parley-tiny", SHORT_NAME, TINY, "3 cogs, 2 hp, 1 round, no passes or talk (exact solving)"
 )
+registry.add_preset(
+    "parley-3-hp3",
+    SHORT_NAME,
+    {**TINY, "hp": 3},
+    "3 cogs, 3 hp, 1 round, no passes or talk (medium: solved in docs/solving.md)",
+)
 registry.add_conformance_extras(
     SHORT_NAME,
     [
