@@ -1,8 +1,11 @@
 """The `cfr` bot: a CFR+ policy of a small preset, solved once, kept on disk (docs/bots.md#cfr).
 
-The first bot of a game runs OpenSpiel's C++ CFR+ on `cached_tree(game=...)`
-for `iterations` iterations, walks the game once to read the average
-policy at every information state, and writes it as JSON to the cache
+The first bot of a game runs CFR+ for `iterations` iterations on the
+game's tree as arrays (fogboard_games.solve, docs/solving.md: OpenSpiel's
+CFRPlusSolver schedule, as close to equilibrium in as many iterations, in a
+second or two where the C++ solver on `cached_tree` took up to minutes),
+reads the average policy at every information state off the tree, and
+writes it as JSON to the cache
 directory (`$FOGBOARD_GAMES_CACHE`, else `~/.cache/fogboard_games`); later
 bots, in this process or another, read the file. The file is plain JSON
 with a sha256 of its body, written whole (core/files.py: processes that
@@ -28,17 +31,16 @@ import os
 import pathlib
 import warnings
 
-import pyspiel
-
 from fogboard_games.bots.base import SeatBot
 from fogboard_games.core import files, registry
 from fogboard_games.core.params import is_int
 
-FORMAT = "fogboard_games.cfr_policy.v2"  # v2: a sha256 of the body
+# v2: a sha256 of the body; v3: solved by fogboard_games.solve (the C++ solver
+# it replaced rounds ties otherwise, so a v2 file holds other numbers)
+FORMAT = "fogboard_games.cfr_policy.v3"
 SOLVER = "cfr+"
 # Presets small enough to solve, and the CFR+ iterations of a first solve
-# (measured here on two cores: mind-bluff-tiny ~10 s, parley-tiny ~25 s, the
-# one-die Liar's Dice a minute or two).
+# (a second or two each here, the tree's build included).
 CFR_PRESETS = {
     "mind-bluff-tiny": 200,
     "parley-tiny": 100,
@@ -74,24 +76,15 @@ def policy_path(game, iterations: int) -> pathlib.Path:
 
 def solve(game, iterations: int) -> dict[str, list[tuple[int, float]]]:
     """CFR+'s average policy after `iterations`, per information-state string."""
-    solver = pyspiel.CFRPlusSolver(pyspiel.load_game(f"cached_tree(game={game})"))
-    for _ in range(iterations):
-        solver.evaluate_and_update_policy()
-    average = solver.average_policy()
-    table: dict[str, list[tuple[int, float]]] = {}
-    stack = [game.new_initial_state()]
-    while stack:
-        state = stack.pop()
-        if state.is_terminal():
-            continue
-        if state.is_chance_node():
-            stack += [state.child(a) for a, _ in state.chance_outcomes()]
-            continue
-        key = state.information_state_string()
-        if key not in table:
-            table[key] = [(int(a), float(p)) for a, p in average.get_state_policy(state)]
-        stack += [state.child(a) for a in state.legal_actions()]
-    return table
+    from fogboard_games import solve as solver
+
+    tree = solver.Tree(game)
+    probs = solver.CFRPlus(tree).run(iterations).average_policy().probs
+    start, action = tree.seq_start, tree.seq_action
+    return {
+        key: [(int(a), float(p)) for a, p in zip(action[lo:hi], probs[lo:hi])]
+        for key, lo, hi in zip(tree.infoset_string, start[:-1], start[1:])
+    }
 
 
 class CorruptCache(ValueError):
