@@ -8,7 +8,9 @@ A linear softmax policy reads the mover's information-state tensor
 play the same policy. Each iteration plays `--batch` whole games at once
 and takes one REINFORCE step: every decision's log-probability is pushed
 up by what the game paid its mover, less the mean payoff of that seat (the
-baseline). Every `--report` iterations the policy plays `--eval`
+baseline); with `--mix` that fraction of the games has one seat playing
+uniform random, only the policy's seat learning there. Every `--report`
+iterations the policy plays `--eval`
 games against uniform random (half as seat 0, half as seat 1) and the mean
 score is printed: 0 for uniform random against itself, up to the payout
 for a policy that always wins. With matplotlib installed the curve is also
@@ -41,19 +43,30 @@ def sample(rng, p: np.ndarray) -> np.ndarray:
     return np.minimum((p.cumsum(axis=1) < u).sum(axis=1), p.shape[1] - 1)
 
 
-def self_play(env, weights, rng):
-    """One batch of whole games, both seats on the policy; the REINFORCE gradient."""
+def self_play(env, weights, rng, mix: float = 0.0):
+    """One batch of whole games, both seats on the policy; the REINFORCE gradient.
+
+    In a fraction `mix` of the rows one seat (alternating) plays uniform
+    random instead, and only the policy's seat learns there: pure self-play
+    lets a linear policy drift to play that beats itself but not others."""
     s = env.reset()
+    B = env.batch_size
+    rand_seat = np.full(B, -1)  # the seat playing uniform random in each row, or -1
+    if mix:
+        chosen = rng.random(B) < mix
+        rand_seat[chosen] = (np.arange(B) % env.num_players)[chosen]
     steps = []  # (rows, seat, obs, probs, action) per step
-    returns = np.zeros((env.batch_size, env.num_players))  # what each game paid each seat
+    returns = np.zeros((B, env.num_players))  # what each game paid each seat
     while not s.terminated.all():
-        rows = np.flatnonzero(~s.terminated)
-        obs = s.observation[rows]
-        p = policy_probs(weights, obs, s.legal_action_mask[rows])
-        a = sample(rng, p)
-        acts = np.zeros(env.batch_size, np.int64)
-        acts[rows] = a
-        steps.append((rows, s.current_player[rows], obs, p, a))
+        # (no draw without --mix: pure self-play's random stream is as it was)
+        acts = random_actions(rng, s.legal_action_mask) if mix else np.zeros(B, np.int64)
+        rows = np.flatnonzero(~s.terminated & (s.current_player != rand_seat))
+        if len(rows):
+            obs = s.observation[rows]
+            p = policy_probs(weights, obs, s.legal_action_mask[rows])
+            a = sample(rng, p)
+            acts[rows] = a
+            steps.append((rows, s.current_player[rows], obs, p, a))
         s = env.step(acts)
         returns += s.rewards
     baseline = returns.mean(axis=0)
@@ -113,6 +126,9 @@ def main() -> None:
     parser.add_argument("--eval", type=int, default=4096, help="games per evaluation")
     parser.add_argument("--report", type=int, default=20, help="iterations between evaluations")
     parser.add_argument("--lr", type=float, default=0.5)
+    parser.add_argument(
+        "--mix", type=float, default=0.0, help="fraction of training games against uniform random"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--png", default="batch_selfplay.png", help="where to save the curve")
     args = parser.parse_args()
@@ -133,7 +149,7 @@ def main() -> None:
                 flush=True,
             )
         if it < args.iterations:
-            weights += args.lr * self_play(env, weights, rng)
+            weights += args.lr * self_play(env, weights, rng, args.mix)
     print(f"final mean score against uniform random: {curve[-1][1]:+.3f}")
     if args.png:
         save_curve(args.png, curve, args.preset)
