@@ -27,8 +27,8 @@ when that game ends. `State.observation` is the store's read-only mirror
 (docs/batch.md#observations). The observation form (the seat's view now:
 the latest turn, the counts still possible) has its own whole store, made
 at its first read: each step keeps the latest turn and, per seat, the
-totals eaten before it that the seat cannot rule out (a few dozen bools a
-row); a read after a step writes every row's view from them.
+totals eaten before it that the seat cannot rule out (a bitset, one bit a
+total); a read after a step writes every row's view from them.
 """
 
 from __future__ import annotations
@@ -570,8 +570,8 @@ class MindBluff(Env):
         """A game starts: no turn yet, and the only total eaten is 0."""
         self.obs_fresh = False
         self.o_turn[:, rows] = -1
-        self.sums[rows] = False
-        self.sums[rows, :, 0] = True
+        self.sums[rows] = 0
+        self.sums[rows, :, 0] = 1  # (bit 0: the total 0)
 
     def _view_move(self, a8, p2, eat, ate, claim, forced, respond, doubt, true) -> None:
         """A move in the record of the latest turn (actor, eat, claim, forced,
@@ -599,28 +599,34 @@ class MindBluff(Env):
             t[VERDICT, r] = np.where(doubt[r], np.where(true[r], 0, 1), -1)
 
     def _candidates(self, rows: np.ndarray) -> np.ndarray:
-        """(n, 2, M + 1) bool: the eats of the rows' latest turn each seat cannot
-        rule out (rules.eat_candidates): its own eat, a claim shown true (forced
-        or doubted TRUE), anything but a claim doubted BLUFF, else any eat."""
-        M, t = self.M, self.o_turn[:, rows]
-        k = np.arange(M + 1)
-        claim = t[CLAIMED][:, None]
-        shown = (claim > 0) & ((t[FORCED] == 1) | (t[VERDICT] == 0))[:, None]
-        bluff = (t[VERDICT] == 1)[:, None]
-        other = np.where(shown, k == claim, np.where(bluff, k != claim, True))
-        other[:, 0] = False
-        cands = np.repeat(other[:, None], 2, 1)
-        own = k == t[ATE][:, None]
+        """(n, 2) uint64: bit k set for each eat k of the rows' latest turn each
+        seat cannot rule out (rules.eat_candidates): its own eat, a claim shown
+        true (forced or doubted TRUE), anything but a claim doubted BLUFF, else
+        any eat; bit 0 alone where the row has no turn yet (nothing added)."""
+        one, t = np.uint64(1), self.o_turn[:, rows].astype(np.int64)
+        every = np.uint64((1 << (self.M + 1)) - 2)  # eats 1 .. M
+        claim = one << np.maximum(t[CLAIMED], 0).astype(np.uint64)
+        shown = (t[CLAIMED] > 0) & ((t[FORCED] == 1) | (t[VERDICT] == 0))
+        other = np.where(shown, claim, np.where(t[VERDICT] == 1, every & ~claim, every))
+        own = one << np.maximum(t[ATE], 0).astype(np.uint64)
+        cands = np.empty((len(rows), 2), np.uint64)
         for seat in (0, 1):
-            mine = t[ACTOR] == seat
-            cands[mine, seat] = own[mine]
+            cands[:, seat] = np.where(t[ACTOR] == seat, own, other)
+        cands[t[ACTOR] < 0] = one
         return cands
 
     def _shift(self, sums: np.ndarray, cands: np.ndarray) -> np.ndarray:
-        """Every total of one from `sums` plus one candidate eat (within the array)."""
+        """Every total of one from `sums` ((n, 2, W) uint64 bitsets: bit t of the
+        total t) plus one candidate eat of `cands` (see _candidates)."""
         out = np.zeros_like(sums)
-        for k in range(1, self.M + 1):
-            out[..., k:] |= sums[..., :-k] & cands[..., k, None]
+        one, zero = np.uint64(1), np.uint64(0)
+        for k in range(self.M + 1):
+            mask = zero - ((cands >> np.uint64(k)) & one)  # all ones where k is one
+            moved = sums << np.uint64(k)
+            if k and sums.shape[2] > 1:  # (the bits carried into the next word)
+                moved[..., 1:] |= sums[..., :-1] >> np.uint64(64 - k)
+            moved &= mask[..., None]
+            out |= moved
         return out
 
     def _commit(self, rows: np.ndarray) -> None:
@@ -650,7 +656,7 @@ class MindBluff(Env):
             )
             if not len(rows):
                 continue
-            view = out[rows]  # (n, 2, D): filled, then put back
+            view = out[rows] if self.is_series else out  # (n, 2, D): filled (then put back)
             n = len(rows)
             if self.is_series:
                 view[:, :, self.obs_game + g] = 1
@@ -670,13 +676,11 @@ class MindBluff(Env):
             view[c, :, at["last_verdict"] + tr[VERDICT][c]] = 1
             # The counts left: each start less each total, with the latest turn's eat.
             H = setup.high + 1
-            cands = self._candidates(rows)
-            cands[~hr] = False
-            cands[~hr, :, 0] = True  # (no turn yet: nothing added)
-            totals = self._shift_or_keep(self.sums[rows], cands)
+            totals = self._shift(self.sums[rows], self._candidates(rows))
+            bits = np.unpackbits(totals.view(np.uint8), axis=2, bitorder="little").view(bool)
             left = np.zeros((n, 2, H), bool)
             for v in setup.starts:  # (count r from total v - r: r = 1 .. v)
-                left[:, :, 1 : v + 1] |= totals[:, :, v - 1 :: -1]
+                left[:, :, 1 : v + 1] |= bits[:, :, v - 1 :: -1]
             left[er] = False
             done = np.flatnonzero(er)
             remaining = self.remaining[rows].astype(np.int64)
@@ -687,14 +691,9 @@ class MindBluff(Env):
                 start = at["start_shown"] + self.start[rows][done].astype(np.int64) - setup.low
                 view[done, :, start] = 1
             view[done, :, at["remaining_shown"] + remaining[done]] = 1
-            out[rows] = view
+            if self.is_series:
+                out[rows] = view
         self.obs_fresh = True
-
-    def _shift_or_keep(self, sums: np.ndarray, cands: np.ndarray) -> np.ndarray:
-        """_shift, where candidate 0 (no turn) keeps the sums as they are."""
-        out = self._shift(sums, cands)
-        out |= sums & cands[..., 0, None]
-        return out
 
     # ---- tensors: the Env hooks -------------------------------------------------------
 
@@ -710,8 +709,8 @@ class MindBluff(Env):
                 # The latest turn (rows ACTOR .. VERDICT, -1: none) and per seat the
                 # totals eaten before it that the seat cannot rule out.
                 self.o_turn = np.full((6, B), -1, np.int8)
-                cap = max(g.high for g in self.setups)
-                self.sums = np.zeros((B, 2, cap), bool)
+                words = -(-max(g.high for g in self.setups) // 64)  # totals 0 .. high - 1
+                self.sums = np.zeros((B, 2, words), np.uint64)
                 self._replay_history()
             if not self.obs_fresh:
                 self._view_build()
