@@ -250,9 +250,17 @@ def arrays(env):
     return found
 
 
-@pytest.mark.parametrize("preset", ["phantom-ttt-3", "recon-hex-5", "liars-dice"])
-def test_an_illegal_action_is_refused_and_no_row_changes(preset):
-    env = batch.make(preset, batch_size=8, seed=0)
+@pytest.mark.parametrize(
+    "preset, form",
+    [
+        ("phantom-ttt-3", "information_state"),
+        ("recon-hex-5", "information_state"),
+        ("recon-hex-5", "observation"),  # (its sense ages, rewritten in place)
+        ("liars-dice", "information_state"),
+    ],
+)
+def test_an_illegal_action_is_refused_and_no_row_changes(preset, form):
+    env = batch.make(preset, batch_size=8, seed=0, observation=form)
     rng = np.random.default_rng(0)
     s = env.reset()
     for _ in range(3):

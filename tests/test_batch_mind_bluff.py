@@ -249,8 +249,9 @@ def test_chance_is_drawn_from_the_seed_and_covers_every_outcome():
 def arrays(env):
     """Every array of the environment, its store's and mirrors' included."""
     out = {k: v.copy() for k, v in vars(env).items() if isinstance(v, np.ndarray)}
-    if env.info is not None:
-        out |= {f"store {i}": a.copy() for i, a in enumerate(env.info.arrays())}
+    for name, store in (("store", env.info), ("observation store", env.obs)):
+        if store is not None:
+            out |= {f"{name} {i}": a.copy() for i, a in enumerate(store.arrays())}
     return out
 
 
@@ -273,6 +274,7 @@ def test_an_illegal_action_is_refused_and_nothing_changes(preset):
             s = env.reset(s.terminated)
     s.observation  # noqa: B018
     forced = int(at_forced_claims()[0])
+    env.observation_tensor(0)  # (the observation's store too)
     truth = int(np.flatnonzero(s.legal_action_mask[forced])[0])
     lie = M + 1 if truth != M + 1 else M + 2
     for bad in (lie, 0, env.num_actions, -1):

@@ -192,8 +192,9 @@ def test_tensors_first_read_late_and_rows_restarted(game_string, first_read, rea
 def arrays(env):
     """Every array of the environment, its store's and mirrors' included."""
     out = {k: v.copy() for k, v in vars(env).items() if isinstance(v, np.ndarray)}
-    if env.info is not None:
-        out |= {f"store {i}": a.copy() for i, a in enumerate(env.info.arrays())}
+    for name, store in (("store", env.info), ("observation store", env.obs)):
+        if store is not None:
+            out |= {f"{name} {i}": a.copy() for i, a in enumerate(store.arrays())}
     return out
 
 
@@ -206,6 +207,7 @@ def test_an_illegal_action_is_refused_and_no_row_changes(read):
         s = env.step(random_actions(rng, s.legal_action_mask))
     if read:
         s.observation  # noqa: B018  (tensors tracked from here: they must not change either)
+        env.observation_tensor(0)  # (the observation's store too)
     history = [env.history_of(r) for r in range(8)]
     acts = random_actions(rng, s.legal_action_mask)
     row = 5
