@@ -58,16 +58,15 @@ def pyspiel_tensor(state, form, player=None):
 
 
 def forms_of(env):
-    """The forms the environment makes (every seat's tensors, any form)."""
-    return [f for f in batch.FORMS if f == "information_state" or env._form_refusal(f) is None]
+    """The forms whose every seat's tensors the environment gives in its dtype
+    (recon hex's observation counts past 1: not in bool)."""
+    return [f for f in batch.FORMS if env.dtype != bool or env._max_value(f) == 1]
 
 
-def compact(game):
-    """The compact dtype of a game: bool where it can hold the values, else uint8."""
+def compact(game, form="information_state"):
+    """The compact dtype of a game's form: bool where it can hold the values, else uint8."""
     game = game if game in batch.COVERED_PRESETS else pyspiel.load_game(str(game))
-    return (
-        "bool" if batch.make(game, batch_size=1)._max_value("information_state") == 1 else "uint8"
-    )
+    return "bool" if batch.make(game, batch_size=1)._max_value(form) == 1 else "uint8"
 
 
 def expect_row(env, state, s, r, players, read_tensors):
@@ -170,9 +169,7 @@ OTHER_READS = [("information_state", "compact"), ("observation", None), ("observ
 @pytest.mark.parametrize("form, dtype", OTHER_READS)
 @pytest.mark.parametrize("preset", [p for p in batch.COVERED_PRESETS if "parley" not in p])
 def test_presets_agree_with_pyspiel_in_every_form_and_dtype(preset, form, dtype):
-    if form == "observation" and batch.make(preset, batch_size=1)._form_refusal(form):
-        form = "information_state"  # (refused: see test_forms_and_dtypes_are_checked)
-    dtype = compact(preset) if dtype == "compact" else dtype
+    dtype = compact(preset, form) if dtype == "compact" else dtype
     rows = 6 if preset == "liars-dice-table" else 32  # (15,988 floats a tensor)
     assert crosscheck(preset, rows=rows, steps=30, restart=True, form=form, dtype=dtype)[1] > 0
 
@@ -182,9 +179,7 @@ def test_other_configurations_agree_with_pyspiel(game_string):
     # Each configuration in one of the four reads, in turn.
     form, dtype = [("information_state", None), *OTHER_READS][EXTRAS.index(game_string) % 4]
     game = pyspiel.load_game(game_string)
-    if form == "observation" and batch.make(game, batch_size=1)._form_refusal(form):
-        form = "information_state"
-    dtype = compact(game_string) if dtype == "compact" else dtype
+    dtype = compact(game_string, form) if dtype == "compact" else dtype
     crosscheck(game, rows=48, seed=1, form=form, dtype=dtype)
 
 
@@ -197,6 +192,7 @@ def test_other_configurations_agree_with_pyspiel(game_string):
         ("fogboard_phantom_ttt(abrupt=true,obstype=reveal-numturns)", "information_state"),
         ("phantom-ttt-3", "observation"),
         ("liars-dice", "observation"),
+        ("recon-hex-5", "observation"),  # (its sense ages: a block of columns)
     ],
 )
 def test_views_brought_up_to_date_agree(game, form, read_every):
@@ -254,9 +250,17 @@ def arrays(env):
     return found
 
 
-@pytest.mark.parametrize("preset", ["phantom-ttt-3", "recon-hex-5", "liars-dice"])
-def test_an_illegal_action_is_refused_and_no_row_changes(preset):
-    env = batch.make(preset, batch_size=8, seed=0)
+@pytest.mark.parametrize(
+    "preset, form",
+    [
+        ("phantom-ttt-3", "information_state"),
+        ("recon-hex-5", "information_state"),
+        ("recon-hex-5", "observation"),  # (its sense ages, rewritten in place)
+        ("liars-dice", "information_state"),
+    ],
+)
+def test_an_illegal_action_is_refused_and_no_row_changes(preset, form):
+    env = batch.make(preset, batch_size=8, seed=0, observation=form)
     rng = np.random.default_rng(0)
     s = env.reset()
     for _ in range(3):
@@ -418,10 +422,11 @@ def test_forms_and_dtypes_are_checked():
             batch.make("phantom-ttt-3", dtype=bad)
     with pytest.raises(ValueError, match="dtype bool cannot hold.*up to 5; use float32 or uint8"):
         batch.make("liars-dice", dtype=bool)
-    with pytest.raises(ValueError, match="observation='observation' is not available.*sense"):
-        batch.make("recon-hex-5", observation="observation")
-    env = batch.make("recon-hex-5", batch_size=2)
-    with pytest.raises(ValueError, match="no observation tensor for .*recon_hex"):
+    # Recon hex's view counts the plies since a cell was seen empty: past 1.
+    with pytest.raises(ValueError, match="bool cannot hold .* observation tensor.* up to 26"):
+        batch.make("recon-hex-5", observation="observation", dtype=bool)
+    env = batch.make("recon-hex-5", batch_size=2, dtype=bool)
+    with pytest.raises(ValueError, match="bool cannot hold .* observation tensor.* up to 26"):
         env.observation_tensor(0)
     with pytest.raises(ValueError, match="player must be a seat 0..1"):
         env.information_state_tensor(2)

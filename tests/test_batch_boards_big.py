@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from test_batch import OTHER_READS, arrays, crosscheck
+from test_batch import OTHER_READS, arrays, compact, crosscheck
 
 from fogboard_games import batch
 from fogboard_games.bench import random_actions
@@ -37,9 +37,7 @@ def test_big_boards_agree_with_pyspiel(game_string):
     i = (DARK + RECON).index(game_string)
     form, dtype = READS[(i + i // 4) % 4]  # (turned by a step per board size)
     game = pyspiel.load_game(game_string)
-    if form == "observation" and batch.make(game, batch_size=1)._form_refusal(form):
-        form = "information_state"  # (a sense or reveal-numturns: see tests/test_batch.py)
-    dtype = "bool" if dtype == "compact" else dtype
+    dtype = compact(game_string, form) if dtype == "compact" else dtype  # (recon's ages: uint8)
     # Full games (every row to its end) on 3 rows; every third configuration
     # restarts finished rows and reads its tensors first mid-game (the replay).
     if i % 3:

@@ -3,8 +3,8 @@
 Batches of games are played beside one pyspiel state per row, driven by the
 same actions and the row's chance draws (read from its history, the series'
 third-game coin and start included): at every step and in every row the
-current player, the legal mask, the mover's tensor, both seats'
-information-state tensors, the rewards and the returns must agree, and
+current player, the legal mask, the mover's tensor, both seats' tensors
+of both forms (information state, observation), the rewards and the returns must agree, and
 `to_pyspiel(row)` must rebuild the row.
 """
 
@@ -57,6 +57,14 @@ def replay(game, history):
     return state
 
 
+def pyspiel_tensor(state, form, player=None):
+    """The pyspiel state's tensor of the form (of the mover if player is None)."""
+    read = (
+        state.information_state_tensor if form == "information_state" else state.observation_tensor
+    )
+    return np.array(read() if player is None else read(player), np.float32)
+
+
 def expect_row(env, state, s, r, tensors):
     assert bool(s.terminated[r]) == state.is_terminal()
     assert s.current_player[r] == state.current_player(), (r, state.history())
@@ -70,22 +78,33 @@ def expect_row(env, state, s, r, tensors):
     if state.is_terminal():
         assert not s.observation[r].any()
     else:
-        mover = np.array(state.information_state_tensor(), np.float32)
+        mover = pyspiel_tensor(state, env.form)
         assert np.array_equal(s.observation[r].astype(np.float32), mover), (r, state.history())
-    for p in range(2):
-        seat = np.array(state.information_state_tensor(p), np.float32)
-        assert np.array_equal(tensors[p][r].astype(np.float32), seat), (r, p, state.history())
+    for form, seats in tensors.items():  # both seats' tensors of both forms
+        for p in range(2):
+            seat = pyspiel_tensor(state, form, p)
+            got = seats[p][r].astype(np.float32)
+            assert np.array_equal(got, seat), (r, p, form, state.history())
 
 
 def crosscheck(
-    game, rows=16, seed=0, steps=None, restart=False, first_read=0, dtype=None, read_every=1
+    game,
+    rows=16,
+    seed=0,
+    steps=None,
+    restart=False,
+    first_read=0,
+    dtype=None,
+    read_every=1,
+    form="information_state",
 ):
     """Random batched play against pyspiel (finished rows restarted with
     `restart`, for `steps` steps), tensors read from step `first_read` on, at
-    every `read_every`-th step, in `dtype` (before the first read the engine
-    writes none: it builds them from the histories); returns the environment
-    and the endings seen (pyspiel's end reasons; for a series, every game's)."""
-    env = batch.make(game, batch_size=rows, seed=seed, dtype=dtype)
+    every `read_every`-th step, in `dtype`, State.observation in `form` (before
+    the first read the engine writes none: it builds them from the histories);
+    returns the environment and the endings seen (pyspiel's end reasons; for a
+    series, every game's)."""
+    env = batch.make(game, batch_size=rows, seed=seed, dtype=dtype, observation=form)
     want = np.dtype(np.float32 if dtype is None else dtype)
     game, M = env.game, env.M
     s = env.reset()
@@ -95,8 +114,11 @@ def crosscheck(
     while True:
         tensors = None
         if step >= first_read and (step - first_read) % read_every == 0:
-            tensors = [env.information_state_tensor(p) for p in range(2)]
-            assert tensors[0].dtype == want and s.observation.dtype == want
+            tensors = {
+                "information_state": [env.information_state_tensor(p) for p in range(2)],
+                "observation": [env.observation_tensor(p) for p in range(2)],
+            }
+            assert tensors["observation"][0].dtype == want and s.observation.dtype == want
             assert not s.observation.flags.writeable
         assert env.tracking == (step >= first_read)
         for r, state in enumerate(states):
@@ -138,10 +160,14 @@ def crosscheck(
     return env, set(endings)
 
 
+@pytest.mark.parametrize("form", ["information_state", "observation"])
 @pytest.mark.parametrize("dtype", [None, "uint8"])
 @pytest.mark.parametrize("preset", PRESETS)
-def test_presets_agree_with_pyspiel(preset, dtype):
-    _, endings = crosscheck(preset, rows=24, seed=0, steps=150, restart=True, dtype=dtype)
+def test_presets_agree_with_pyspiel(preset, dtype, form):
+    # (both seats' tensors of both forms at every step; State.observation in `form`)
+    _, endings = crosscheck(
+        preset, rows=24, seed=0, steps=150, restart=True, dtype=dtype, form=form
+    )
     assert {"last-dango", "all-done-win", "all-done-loss"} <= endings
     if preset == "mind-bluff-series":
         assert "game 3" in endings  # the coin and the secret start, mid-series
@@ -149,18 +175,26 @@ def test_presets_agree_with_pyspiel(preset, dtype):
 
 @pytest.mark.parametrize("game_string", EXTRAS)
 def test_other_configurations_agree_with_pyspiel(game_string):
-    # In float32 and uint8 in turn, read at every step or every second one.
+    # In float32 and uint8 in turn, read at every step or every second one,
+    # State.observation in either form (both seats' of both are read).
     i = EXTRAS.index(game_string)
     dtype, read_every = (None, "uint8")[i % 2], 1 + (i // 2) % 2
-    crosscheck(pyspiel.load_game(game_string), rows=12, seed=1, dtype=dtype, read_every=read_every)
+    form = ("information_state", "observation")[(i // 4) % 2 ^ i % 2]
+    game = pyspiel.load_game(game_string)
+    crosscheck(game, rows=12, seed=1, dtype=dtype, read_every=read_every, form=form)
 
 
 @pytest.mark.parametrize(
-    "game, first_read, read_every",
-    [("mind-bluff", 9, 1), ("fogboard_mind_bluff(start=9,start_spread=3,first_player=-1)", 7, 3)]
-    + [("mind-bluff-series", 90, 2)],
+    "game, first_read, read_every, form",
+    [
+        ("mind-bluff", 9, 1, "information_state"),
+        ("fogboard_mind_bluff(start=9,start_spread=3,first_player=-1)", 7, 3, "observation"),
+        ("mind-bluff-series", 90, 2, "observation"),
+    ],
 )
-def test_tensors_first_read_mid_game_are_built_from_the_histories(game, first_read, read_every):
+def test_tensors_first_read_mid_game_are_built_from_the_histories(
+    game, first_read, read_every, form
+):
     """Rows at every stage when the first tensor is read: mid-game, finished,
     restarted, in the series' later games (the third one's chance included);
     then read at every step or only some (the handed-out array brought up to
@@ -173,6 +207,7 @@ def test_tensors_first_read_mid_game_are_built_from_the_histories(game, first_re
         restart=True,
         first_read=first_read,
         read_every=read_every,
+        form=form,
     )
     if game == "mind-bluff-series":
         assert "game 3" in endings
@@ -214,8 +249,9 @@ def test_chance_is_drawn_from_the_seed_and_covers_every_outcome():
 def arrays(env):
     """Every array of the environment, its store's and mirrors' included."""
     out = {k: v.copy() for k, v in vars(env).items() if isinstance(v, np.ndarray)}
-    if env.info is not None:
-        out |= {f"store {i}": a.copy() for i, a in enumerate(env.info.arrays())}
+    for name, store in (("store", env.info), ("observation store", env.obs)):
+        if store is not None:
+            out |= {f"{name} {i}": a.copy() for i, a in enumerate(store.arrays())}
     return out
 
 
@@ -238,6 +274,7 @@ def test_an_illegal_action_is_refused_and_nothing_changes(preset):
             s = env.reset(s.terminated)
     s.observation  # noqa: B018
     forced = int(at_forced_claims()[0])
+    env.observation_tensor(0)  # (the observation's store too)
     truth = int(np.flatnonzero(s.legal_action_mask[forced])[0])
     lie = M + 1 if truth != M + 1 else M + 2
     for bad in (lie, 0, env.num_actions, -1):
@@ -283,7 +320,7 @@ def test_reset_of_some_rows_starts_them_with_their_first_seat(game_string):
     rows[np.flatnonzero(~s.terminated)[:2]] = True
     s = env.reset(rows)
     assert s.terminated.any()  # the other finished rows stay finished
-    tensors = [env.information_state_tensor(p) for p in range(2)]
+    tensors = {form: [env._seat_tensor(form, p) for p in range(2)] for form in batch.FORMS}
     for r in range(32):
         expect_row(env, env.to_pyspiel(r), s, r, tensors)
     assert (s.current_player[rows] == 1).any()
@@ -309,17 +346,13 @@ def test_finished_rows_ignore_their_action_and_pay_nothing():
 
 
 def test_forms_and_dtypes_are_checked():
-    """The information state in float32 or uint8; bool is refused (the debts
-    and the series' score count past 1), and so is the observation form,
-    naming the form and the game."""
+    """Either form in float32 or uint8; bool is refused (the debts and the
+    series' score count past 1), naming the form."""
     for preset in ("mind-bluff", "mind-bluff-series"):
-        with pytest.raises(ValueError, match="dtype bool cannot hold.*use float32 or uint8"):
-            batch.make(preset, batch_size=2, dtype=bool)
-        with pytest.raises(
-            ValueError, match=r"observation='observation' is not available for fogboard_mind_bl"
-        ):
-            batch.make(preset, batch_size=2, observation="observation")
-        env = batch.make(preset, batch_size=2, dtype="uint8")
-        with pytest.raises(ValueError, match="no observation tensor for fogboard_mind_bluff"):
-            env.observation_tensor(0)
+        for form in batch.FORMS:
+            with pytest.raises(ValueError, match=f"bool cannot hold.*{form}.*float32 or uint8"):
+                batch.make(preset, batch_size=2, dtype=bool, observation=form)
+        env = batch.make(preset, batch_size=2, dtype="uint8", observation="observation")
+        size = env.game.observation_tensor_size()
         assert env.reset().observation.dtype == np.uint8
+        assert env.observation_tensor(0).shape == (2, size)

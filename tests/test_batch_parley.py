@@ -4,8 +4,8 @@ Batches of random matches are played beside one pyspiel state per row: after
 each step the pyspiel state takes the row's action and then the chance
 outcomes the row drew after it (read from the row's history: a hip-shot's
 result, the next round's deal and wake), and at every step and in every row
-the current player, the legal mask, the information-state tensor of every
-seat and of the mover, the rewards and in the end the returns must agree;
+the current player, the legal mask, both tensors (information state,
+observation) of every seat and the mover's, the rewards and in the end the returns must agree;
 `to_pyspiel(row)` must rebuild the same history (docs/batch.md).
 """
 
@@ -43,9 +43,25 @@ def replay(game, history):
     return state
 
 
+def pyspiel_tensor(state, form, player=None):
+    """The pyspiel state's tensor of the form (of the mover if player is None)."""
+    read = (
+        state.information_state_tensor if form == "information_state" else state.observation_tensor
+    )
+    return np.array(read() if player is None else read(player), np.float32)
+
+
+def seat_tensors(env):
+    """Every seat's tensors of both forms, read from the environment."""
+    return {
+        "information_state": [env.information_state_tensor(p) for p in range(env.num_players)],
+        "observation": [env.observation_tensor(p) for p in range(env.num_players)],
+    }
+
+
 def expect_row(env, state, s, r, tensors):
-    """Row r of snapshot s agrees with the pyspiel state (`tensors`: every seat's,
-    read from the environment, or None when not read at this step)."""
+    """Row r of snapshot s agrees with the pyspiel state (`tensors`: per form every
+    seat's, read from the environment, or None when not read at this step)."""
     assert bool(s.terminated[r]) == state.is_terminal()
     assert s.current_player[r] == state.current_player(), (r, state.history())
     mask = np.zeros(env.num_actions, bool)
@@ -58,24 +74,32 @@ def expect_row(env, state, s, r, tensors):
         assert not s.observation[r].any()
     else:
         # (the compact dtype compared by value: uint8 holds every value exactly)
-        mover = np.array(state.information_state_tensor(), np.float32)
+        mover = pyspiel_tensor(state, env.form)
         assert np.array_equal(s.observation[r].astype(np.float32), mover), (r, state.history())
-    for p, seat in enumerate(tensors):
-        want = np.array(state.information_state_tensor(p), np.float32)
-        assert np.array_equal(seat[r].astype(np.float32), want), (r, p, state.history())
+    for form, seats in tensors.items():
+        for p, seat in enumerate(seats):
+            want = pyspiel_tensor(state, form, p)
+            assert np.array_equal(seat[r].astype(np.float32), want), (r, p, form, state.history())
 
 
 def crosscheck(
-    game, rows, seed=0, steps=None, restart=False, first_read=0, read_every=1, dtype=None
+    game,
+    rows,
+    seed=0,
+    steps=None,
+    restart=False,
+    first_read=0,
+    read_every=1,
+    dtype=None,
+    form="information_state",
 ):
     """Random batched play beside pyspiel, tensors first read at step `first_read`
-    (before it nothing builds them), then every `read_every` steps, in `dtype`;
-    `restart` restarts finished rows, as the benchmark does. Returns the
-    environment and the number of steps."""
-    env = batch.make(game, batch_size=rows, seed=seed, dtype=dtype)
+    (before it nothing builds them), then every `read_every` steps, in `dtype`,
+    State.observation in `form`; `restart` restarts finished rows, as the
+    benchmark does. Returns the environment and the number of steps."""
+    env = batch.make(game, batch_size=rows, seed=seed, dtype=dtype, observation=form)
     want = np.dtype(np.float32 if dtype is None else dtype)
     game = env.game
-    players = game.num_players()
     s = env.reset()
     states = [replay(game, env.history_of(r)) for r in range(rows)]
     rng = np.random.default_rng(seed + 100)
@@ -83,8 +107,8 @@ def crosscheck(
     while True:
         tensors = None
         if step >= first_read and (step - first_read) % read_every == 0:
-            tensors = [env.information_state_tensor(p) for p in range(players)]
-            assert tensors[0].dtype == want and s.observation.dtype == want
+            tensors = seat_tensors(env)
+            assert tensors["observation"][0].dtype == want and s.observation.dtype == want
             assert not s.observation.flags.writeable
         for r, state in enumerate(states):
             expect_row(env, state, s, r, tensors)
@@ -120,10 +144,12 @@ def crosscheck(
     return env, step
 
 
+@pytest.mark.parametrize("form", ["information_state", "observation"])
 @pytest.mark.parametrize("dtype", [None, "uint8"])
 @pytest.mark.parametrize("preset, rows", [("parley-tiny", 64), ("parley", 6)])
-def test_presets_agree_with_pyspiel(preset, rows, dtype):
-    env, steps = crosscheck(preset, rows, dtype=dtype)
+def test_presets_agree_with_pyspiel(preset, rows, dtype, form):
+    # (both seats' tensors of both forms at every step; State.observation in `form`)
+    env, steps = crosscheck(preset, rows, dtype=dtype, form=form)
     assert steps > 0
     returns = np.array([env.to_pyspiel(r).returns() for r in range(rows)])
     assert returns.any()
@@ -131,8 +157,10 @@ def test_presets_agree_with_pyspiel(preset, rows, dtype):
 
 @pytest.mark.parametrize("game_string", CONFIGURATIONS)
 def test_other_configurations_agree_with_pyspiel(game_string):
-    dtype = (None, "uint8")[CONFIGURATIONS.index(game_string) % 2]  # (each in turn)
-    crosscheck(pyspiel.load_game(game_string), rows=12, seed=1, dtype=dtype)
+    i = CONFIGURATIONS.index(game_string)
+    dtype = (None, "uint8")[i % 2]  # (each in turn, State.observation in either form)
+    form = ("information_state", "observation")[(i // 2) % 2]
+    crosscheck(pyspiel.load_game(game_string), rows=12, seed=1, dtype=dtype, form=form)
 
 
 @pytest.mark.parametrize(
@@ -148,14 +176,25 @@ def test_tensors_first_read_late_and_rows_restarted(game_string, first_read, rea
     read back from them) and the benchmark's restarts of finished rows."""
     game = pyspiel.load_game(game_string)
     crosscheck(game, 16, seed=2, steps=70, restart=True, first_read=first_read, read_every=1)
-    crosscheck(game, 16, seed=3, steps=60, restart=True, read_every=read_every, dtype="uint8")
+    crosscheck(
+        game,
+        16,
+        seed=3,
+        steps=60,
+        restart=True,
+        first_read=first_read,
+        read_every=read_every,
+        dtype="uint8",
+        form="observation",
+    )
 
 
 def arrays(env):
     """Every array of the environment, its store's and mirrors' included."""
     out = {k: v.copy() for k, v in vars(env).items() if isinstance(v, np.ndarray)}
-    if env.info is not None:
-        out |= {f"store {i}": a.copy() for i, a in enumerate(env.info.arrays())}
+    for name, store in (("store", env.info), ("observation store", env.obs)):
+        if store is not None:
+            out |= {f"{name} {i}": a.copy() for i, a in enumerate(store.arrays())}
     return out
 
 
@@ -168,6 +207,7 @@ def test_an_illegal_action_is_refused_and_no_row_changes(read):
         s = env.step(random_actions(rng, s.legal_action_mask))
     if read:
         s.observation  # noqa: B018  (tensors tracked from here: they must not change either)
+        env.observation_tensor(0)  # (the observation's store too)
     history = [env.history_of(r) for r in range(8)]
     acts = random_actions(rng, s.legal_action_mask)
     row = 5
@@ -194,7 +234,7 @@ def test_an_illegal_action_is_refused_and_no_row_changes(read):
 
 
 def crosscheck_rows(env, s):
-    tensors = [env.information_state_tensor(p) for p in range(env.num_players)]
+    tensors = seat_tensors(env)
     for r in range(env.batch_size):
         expect_row(env, env.to_pyspiel(r), s, r, tensors)
 
@@ -285,16 +325,15 @@ def test_bench_batch_pairs_parley_with_our_pyspiel_loop(capsys):
 
 
 def test_forms_and_dtypes_are_checked():
-    """The information state in float32 or uint8; bool is refused (a round's
-    points go up to 5), and so is the observation form, naming the form and
-    the game; State.observation is a read-only view."""
-    with pytest.raises(ValueError, match="dtype bool cannot hold.*use float32 or uint8"):
+    """Either form in float32 or uint8; bool is refused (a round's points go up
+    to 5, the totals of the observation to 5 a round), naming the form;
+    State.observation is a read-only view."""
+    with pytest.raises(ValueError, match="dtype bool cannot hold.*state tensor.* up to 5; use"):
         batch.make("parley-tiny", batch_size=2, dtype=bool)
-    with pytest.raises(ValueError, match=r"observation='observation' is not available for fogbo"):
-        batch.make("parley", batch_size=2, observation="observation")
-    env = batch.make("parley-tiny", batch_size=2, dtype="uint8")
-    with pytest.raises(ValueError, match="no observation tensor for fogboard_parley"):
-        env.observation_tensor(0)
+    with pytest.raises(ValueError, match="dtype bool cannot hold.*observation tensor.* up to 15"):
+        batch.make("parley", batch_size=2, observation="observation", dtype=bool)
+    env = batch.make("parley-tiny", batch_size=2, dtype="uint8", observation="observation")
+    assert env.observation_tensor(0).shape == (2, env.game.observation_tensor_size())
     s = env.reset()
     assert s.observation.dtype == np.uint8
     with pytest.raises(ValueError, match="read-only"):

@@ -210,12 +210,24 @@ class Boards(Env):
         off = layout.offset
         self.o_board = off["board"]
         self.blank[self.o_board : self.o_board + 3 * n2 : 3] = 1  # every cell unknown
-        # The observation (board and outcome: _form_refusal), from the same writes.
+        # The observation: the believed board and the outcome from the same writes.
         obs_off = game.obs_layout.offset
+        self.obs_board = obs_off["board"]
         self.obs_size = game.obs_layout.size
         self.obs_blank = np.zeros(self.obs_size, np.uint8)
         self.obs_blank[obs_off["board"] : obs_off["board"] + 3 * n2 : 3] = 1
         self.obs_outcome = obs_off["outcome"]
+        # Under reveal-numturns the one-hot ply count (public); in recon hex the
+        # ages of cells seen empty and the anchor sensed this ply (private,
+        # adjacent: kept in place in the store, handed on as a block of columns).
+        self.obs_count = obs_off.get("ply_count")
+        if self.obs_count is not None:
+            self.obs_blank[self.obs_count] = 1  # no ply yet
+        self.obs_age = obs_off.get("seen_empty_age")
+        if self.obs_age is not None:
+            self.obs_now = obs_off["sensed_now"]
+            self.obs_recent = (self.obs_age, self.obs_now + len(geo.anchors))  # (columns)
+        self.count_values = np.tile(np.array([0, 1], np.uint8), (B, 1))
         self.o_movers = off.get("ply_movers")
         self.o_outcome = off["outcome"]
         if self.sense:
@@ -470,7 +482,11 @@ class Boards(Env):
         placed_one = held(stone) if wide else stone != 0
         # The plies made before this one, where the cap or the tensors read them.
         plies = None
-        if self.cap is not None or self.tracking and self.o_movers is not None:
+        if (
+            self.cap is not None
+            or self.tracking
+            and (self.o_movers is not None or self.obs is not None and self.obs_count is not None)
+        ):
             plies = self._plies_made()
         if self.tracking:
             self._write_attempts(acts, placed_one, attempting, plies)
@@ -578,15 +594,9 @@ class Boards(Env):
 
     # ---- tensors ----------------------------------------------------------------
 
-    def _form_refusal(self, form):
-        if form == "observation" and (self.sense or self.geo.numturns):
-            return (
-                "the batch engine makes the observation tensor of boards without a sense "
-                "and with obstype=reveal-nothing"
-            )
-        return None
-
     def _max_value(self, form):
+        if form == "observation" and self.sense:  # a cell's age: 1 + own plies since seen
+            return 1 + self.geo.max_own_plies
         return 1  # one-hot pieces and flags only
 
     def _store(self, form: str) -> Store:
@@ -679,8 +689,16 @@ class Boards(Env):
         block = self._mine if self.always_passes else None  # (the movers' mirror)
         srow = base // D  # each row's store row (the scratch row's too)
         if self.obs is not None:  # the same ply's board entries, in the observation
-            at = (srow * self.obs_size)[:, None] + self.obs_entries.take(result, 0, mode="clip")
-            self.obs.write(at, self.obs_values, block, srow)
+            obs, E = self.obs, self.obs_size
+            at = (srow * E)[:, None] + self.obs_entries.take(result, 0, mode="clip")
+            obs.write(at, self.obs_values, block, srow)
+            if self.obs_count is not None:  # public: the count moves on, for both seats
+                for seat_row in (self.rows, self.rows + B):
+                    row = seat_row if complete else np.where(attempting, seat_row, 2 * B)
+                    at = (row * E + self.obs_count + plies)[:, None] + (0, 1)
+                    obs.write(at, self.count_values, None, row)
+            if self.obs_age is not None:
+                self._age_views(srow, acts, attempting)
         if self.info is None:
             return
         key = self.my_ply_key.view(np.int64) + result
@@ -695,9 +713,29 @@ class Boards(Env):
         step = np.int64(2 * n2)
         self.my_ply_key.view(np.int64)[:] += step if complete else step * attempting
 
+    def _age_views(self, srow, acts, attempting) -> None:
+        """An attempt in the observation of recon hex: in the mover's store row
+        every cell seen empty grows a ply older, the attempted cell is known
+        (age 0) and the ply's sense is over. Most of a row's ages change, so
+        the block is rewritten in place and handed on as columns."""
+        rows = self.rows if attempting is None else np.flatnonzero(attempting)
+        if not len(rows):
+            return
+        obs, n2 = self.obs, self.cells
+        lo, hi = self.obs_recent
+        at = srow[rows]
+        ages = obs.array[at, lo : lo + n2]
+        ages += ages != 0
+        ages[np.arange(len(rows)), acts[rows]] = 0
+        obs.array[at, lo : lo + n2] = ages
+        obs.array[at, lo + n2 : hi] = 0
+        obs.columns(lo, hi)
+
     def _write_sense(self, base, j, anchor, seen) -> None:
         """A sense as the seat's ply j: its rows, and the opponent stones it proved."""
-        if self.info is None:  # (an observation store needs no sense: _form_refusal)
+        if self.obs is not None:
+            self._write_sense_view(base // self.tensor_size, anchor, seen)
+        if self.info is None:
             return
         K = seen.shape[1]
         self.info.write(base + self.o_senses + j * len(self.blocks) + anchor, 1)
@@ -707,6 +745,26 @@ class Boards(Env):
         proven = square[seen == PROVEN]
         self.info.write(proven, 0)
         self.info.write(proven + 2, 1)
+
+    def _write_sense_view(self, srow, anchor, seen) -> None:
+        """A sense in the observation (store rows srow): the opponent stones it
+        proved on the board; its empty cells seen now (age 1), its opponent
+        stones never again seen empty (age 0); the anchor sensed this ply."""
+        obs = self.obs
+        E = obs.size
+        cells = self.blocks[anchor]  # (rows, K)
+        square = (srow * E + self.obs_board)[:, None] + 3 * cells
+        proven = seen == PROVEN
+        obs.write(square[proven], 0)
+        obs.write(square[proven] + 2, 1)
+        lo, hi = self.obs_recent
+        at = srow[:, None]
+        ages = obs.array[at, lo + cells]
+        ages[seen == UNKNOWN] = 1
+        ages[proven] = 0
+        obs.array[at, lo + cells] = ages
+        obs.array[srow, self.obs_now + anchor] = 1
+        obs.columns(lo, hi)
 
     def _write_outcome(self, rows: np.ndarray, outcome: np.ndarray) -> None:
         """Public: seat 0 won / draw / seat 1 won, in both seats' tensors."""

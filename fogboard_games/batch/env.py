@@ -298,6 +298,12 @@ class Env:
         refusal = self._form_refusal(form)
         if refusal:
             raise ValueError(f"no {form} tensor for {self.game}: {refusal}")
+        top = self._max_value(form)
+        if self.dtype == np.bool_ and top > 1:  # (recon hex's view under bool)
+            raise ValueError(
+                f"dtype bool cannot hold this game's {form} tensor, whose values go up "
+                f"to {top}; make the environment with float32 or uint8"
+            )
         return self._store(form).array.take(self._seat_rows(int(player)), axis=0).astype(self.dtype)
 
     def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:

@@ -25,8 +25,10 @@ logged as one block of columns; in the series the finished game's review
 (the view of every seat) is built beside it and copied into both seats
 when that game ends. `State.observation` is the store's read-only mirror
 (docs/batch.md#observations). The observation form (the seat's view now:
-the last turn only, and the counts still possible) is not made: `make`
-refuses it.
+the latest turn, the counts still possible) has its own whole store, made
+at its first read: each step keeps the latest turn and, per seat, the
+totals eaten before it that the seat cannot rule out (a bitset, one bit a
+total); a read after a step writes every row's view from them.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ EAT, CLAIM, RESPOND, OVER = range(4)  # rules.EAT .. rules.OVER, counted from EA
 SEATS = np.arange(2)
 STATUS = 12  # mover (2), phase (4), forced_now (1), debts (2), ending (3): contiguous
 REVIEW = series.REVIEW_KEY  # a finished game as every seat sees it
+# The latest turn's record kept for the observation (rows of o_turn; -1: none).
+ACTOR, ATE, CLAIMED, FORCED, RESPONSE, VERDICT = range(6)
 
 
 def _status_table() -> np.ndarray:
@@ -161,6 +165,19 @@ class MindBluff(Env):
                 self.own[-1] = slice(self.own[-1].start, max(hi, self.own[-1].stop))
             else:
                 self.own.append(slice(lo, hi))
+        # The observation (the seat's view now): per game its pieces' absolute offsets.
+        obs = game.obs_layout
+        if self.is_series:
+            inner = [e.layout(obs.key) for e in game.encoder.inner]
+            bases = [obs.offset[f"game{g + 1}"] for g in range(3)]
+            self.obs_score, self.obs_game = obs.offset["score"], obs.offset["game"]
+            self.obs_player = obs.offset["player"]
+        else:
+            inner, bases = [obs], [0]
+        self.obs_at = [{k: b + v for k, v in lay.offset.items()} for b, lay in zip(bases, inner)]
+        self.obs_size = obs.size
+        self.obs = None  # its Store, once read; then the last turn and the sums below
+        self.obs_fresh = False  # the store shows the rows as they stand
         self._quiet = False  # writes straight into the store, unlogged (restarts; a whole store)
         self.tracking = False  # tensors kept up to date (from the first read on)
         self._replay = None  # while tensors are built: each row's next history entry
@@ -234,6 +251,8 @@ class MindBluff(Env):
         self.phase[rows] = EAT
         self.key[rows] = 0
         self.ending[rows] = -1
+        if self.obs is not None:
+            self._view_start(rows)
         if self.tracking:
             v = self.view
             for seat in (0, 1):
@@ -321,6 +340,8 @@ class MindBluff(Env):
         true = self.actual == self.claim
         if self.tracking:  # what the move shows, written before the turn moves on
             self._write(a, p2, ate, claim, forced, respond, doubt, true)
+        if self.obs is not None:
+            self._view_move(a8, p2, eat, ate, claim, forced, respond, doubt, true)
         d0 -= forced & ~p2  # a forced claim pays one back, before the response
         d1 -= forced & p2
         # TRUE: the challenger (the mover) owes an honest claim; BLUFF: the claimant does.
@@ -519,7 +540,12 @@ class MindBluff(Env):
         self._quiet = whole  # (no log: writes go straight into the store)
         self.tensors = self.info.array.reshape(B, 2, self.tensor_size)
         self.tracking = True
-        if self.is_series:
+        self._replay_history()
+
+    def _replay_history(self) -> None:
+        """Replay every row's history with the kept tensors' writes on: they end
+        where the rows are (the rules and chance are the history's)."""
+        if self.tracking and self.is_series:
             self.reviews[:] = 0
         self._replay = np.zeros(self.batch_size, np.int64)
         try:
@@ -534,23 +560,161 @@ class MindBluff(Env):
                 self._advance(a, active)
         finally:
             self._replay = None
-        self.info.invalidate()  # (rewritten whole: any mirror is rebuilt)
+        for store in (self.info, self.obs):
+            if store is not None:
+                store.invalidate()  # (rewritten whole: any mirror is rebuilt)
+
+    # ---- the observation: the seat's view now ------------------------------------------
+
+    def _view_start(self, rows: np.ndarray) -> None:
+        """A game starts: no turn yet, and the only total eaten is 0."""
+        self.obs_fresh = False
+        self.o_turn[:, rows] = -1
+        self.sums[rows] = 0
+        self.sums[rows, :, 0] = 1  # (bit 0: the total 0)
+
+    def _view_move(self, a8, p2, eat, ate, claim, forced, respond, doubt, true) -> None:
+        """A move in the record of the latest turn (actor, eat, claim, forced,
+        response, verdict); an eat (or all done) begins a turn, and the turn it
+        follows joins each seat's totals eaten it cannot rule out."""
+        self.obs_fresh = False
+        t = self.o_turn
+        begun = np.flatnonzero(eat & (t[ACTOR] >= 0))  # (finished rows: OVER, not EAT)
+        if len(begun):
+            self._commit(begun)
+        r = np.flatnonzero(eat)
+        if len(r):
+            t[:, r] = -1
+            t[ACTOR, r] = p2[r]
+            t[ATE, r] = np.where(ate[r], a8[r] + 1, 0)
+            t[CLAIMED, r] = 0
+            t[FORCED, r] = 0
+        r = np.flatnonzero(claim)
+        if len(r):
+            t[CLAIMED, r] = a8[r] - self.M
+            t[FORCED, r] = forced[r]
+        r = np.flatnonzero(respond)
+        if len(r):
+            t[RESPONSE, r] = doubt[r]
+            t[VERDICT, r] = np.where(doubt[r], np.where(true[r], 0, 1), -1)
+
+    def _candidates(self, rows: np.ndarray) -> np.ndarray:
+        """(n, 2) uint64: bit k set for each eat k of the rows' latest turn each
+        seat cannot rule out (rules.eat_candidates): its own eat, a claim shown
+        true (forced or doubted TRUE), anything but a claim doubted BLUFF, else
+        any eat; bit 0 alone where the row has no turn yet (nothing added)."""
+        one, t = np.uint64(1), self.o_turn[:, rows].astype(np.int64)
+        every = np.uint64((1 << (self.M + 1)) - 2)  # eats 1 .. M
+        claim = one << np.maximum(t[CLAIMED], 0).astype(np.uint64)
+        shown = (t[CLAIMED] > 0) & ((t[FORCED] == 1) | (t[VERDICT] == 0))
+        other = np.where(shown, claim, np.where(t[VERDICT] == 1, every & ~claim, every))
+        own = one << np.maximum(t[ATE], 0).astype(np.uint64)
+        cands = np.empty((len(rows), 2), np.uint64)
+        for seat in (0, 1):
+            cands[:, seat] = np.where(t[ACTOR] == seat, own, other)
+        cands[t[ACTOR] < 0] = one
+        return cands
+
+    def _shift(self, sums: np.ndarray, cands: np.ndarray) -> np.ndarray:
+        """Every total of one from `sums` ((n, 2, W) uint64 bitsets: bit t of the
+        total t) plus one candidate eat of `cands` (see _candidates)."""
+        out = np.zeros_like(sums)
+        one, zero = np.uint64(1), np.uint64(0)
+        for k in range(self.M + 1):
+            mask = zero - ((cands >> np.uint64(k)) & one)  # all ones where k is one
+            moved = sums << np.uint64(k)
+            if k and sums.shape[2] > 1:  # (the bits carried into the next word)
+                moved[..., 1:] |= sums[..., :-1] >> np.uint64(64 - k)
+            moved &= mask[..., None]
+            out |= moved
+        return out
+
+    def _commit(self, rows: np.ndarray) -> None:
+        self.sums[rows] = self._shift(self.sums[rows], self._candidates(rows))
+
+    def _view_build(self) -> None:
+        """Write every row's view, both seats', into the store: a few dozen entries
+        a seat, nearly all changed at every ply (the status block, the latest
+        turn), so written whole as the information state of a single game is."""
+        B = self.batch_size
+        out = self.obs.array.reshape(B, 2, self.obs_size)
+        out[:] = 0
+        rows_all = self.rows
+        t = self.o_turn
+        if self.is_series:
+            for seat in (0, 1):
+                out[:, :, self.obs_score + seat] = self.score[:, seat, None]
+            out[:, 0, self.obs_player] = 1
+            out[:, 1, self.obs_player + 1] = 1
+            running = self.key != self.finished_key  # (a finished series shows no game)
+        has = t[ACTOR] >= 0
+        ended = self.ending >= 0
+        for g, at in enumerate(self.obs_at):
+            setup = self.setups[g]
+            rows = (
+                rows_all if not self.is_series else np.flatnonzero(running & (self.game_index == g))
+            )
+            if not len(rows):
+                continue
+            view = out[rows] if self.is_series else out  # (n, 2, D): filled (then put back)
+            n = len(rows)
+            if self.is_series:
+                view[:, :, self.obs_game + g] = 1
+            view[:, 0, at["player"]] = 1
+            view[:, 1, at["player"] + 1] = 1
+            tr, hr, er = t[:, rows].astype(np.int64), has[rows], ended[rows]
+            eat = tr[ATE]
+            for seat in (0, 1):
+                mine = np.flatnonzero(hr & (tr[ACTOR] == seat) & (eat > 0))
+                view[mine, seat, at["eat_now"] + eat[mine] - 1] = 1
+            c = np.flatnonzero(hr & (tr[CLAIMED] > 0))
+            view[c, :, at["last_claim"] + tr[CLAIMED][c] - 1] = 1
+            view[c, :, at["last_forced"]] = (tr[FORCED][c] == 1)[:, None]
+            c = np.flatnonzero(hr & (tr[RESPONSE] >= 0))
+            view[c, :, at["last_response"] + tr[RESPONSE][c]] = 1
+            c = np.flatnonzero(hr & (tr[VERDICT] >= 0))
+            view[c, :, at["last_verdict"] + tr[VERDICT][c]] = 1
+            # The counts left: each start less each total, with the latest turn's eat.
+            H = setup.high + 1
+            totals = self._shift(self.sums[rows], self._candidates(rows))
+            bits = np.unpackbits(totals.view(np.uint8), axis=2, bitorder="little").view(bool)
+            left = np.zeros((n, 2, H), bool)
+            for v in setup.starts:  # (count r from total v - r: r = 1 .. v)
+                left[:, :, 1 : v + 1] |= bits[:, :, v - 1 :: -1]
+            left[er] = False
+            done = np.flatnonzero(er)
+            remaining = self.remaining[rows].astype(np.int64)
+            left[done, :, remaining[done]] = True
+            view[:, :, at["remaining_possible"] : at["remaining_possible"] + H] = left
+            view[:, :, at["mover"] : at["mover"] + STATUS] = self._status_block(rows)[:, None]
+            if setup.spread:
+                start = at["start_shown"] + self.start[rows][done].astype(np.int64) - setup.low
+                view[done, :, start] = 1
+            view[done, :, at["remaining_shown"] + remaining[done]] = 1
+            if self.is_series:
+                out[rows] = view
+        self.obs_fresh = True
 
     # ---- tensors: the Env hooks -------------------------------------------------------
-
-    def _form_refusal(self, form):
-        if form == "observation":
-            return (
-                "the batch engine makes only the information-state tensor of Mind Bluff "
-                "and its series (their observation tensor keeps the counts still possible)"
-            )
-        return None
 
     def _max_value(self, form):
         # The honesty debts count up to one a turn; the series' score goes to 2.
         return max([2 if self.is_series else 1] + [g.max_turns for g in self.setups])
 
     def _store(self, form: str) -> Store:
+        if form == "observation":
+            if self.obs is None:
+                B = self.batch_size
+                self.obs = Store(2 * B, self.obs_size, self.row_of, whole=True)
+                # The latest turn (rows ACTOR .. VERDICT, -1: none) and per seat the
+                # totals eaten before it that the seat cannot rule out.
+                self.o_turn = np.full((6, B), -1, np.int8)
+                words = -(-max(g.high for g in self.setups) // 64)  # totals 0 .. high - 1
+                self.sums = np.zeros((B, 2, words), np.uint64)
+                self._replay_history()
+            if not self.obs_fresh:
+                self._view_build()
+            return self.obs
         if not self.tracking:
             self._track()
         return self.info

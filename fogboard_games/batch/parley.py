@@ -24,8 +24,11 @@ same in every seat's row of a game (but the status, rewritten at each
 read), so a mirror whose row's mover changed copies only the new mover's
 private pieces (the store's `private` columns). `State.observation` is the store's read-only
 mirror (docs/batch.md#observations). The observation form (the seat's view
-now: the latest turn, the cards of this round, the totals) is not made:
-`make` refuses it.
+now) has a store of its own, made at its first read the same way: a step
+writes into a seat's row its cards of this round and its shot in the
+latest turn (the cards and shot they replace set back to 0), and keeps the
+latest turn's public block per row; a read writes that block, the totals
+and the status into the rows it reads, as one block of columns.
 """
 
 from __future__ import annotations
@@ -143,6 +146,23 @@ class Parley(Env):
         self.blank = np.zeros((n, D), np.uint8)
         self.blank[np.arange(n), np.arange(n)] = 1  # `player`: whose view it is
 
+        # The observation (the seat's view now): private `player`, `cards_now`,
+        # `shot_now`, then the latest turn's public block (kept per row in
+        # `last`), the totals and the status, made at each read as the status is.
+        obs = game.obs_layout.offset
+        self.obs_size = game.obs_layout.size
+        self.v_cards, self.v_shot = obs["cards_now"], obs["shot_now"]
+        self.v_public = obs["last_it"]
+        self.v_line = obs["last_line"] - self.v_public if s.talk else None
+        self.v_target = obs["last_target"] - self.v_public
+        self.v_pass = obs["last_pass"] - self.v_public
+        self.v_result = obs["last_result"] - self.v_public
+        self.v_react = obs["last_reactions"] - self.v_public if X else None
+        self.v_last = obs["totals"] - self.v_public  # the latest turn's block
+        self.obs = self.last = None  # the Store and the (B, v_last) block, once read
+        self.obs_blank = np.zeros((n, self.obs_size), np.uint8)
+        self.obs_blank[np.arange(n), np.arange(n)] = 1
+
         self._pending: list = []  # chance drawn by a step, logged after its action
         self._read_at = None  # during the replay: each row's next history entry
         self.reset()
@@ -214,6 +234,9 @@ class Parley(Env):
         if self.tracking:
             self.tensors[rows] = self.blank
             self.info.restart(rows)
+        if self.obs is not None:
+            self.views[rows] = self.obs_blank
+            self.obs.restart(rows)
         self._start_round(rows)
 
     def _start_round(self, rows: np.ndarray) -> None:
@@ -226,6 +249,12 @@ class Parley(Env):
         outcomes = self._chance(rows, n + 1, self._draw_round)
         pair = outcomes[:, :n] % (n * n)
         friend, enemy = pair // n, pair % n
+        if self.obs is not None:  # each cog's cards of this round, in place of the last
+            srow = rows[:, None] * n + np.arange(n)
+            base = srow * self.obs_size + self.v_cards
+            old = np.stack([base + self.friend[rows], base + n + self.enemy[rows]], 2)
+            self.obs.write(old, 0, rows=srow)
+            self.obs.write(np.stack([base + friend, base + n + enemy], 2), 1, rows=srow)
         self.friend[rows] = friend
         self.enemy[rows] = enemy
         if self.tracking:  # each cog's own cards of this round
@@ -302,6 +331,8 @@ class Parley(Env):
             if len(rows):
                 if self.tracking:
                     self._write_public(rows, self.o_line, self.line_width, acts[rows])
+                if self.obs is not None:
+                    self.last[rows, self.v_line + acts[rows]] = 1
                 phase[rows] = ACT
         if self.X:
             rows = np.flatnonzero(reacting)
@@ -325,6 +356,10 @@ class Parley(Env):
             row = self.round[rows] * self.E + self.turn[rows]
             at = self.Dp + self.o_react + (row * self.X + x) * rw
             self._write_all(rows, np.stack([at + self.mover[rows], at + n + line], 1), 1)
+        if self.obs is not None:
+            at = self.v_react + x * self.reaction_width
+            self.last[rows, at + self.mover[rows]] = 1
+            self.last[rows, at + self.n + line] = 1
         x += 1
         self.react_i[rows] = x
         more = x < self.reactor_count.take(key)
@@ -353,6 +388,8 @@ class Parley(Env):
             self.misses[rows] += hip & ~hit
         if self.tracking:
             self._write_act(rows, it, target, passing, hip, hit)
+        if self.obs is not None:
+            self._view_act(rows, it, target, passing, hip, hit)
         flat = rows * n + target
         hp = self.hp.reshape(-1)
         hp[flat] -= hit
@@ -397,6 +434,13 @@ class Parley(Env):
         it = self.it[rows]
         if self.tracking:
             self._write_public(rows, self.o_it, self.n, it)
+        if self.obs is not None:  # the latest turn is this one: the last one's shot goes
+            n = self.n
+            srow = rows * n + self.last[rows, :n].argmax(1)  # (after a restart: any seat)
+            at = (srow * self.obs_size + self.v_shot)[:, None] + np.arange(2 + n)
+            self.obs.write(at, 0, rows=np.broadcast_to(srow[:, None], at.shape))
+            self.last[rows] = 0
+            self.last[rows, it] = 1
         self.phase[rows] = LINE if self.talk else ACT
         self.mover[rows] = it
 
@@ -458,15 +502,38 @@ class Parley(Env):
         self._write_public(rows, self.o_target, n, target)
         self._write_public(rows, self.o_result, 2, np.where(hit, rules.HIT, rules.MISS))
 
-    def _track(self) -> None:
-        """Replay every row's history from the start with tensor writes on: it
-        ends where the rows are, with their tensors written."""
-        if self.tracking:
-            return
+    def _view_act(self, rows, it, target, passing, hip, hit) -> None:
+        """An act in the observation: a shot's aim and target in IT's own
+        `shot_now`; for the table a pass, or the target with its result."""
+        self.last[rows[passing], self.v_pass] = 1
+        shooting = ~passing
+        rows, it, target, hip, hit = (x[shooting] for x in (rows, it, target, hip, hit))
+        n = self.n
+        srow = rows * n + it
+        at = srow * self.obs_size + self.v_shot
+        self.obs.write(np.stack([at + hip, at + 2 + target], 1), 1, rows=srow)
+        self.last[rows, self.v_target + target] = 1
+        self.last[rows, self.v_result + np.where(hit, rules.HIT, rules.MISS)] = 1
+
+    def _track(self, form: str = "information_state") -> None:
+        """Replay every row's history from the start with the writes of the
+        form's tensors on (and of any kept already): it ends where the rows
+        are, with their tensors written."""
         B = self.batch_size
-        self.tracking = True
-        self.info = Store(B * self.n, self.tensor_size, self.row_of, private=[slice(0, self.Dp)])
-        self.tensors = self.info.array.reshape(B, self.n, self.tensor_size)
+        if form == "information_state":
+            if self.tracking:
+                return
+            self.tracking = True
+            store = Store(B * self.n, self.tensor_size, self.row_of, private=[slice(0, self.Dp)])
+            self.info = store
+            self.tensors = self.info.array.reshape(B, self.n, self.tensor_size)
+        else:
+            if self.obs is not None:
+                return
+            store = Store(B * self.n, self.obs_size, self.row_of, private=[slice(0, self.v_public)])
+            self.obs = store
+            self.views = store.array.reshape(B, self.n, self.obs_size)
+            self.last = np.zeros((B, self.v_last), np.uint8)
         end = self.hpos.copy()
         self._read_at = self.hstart.copy()
         terminated = self.terminated.copy()
@@ -483,7 +550,9 @@ class Parley(Env):
         finally:
             self._read_at = None
         assert np.array_equal(terminated, self.phase == OVER)
-        self.info.invalidate()  # (rewritten whole: any mirror is rebuilt)
+        for store in (self.info, self.obs):
+            if store is not None:
+                store.invalidate()  # (rewritten whole: any mirror is rebuilt)
 
     def _status(self) -> np.ndarray:
         """(B, S) uint8: the status pieces (round .. misses) of every row."""
@@ -505,31 +574,35 @@ class Parley(Env):
 
     # ---- tensors: the Env hooks -------------------------------------------------------
 
-    def _form_refusal(self, form):
-        if form == "observation":
-            return (
-                "the batch engine makes only the information-state tensor of Parley "
-                "(its observation tensor keeps the latest turn and the totals)"
-            )
-        return None
-
     def _max_value(self, form):
-        return 5  # a round's points: 3 standing, 1 for a standing FRIEND, 1 ENEMY kill
+        # A round's points: 3 standing, 1 for a standing FRIEND, 1 ENEMY kill; the
+        # observation's totals add up every round's.
+        return 5 * (self.rounds if form == "observation" else 1)
 
     def _store(self, form: str, seat=None) -> Store:
-        """The store brought to the rows now: the status pieces rewritten from
-        the rows' state in the store rows read next (the movers', or seat
-        `seat`'s), logged as one block of columns."""
-        self._track()
-        st = self.o_status
+        """The store brought to the rows now: the status pieces (the observation:
+        the latest turn, the totals and the status) rewritten from the rows'
+        state in the store rows read next (the movers', or seat `seat`'s),
+        logged as one block of columns."""
+        self._track(form)
         rows = self.rows * self.n + (self.mover if seat is None else seat)
-        self.info.array[rows, st:] = self._status()
-        self.info.columns(st, self.tensor_size)
-        return self.info
+        if form == "information_state":
+            st = self.o_status
+            self.info.array[rows, st:] = self._status()
+            self.info.columns(st, self.tensor_size)
+            return self.info
+        lo, st = self.v_public, self.v_public + self.v_last + self.n
+        view = self.obs.array
+        view[rows, lo : lo + self.v_last] = self.last
+        view[rows, lo + self.v_last : st] = self.totals
+        view[rows, st:] = self._status()
+        self.obs.columns(lo, self.obs_size)
+        return self.obs
 
     def _seat_tensor(self, form: str, player) -> np.ndarray:
-        if form == "information_state" and _is_index(player) and 0 <= player < self.n:
-            self._store(form, int(player))
+        if form in ("information_state", "observation") and _is_index(player):
+            if 0 <= player < self.n:
+                self._store(form, int(player))
         return super()._seat_tensor(form, player)
 
     def _mover_rows(self):
