@@ -79,7 +79,7 @@ class Env:
     `_play(actions, active)`, `_store(form)` (the form's Store, made and
     filled when first asked), `_mover_rows()` (the mirror key and (B,) store
     rows of the movers, -1 in finished rows), `_seat_rows(p)` and
-    `_max_value(form)`, and may refuse a form in `_form_refusal(form)`.
+    `_max_value(form)`.
 
     `_play` gets every row's action, (B,) int64, and `active`: None when every
     row is running, else the (B,) bool mask of the running rows (finished
@@ -266,12 +266,6 @@ class Env:
             raise ValueError(
                 f"observation must be one of {', '.join(map(repr, FORMS))}, got {observation!r}"
             )
-        refusal = self._form_refusal(observation)
-        if refusal:
-            raise ValueError(
-                f"observation={observation!r} is not available for {game}: {refusal}; "
-                f"observation='information_state' is"
-            )
         try:
             dt = np.dtype(np.float32 if dtype is None else dtype)
         except TypeError:
@@ -295,9 +289,6 @@ class Env:
     def _seat_tensor(self, form: str, player) -> np.ndarray:
         if not _is_index(player) or not 0 <= player < self.num_players:
             raise ValueError(f"player must be a seat 0..{self.num_players - 1}, got {player!r}")
-        refusal = self._form_refusal(form)
-        if refusal:
-            raise ValueError(f"no {form} tensor for {self.game}: {refusal}")
         top = self._max_value(form)
         if self.dtype == np.bool_ and top > 1:  # (recon hex's view under bool)
             raise ValueError(
@@ -356,9 +347,6 @@ class Env:
 
     def _max_value(self, form: str) -> int:
         raise NotImplementedError
-
-    def _form_refusal(self, form: str) -> str | None:
-        return None
 
 
 def _is_index(x) -> bool:
