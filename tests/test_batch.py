@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
+from batch_checks import pyspiel_tensor, replay
 
 import fogboard_games
 from fogboard_games import batch
@@ -40,21 +41,6 @@ EXTRAS = [
     "fogboard_liars_dice(players=4,numdice=5,dice_sides=2)",
     "fogboard_liars_dice(players=6,numdice=2,dice_sides=4,wild=highest,allow_pass=true,prophecy_payout=3)",
 ]
-
-
-def replay(game, history):
-    state = game.new_initial_state()
-    for action in history:
-        state.apply_action(action)
-    return state
-
-
-def pyspiel_tensor(state, form, player=None):
-    """The pyspiel state's tensor of the form (of the mover if player is None)."""
-    read = (
-        state.information_state_tensor if form == "information_state" else state.observation_tensor
-    )
-    return np.array(read() if player is None else read(player), np.float32)
 
 
 def forms_of(env):

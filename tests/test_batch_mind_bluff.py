@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
+from batch_checks import pyspiel_tensor, replay
 
 import fogboard_games
 from fogboard_games import batch
@@ -48,21 +49,6 @@ def draw(rng, mask, max_eat, env=None):
     if env is not None:
         keys[3::4, max_eat] += 2.0 * (env.remaining[3::4] == 1)
     return np.where(mask, keys, -1.0).argmax(axis=1)
-
-
-def replay(game, history):
-    state = game.new_initial_state()
-    for action in history:
-        state.apply_action(action)
-    return state
-
-
-def pyspiel_tensor(state, form, player=None):
-    """The pyspiel state's tensor of the form (of the mover if player is None)."""
-    read = (
-        state.information_state_tensor if form == "information_state" else state.observation_tensor
-    )
-    return np.array(read() if player is None else read(player), np.float32)
 
 
 def expect_row(env, state, s, r, tensors):

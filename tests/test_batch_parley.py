@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
+from batch_checks import pyspiel_tensor, replay
 
 from fogboard_games import batch
 from fogboard_games.__main__ import main
@@ -34,21 +35,6 @@ CONFIGURATIONS = [
     "fogboard_parley(players=4,hp=1,rounds=10,passes=0,talk=false,hip_limit=1)",
     "fogboard_parley(players=6,hp=1,rounds=2,survivors=5,max_reactions=7,passes=1,hip_limit=2)",
 ]
-
-
-def replay(game, history):
-    state = game.new_initial_state()
-    for action in history:
-        state.apply_action(action)
-    return state
-
-
-def pyspiel_tensor(state, form, player=None):
-    """The pyspiel state's tensor of the form (of the mover if player is None)."""
-    read = (
-        state.information_state_tensor if form == "information_state" else state.observation_tensor
-    )
-    return np.array(read() if player is None else read(player), np.float32)
 
 
 def seat_tensors(env):
