@@ -16,6 +16,7 @@ import numpy as np
 from fogboard_games.batch.env import Env
 from fogboard_games.batch.observations import Store
 from fogboard_games.boards import rules
+from fogboard_games.core.observer import INFO_STATE, Layout
 
 MAX_SIZE = 11  # cells fit two uint64 words
 ONE_WORD = 8  # up to this size a bitboard is one uint64 (above: two, `wide`)
@@ -139,8 +140,17 @@ class Boards(Env):
         self.cells = n2 = geo.cells
         self.num_players = 2
         self.num_actions = A = geo.num_actions
+        # Under imperfect recall (docs/boards.md#imperfect-recall) the information
+        # state is the believed board alone: the observation's board piece, so it
+        # is served from the observation store (`_seat_tensor`) and no store of
+        # the perfect-recall log is kept. Its layout still names the ply entries'
+        # places (`info_size`), which that store never uses.
+        self.forgets = geo.imperfect_recall
         layout = game.info_layout
-        self.tensor_size = D = layout.size
+        if self.forgets:  # (the encoder's pieces of a key, before its recall_key)
+            layout = Layout(game.encoder.pieces(INFO_STATE), INFO_STATE)
+        self.info_size = D = layout.size
+        self.tensor_size = game.info_layout.size
         self.max_history = geo.max_game_length
         self.sense = geo.sense
         self.abrupt = abrupt = geo.abrupt
@@ -217,6 +227,8 @@ class Boards(Env):
         self.obs_blank = np.zeros(self.obs_size, np.uint8)
         self.obs_blank[obs_off["board"] : obs_off["board"] + 3 * n2 : 3] = 1
         self.obs_outcome = obs_off["outcome"]
+        # Imperfect recall's information state: the observation's board columns.
+        self.forgot = slice(self.obs_board, self.obs_board + 3 * n2)
         # Under reveal-numturns the one-hot ply count (public); in recon hex the
         # ages of cells seen empty and the anchor sensed this ply (private,
         # adjacent: kept in place in the store, handed on as a block of columns).
@@ -571,7 +583,7 @@ class Boards(Env):
         if self.tracking:
             seat = self.mover[rows]
             j = self.my_ply_key[rows].view(np.int64) // (2 * self.cells)
-            self._write_sense((seat * self.batch_size + rows) * self.tensor_size, j, anchor, seen)
+            self._write_sense((seat * self.batch_size + rows) * self.info_size, j, anchor, seen)
 
     def _settle_by_distance(self, rows: np.ndarray) -> list[int]:
         """The ply cap: the smaller true distToWin wins (rare: row by row). The
@@ -599,12 +611,24 @@ class Boards(Env):
             return 1 + self.geo.max_own_plies
         return 1  # one-hot pieces and flags only
 
+    def _mover_tensor(self) -> np.ndarray:
+        if self.forgets and self.form == "information_state":
+            key, want = self._mover_rows()
+            return self._store("observation").read(key, want, self.dtype)[:, self.forgot]
+        return super()._mover_tensor()
+
+    def _seat_tensor(self, form: str, player) -> np.ndarray:
+        if self.forgets and form == "information_state":
+            # The observation's board piece (its columns of the observation store).
+            return super()._seat_tensor("observation", player)[:, self.forgot].copy()
+        return super()._seat_tensor(form, player)
+
     def _store(self, form: str) -> Store:
         """The form's store of both seats' tensors, made and filled at its first read."""
         store = self.info if form == "information_state" else self.obs
         if store is None:
             B = self.batch_size
-            size = self.tensor_size if form == "information_state" else self.obs_size
+            size = self.info_size if form == "information_state" else self.obs_size
             blank = self.blank if form == "information_state" else self.obs_blank
             store = Store(2 * B + 1, size, self.row_of, blank)
             if form == "information_state":
@@ -677,7 +701,7 @@ class Boards(Env):
     def _write_attempts(self, acts, placed_one, attempting, plies) -> None:
         """Each attempting row's ply into its mover's tensor: the seat's j-th
         attempt (j from my_ply_key), ply k of the game (k = plies, _plies_made)."""
-        B, D, n2 = self.batch_size, self.tensor_size, self.cells
+        B, D, n2 = self.batch_size, self.info_size, self.cells
         complete = attempting is None
         if self.always_passes:  # the mover's tensors are slot _mine (see _seat_views)
             base = self.row_at + self._mine * (B * D)
@@ -734,7 +758,7 @@ class Boards(Env):
     def _write_sense(self, base, j, anchor, seen) -> None:
         """A sense as the seat's ply j: its rows, and the opponent stones it proved."""
         if self.obs is not None:
-            self._write_sense_view(base // self.tensor_size, anchor, seen)
+            self._write_sense_view(base // self.info_size, anchor, seen)
         if self.info is None:
             return
         K = seen.shape[1]
