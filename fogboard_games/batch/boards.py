@@ -2,8 +2,9 @@
 
 The rules of fogboard_games/boards/rules.py (docs/boards.md#rules), applied
 to every row at once on per-seat uint64 bitboards kept mover-relative (two
-words a board above 8 x 8), with hex wins read from lookup tables (above
-8 x 8 from per-row union-finds) and tensors written only once first read;
+words a board above 8 x 8 and on rectangles), with hex wins read from lookup
+tables (above 8 x 8 and on rectangles from per-row union-finds) and tensors
+written only once first read;
 docs/batch.md#how-the-boards-are-kept says how and why.
 """
 
@@ -136,7 +137,7 @@ class Boards(Env):
         self, game, batch_size: int, seed=None, observation="information_state", dtype=None
     ):
         geo = self.geo = game.setup
-        assert geo.size <= MAX_SIZE
+        assert max(geo.files, geo.ranks) <= MAX_SIZE
         self.cells = n2 = geo.cells
         self.num_players = 2
         self.num_actions = A = geo.num_actions
@@ -156,8 +157,11 @@ class Boards(Env):
         self.abrupt = abrupt = geo.abrupt
         self.is_hex = geo.kind == "hex"
         # Above 8 x 8 a bitboard is two uint64 words, (..., 2), and hex wins are
-        # read from per-row union-finds instead of tables (see _uf_join).
-        self.wide = wide = geo.size > ONE_WORD
+        # read from per-row union-finds instead of tables (see _uf_join). So is a
+        # rectangle (docs/boards.md#rectangular-boards), whatever its size: the
+        # union-finds read the geometry's neighbours and edges, where the tables'
+        # goal order turns a square board; the square boards' path is unchanged.
+        self.wide = wide = geo.size > ONE_WORD or not geo.square
         # Abrupt without a sense: every ply passes the turn in every row.
         self.always_passes = abrupt and not self.sense
         # The cap binds only below 2 x cells - 1 plies (docs/boards.md#length).
