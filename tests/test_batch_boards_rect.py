@@ -1,8 +1,8 @@
 """fogboard_games.batch on rectangular hex boards agrees with pyspiel.
 
 A rectangle (`num_rows` files by `num_cols` ranks, docs/boards.md#rectangular-boards)
-is kept on two-word bitboards with its wins read from per-row union-finds
-of the geometry's neighbours and edges, whatever its size
+has its wins read from per-row union-finds of the geometry's neighbours
+and edges, whatever its size (its bitboards one uint64 up to 64 cells)
 (docs/batch.md#how-the-boards-are-kept): the same crosscheck as
 tests/test_batch.py at every step and in every row, and many games' wins.
 """
@@ -30,6 +30,7 @@ OTHERS = [
     "fogboard_dark_hex(num_rows=2,num_cols=3,abrupt=true,imperfect_recall=true)",
     "fogboard_dark_hex(num_rows=4,num_cols=5,imperfect_recall=true,obstype=reveal-numturns)",
     "fogboard_dark_hex(num_rows=5,num_cols=3,max_plies=8)",  # (the cap: distToWin)
+    "fogboard_dark_hex(num_rows=9,num_cols=11,abrupt=true)",  # (two words a bitboard)
 ]
 READS = [("information_state", None), *OTHER_READS]
 
@@ -39,7 +40,7 @@ def test_rectangles_agree_with_pyspiel(game_string):
     i = (DARK + OTHERS).index(game_string)
     form, dtype = READS[(i + i // 4) % 4]
     game = pyspiel.load_game(game_string)
-    assert batch.make(game, batch_size=1).wide
+    assert batch.make(game, batch_size=1).unions
     dtype = compact(game_string, form) if dtype == "compact" else dtype  # (recon's ages: uint8)
     # Every row to its end; every third configuration restarts finished rows
     # and reads its tensors first mid-game (the replay).

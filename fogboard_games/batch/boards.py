@@ -2,9 +2,9 @@
 
 The rules of fogboard_games/boards/rules.py (docs/boards.md#rules), applied
 to every row at once on per-seat uint64 bitboards kept mover-relative (two
-words a board above 8 x 8 and on rectangles), with hex wins read from lookup
-tables (above 8 x 8 and on rectangles from per-row union-finds) and tensors
-written only once first read;
+words a board above 64 cells), with hex wins read from lookup tables (above
+8 x 8 and on rectangles from per-row union-finds) and tensors written only
+once first read;
 docs/batch.md#how-the-boards-are-kept says how and why.
 """
 
@@ -156,12 +156,14 @@ class Boards(Env):
         self.sense = geo.sense
         self.abrupt = abrupt = geo.abrupt
         self.is_hex = geo.kind == "hex"
-        # Above 8 x 8 a bitboard is two uint64 words, (..., 2), and hex wins are
-        # read from per-row union-finds instead of tables (see _uf_join). So is a
-        # rectangle (docs/boards.md#rectangular-boards), whatever its size: the
-        # union-finds read the geometry's neighbours and edges, where the tables'
-        # goal order turns a square board; the square boards' path is unchanged.
-        self.wide = wide = geo.size > ONE_WORD or not geo.square
+        # Above 64 cells (8 x 8) a bitboard is two uint64 words, (..., 2), and hex
+        # wins are read from per-row union-finds instead of tables (see _uf_join).
+        # So are a rectangle's (docs/boards.md#rectangular-boards), whatever its
+        # size: the union-finds read the geometry's neighbours and edges, where the
+        # tables' goal order turns a square board; the square boards' path is
+        # unchanged.
+        self.wide = wide = n2 > ONE_WORD * ONE_WORD
+        self.unions = self.is_hex and (wide or not geo.square)
         # Abrupt without a sense: every ply passes the turn in every row.
         self.always_passes = abrupt and not self.sense
         # The cap binds only below 2 x cells - 1 plies (docs/boards.md#length).
@@ -178,7 +180,7 @@ class Boards(Env):
         # The game, per row. Per-seat bitboards, stacked as [mine/theirs, field, row]
         # so a swap of seats is a few operations: see _seat_views.
         self.fields = ["stones", "known"]
-        if self.is_hex and not wide:
+        if self.is_hex and not self.unions:
             self.fields.append("goal")  # the stones in goal order (see the module doc)
         K = len(self.fields)
         self.seats = np.zeros((2, K, B, *W), np.uint64)
@@ -199,7 +201,7 @@ class Boards(Env):
             full = (boards >> 9 | boards) & 511 == 511
             ending = np.where(holds[boards & 511], WON, np.where(full, DRAWN, 0))
             self.ending = ending.astype(np.int8)  # (small: a table that stays in cache)
-        elif wide:
+        elif self.unions:
             self._uf_tables(geo)
         else:
             self._hex_tables(geo)
@@ -339,8 +341,8 @@ class Boards(Env):
         return state
 
     def _uf_tables(self, geo) -> None:
-        """The union-finds of wide hex boards: per seat and row, a uint16 node per
-        cell + 2 (NONE: no stone, its own parent; DUMP: where rows placing
+        """The union-finds of wide and rectangular hex boards: per seat and row,
+        a uint16 node per cell + 2 (NONE: no stone, its own parent; DUMP: where rows placing
         nothing write). A node is its stone's parent (low byte; NONE: not a
         stone of the seat) and, at a root, its group's edge flags (bits 8-9:
         first edge, far edge) and rank (bits 10 up: union by rank keeps the
@@ -414,10 +416,10 @@ class Boards(Env):
     def _restart(self, rows: np.ndarray) -> None:
         if self.wide:
             self.seats[:, :, rows] = 0
-            if self.is_hex:
-                self._uf_clear(rows)
         else:
             self.seats.reshape(-1)[self.seat_at + rows] = 0
+        if self.unions:
+            self._uf_clear(rows)
         self.mover[rows] = 0
         self._free[rows] = 0 if self.sense else self.full
         if self.sense:
@@ -508,7 +510,7 @@ class Boards(Env):
             self._write_attempts(acts, placed_one, attempting, plies)
         # The ending, after a placement (a collision, or a finished row, finds what
         # was found before: so rows not attempting are masked out).
-        if wide:
+        if self.unions:
             ending = self._uf_join(acts, placed_one)
         elif self.is_hex:
             at = (after << 1) | self.mover  # (cell, seat) in goal_bits, or 0: no stone
@@ -673,7 +675,7 @@ class Boards(Env):
         length = self.history_len
         self.seats[:] = 0
         self.ply_keys[:] = 0
-        if self.wide and self.is_hex:
+        if self.unions:
             self._uf_clear(self.rows)
         self._seat_views(0)
         self.mover[:] = 0
