@@ -169,6 +169,31 @@ def test_other_configurations_agree_with_pyspiel(game_string):
     crosscheck(game, rows=48, seed=1, form=form, dtype=dtype)
 
 
+# Imperfect recall (docs/boards.md#imperfect-recall): the information state is
+# the seat's believed board alone, served from the observation store.
+FORGETFUL = [
+    f"{name}({size}abrupt={abrupt},obstype={obstype},imperfect_recall=true)"
+    for name, size in [("fogboard_phantom_ttt", "")]
+    + [("fogboard_dark_hex", f"board_size={n},") for n in (3, 4, 5)]
+    for abrupt in ("false", "true")
+    for obstype in ("reveal-nothing", "reveal-numturns")
+]
+
+
+@pytest.mark.parametrize("game_string", FORGETFUL)
+def test_imperfect_recall_agrees_with_pyspiel_in_every_form_and_dtype(game_string):
+    game = pyspiel.load_game(game_string)
+    cells = game.setup.cells
+    for i, (form, dtype) in enumerate([("information_state", None), *OTHER_READS]):
+        dtype = compact(game_string, form) if dtype == "compact" else dtype
+        # Half the reads from the first step, half first read mid-game (the replay).
+        env, _ = crosscheck(
+            game, rows=12, seed=i, steps=24, restart=True, first_read=5 * (i % 2), form=form,
+            dtype=dtype,
+        )  # fmt: skip
+        assert env.tensor_size == 3 * cells and env.info is None  # (no log of plies kept)
+
+
 @pytest.mark.parametrize("read_every", [1, 2, 3])
 @pytest.mark.parametrize(
     "game, form",

@@ -37,6 +37,7 @@ COVERED_PRESETS = (
     "dark-hex-4",
     "dark-hex-5",
     "recon-hex-5",
+    "dark-hex-rect-3x4",
     "liars-dice",
     "liars-dice-1",
     "liars-dice-classic",
@@ -49,9 +50,10 @@ COVERED_PRESETS = (
     "parley-tiny",
 )
 COVERED = (
-    "fogboard_phantom_ttt (any parameters but imperfect_recall=true); fogboard_dark_hex "
-    "and fogboard_recon_hex on square boards of side 2..11 (any other parameters but "
-    "imperfect_recall=true); fogboard_liars_dice with any "
+    "fogboard_phantom_ttt (any parameters); fogboard_dark_hex "
+    "and fogboard_recon_hex on square boards of side 2..11 and rectangles of num_rows "
+    "and num_cols 2..11 each (any other parameters); "
+    "fogboard_liars_dice with any "
     "parameters (players, numdice, dice_sides, wild, prophecy, prophecy_payout, "
     "allow_pass, rerolls, mode chips or dice); fogboard_mind_bluff and "
     "fogboard_mind_bluff_series (any parameters); fogboard_parley (any parameters)"
@@ -93,13 +95,8 @@ def make(
     refusal = None
     if short in ("fogboard_phantom_ttt", "fogboard_dark_hex", "fogboard_recon_hex"):
         rows, cols = params.get("num_rows", 3), params.get("num_cols", 3)  # hex: resolved
-        if rows != cols:  # the batched engine's bitboards and tables are square
-            refusal = f"num_rows {rows} and num_cols {cols} (square boards only)"
-        elif params.get("imperfect_recall"):  # its tensors are the perfect-recall ones
-            refusal = "imperfect_recall=true (perfect recall only)"
-        elif rows > boards.MAX_SIZE:
-            name = "board_size" if params.get("board_size") == rows else "num_rows and num_cols"
-            refusal = f"{name} {rows} (at most {boards.MAX_SIZE})"
+        if max(rows, cols) > boards.MAX_SIZE:  # (the games themselves refuse it too)
+            refusal = f"num_rows {rows} and num_cols {cols} (each at most {boards.MAX_SIZE})"
         else:
             return boards.Boards(game, batch_size, seed, observation, dtype)
     elif short == "fogboard_liars_dice":  # every parameter value

@@ -2,8 +2,9 @@
 
 The rules of fogboard_games/boards/rules.py (docs/boards.md#rules), applied
 to every row at once on per-seat uint64 bitboards kept mover-relative (two
-words a board above 8 x 8), with hex wins read from lookup tables (above
-8 x 8 from per-row union-finds) and tensors written only once first read;
+words a board above 64 cells), with hex wins read from lookup tables (above
+8 x 8 and on rectangles from per-row union-finds) and tensors written only
+once first read;
 docs/batch.md#how-the-boards-are-kept says how and why.
 """
 
@@ -16,6 +17,7 @@ import numpy as np
 from fogboard_games.batch.env import Env
 from fogboard_games.batch.observations import Store
 from fogboard_games.boards import rules
+from fogboard_games.core.observer import INFO_STATE, Layout
 
 MAX_SIZE = 11  # cells fit two uint64 words
 ONE_WORD = 8  # up to this size a bitboard is one uint64 (above: two, `wide`)
@@ -135,19 +137,33 @@ class Boards(Env):
         self, game, batch_size: int, seed=None, observation="information_state", dtype=None
     ):
         geo = self.geo = game.setup
-        assert geo.size <= MAX_SIZE
+        assert max(geo.files, geo.ranks) <= MAX_SIZE
         self.cells = n2 = geo.cells
         self.num_players = 2
         self.num_actions = A = geo.num_actions
+        # Under imperfect recall (docs/boards.md#imperfect-recall) the information
+        # state is the believed board alone: the observation's board piece, so it
+        # is served from the observation store (`_seat_tensor`) and no store of
+        # the perfect-recall log is kept. Its layout still names the ply entries'
+        # places (`info_size`), which that store never uses.
+        self.forgets = geo.imperfect_recall
         layout = game.info_layout
-        self.tensor_size = D = layout.size
+        if self.forgets:  # (the encoder's pieces of a key, before its recall_key)
+            layout = Layout(game.encoder.pieces(INFO_STATE), INFO_STATE)
+        self.info_size = D = layout.size
+        self.tensor_size = game.info_layout.size
         self.max_history = geo.max_game_length
         self.sense = geo.sense
         self.abrupt = abrupt = geo.abrupt
         self.is_hex = geo.kind == "hex"
-        # Above 8 x 8 a bitboard is two uint64 words, (..., 2), and hex wins are
-        # read from per-row union-finds instead of tables (see _uf_join).
-        self.wide = wide = geo.size > ONE_WORD
+        # Above 64 cells (8 x 8) a bitboard is two uint64 words, (..., 2), and hex
+        # wins are read from per-row union-finds instead of tables (see _uf_join).
+        # So are a rectangle's (docs/boards.md#rectangular-boards), whatever its
+        # size: the union-finds read the geometry's neighbours and edges, where the
+        # tables' goal order turns a square board; the square boards' path is
+        # unchanged.
+        self.wide = wide = n2 > ONE_WORD * ONE_WORD
+        self.unions = self.is_hex and (wide or not geo.square)
         # Abrupt without a sense: every ply passes the turn in every row.
         self.always_passes = abrupt and not self.sense
         # The cap binds only below 2 x cells - 1 plies (docs/boards.md#length).
@@ -164,7 +180,7 @@ class Boards(Env):
         # The game, per row. Per-seat bitboards, stacked as [mine/theirs, field, row]
         # so a swap of seats is a few operations: see _seat_views.
         self.fields = ["stones", "known"]
-        if self.is_hex and not wide:
+        if self.is_hex and not self.unions:
             self.fields.append("goal")  # the stones in goal order (see the module doc)
         K = len(self.fields)
         self.seats = np.zeros((2, K, B, *W), np.uint64)
@@ -185,7 +201,7 @@ class Boards(Env):
             full = (boards >> 9 | boards) & 511 == 511
             ending = np.where(holds[boards & 511], WON, np.where(full, DRAWN, 0))
             self.ending = ending.astype(np.int8)  # (small: a table that stays in cache)
-        elif wide:
+        elif self.unions:
             self._uf_tables(geo)
         else:
             self._hex_tables(geo)
@@ -217,6 +233,8 @@ class Boards(Env):
         self.obs_blank = np.zeros(self.obs_size, np.uint8)
         self.obs_blank[obs_off["board"] : obs_off["board"] + 3 * n2 : 3] = 1
         self.obs_outcome = obs_off["outcome"]
+        # Imperfect recall's information state: the observation's board columns.
+        self.forgot = slice(self.obs_board, self.obs_board + 3 * n2)
         # Under reveal-numturns the one-hot ply count (public); in recon hex the
         # ages of cells seen empty and the anchor sensed this ply (private,
         # adjacent: kept in place in the store, handed on as a block of columns).
@@ -323,8 +341,8 @@ class Boards(Env):
         return state
 
     def _uf_tables(self, geo) -> None:
-        """The union-finds of wide hex boards: per seat and row, a uint16 node per
-        cell + 2 (NONE: no stone, its own parent; DUMP: where rows placing
+        """The union-finds of wide and rectangular hex boards: per seat and row,
+        a uint16 node per cell + 2 (NONE: no stone, its own parent; DUMP: where rows placing
         nothing write). A node is its stone's parent (low byte; NONE: not a
         stone of the seat) and, at a root, its group's edge flags (bits 8-9:
         first edge, far edge) and rank (bits 10 up: union by rank keeps the
@@ -398,10 +416,10 @@ class Boards(Env):
     def _restart(self, rows: np.ndarray) -> None:
         if self.wide:
             self.seats[:, :, rows] = 0
-            if self.is_hex:
-                self._uf_clear(rows)
         else:
             self.seats.reshape(-1)[self.seat_at + rows] = 0
+        if self.unions:
+            self._uf_clear(rows)
         self.mover[rows] = 0
         self._free[rows] = 0 if self.sense else self.full
         if self.sense:
@@ -492,7 +510,7 @@ class Boards(Env):
             self._write_attempts(acts, placed_one, attempting, plies)
         # The ending, after a placement (a collision, or a finished row, finds what
         # was found before: so rows not attempting are masked out).
-        if wide:
+        if self.unions:
             ending = self._uf_join(acts, placed_one)
         elif self.is_hex:
             at = (after << 1) | self.mover  # (cell, seat) in goal_bits, or 0: no stone
@@ -571,7 +589,7 @@ class Boards(Env):
         if self.tracking:
             seat = self.mover[rows]
             j = self.my_ply_key[rows].view(np.int64) // (2 * self.cells)
-            self._write_sense((seat * self.batch_size + rows) * self.tensor_size, j, anchor, seen)
+            self._write_sense((seat * self.batch_size + rows) * self.info_size, j, anchor, seen)
 
     def _settle_by_distance(self, rows: np.ndarray) -> list[int]:
         """The ply cap: the smaller true distToWin wins (rare: row by row). The
@@ -599,12 +617,24 @@ class Boards(Env):
             return 1 + self.geo.max_own_plies
         return 1  # one-hot pieces and flags only
 
+    def _mover_tensor(self) -> np.ndarray:
+        if self.forgets and self.form == "information_state":
+            key, want = self._mover_rows()
+            return self._store("observation").read(key, want, self.dtype)[:, self.forgot]
+        return super()._mover_tensor()
+
+    def _seat_tensor(self, form: str, player) -> np.ndarray:
+        if self.forgets and form == "information_state":
+            # The observation's board piece (its columns of the observation store).
+            return super()._seat_tensor("observation", player)[:, self.forgot].copy()
+        return super()._seat_tensor(form, player)
+
     def _store(self, form: str) -> Store:
         """The form's store of both seats' tensors, made and filled at its first read."""
         store = self.info if form == "information_state" else self.obs
         if store is None:
             B = self.batch_size
-            size = self.tensor_size if form == "information_state" else self.obs_size
+            size = self.info_size if form == "information_state" else self.obs_size
             blank = self.blank if form == "information_state" else self.obs_blank
             store = Store(2 * B + 1, size, self.row_of, blank)
             if form == "information_state":
@@ -645,7 +675,7 @@ class Boards(Env):
         length = self.history_len
         self.seats[:] = 0
         self.ply_keys[:] = 0
-        if self.wide and self.is_hex:
+        if self.unions:
             self._uf_clear(self.rows)
         self._seat_views(0)
         self.mover[:] = 0
@@ -677,7 +707,7 @@ class Boards(Env):
     def _write_attempts(self, acts, placed_one, attempting, plies) -> None:
         """Each attempting row's ply into its mover's tensor: the seat's j-th
         attempt (j from my_ply_key), ply k of the game (k = plies, _plies_made)."""
-        B, D, n2 = self.batch_size, self.tensor_size, self.cells
+        B, D, n2 = self.batch_size, self.info_size, self.cells
         complete = attempting is None
         if self.always_passes:  # the mover's tensors are slot _mine (see _seat_views)
             base = self.row_at + self._mine * (B * D)
@@ -734,7 +764,7 @@ class Boards(Env):
     def _write_sense(self, base, j, anchor, seen) -> None:
         """A sense as the seat's ply j: its rows, and the opponent stones it proved."""
         if self.obs is not None:
-            self._write_sense_view(base // self.tensor_size, anchor, seen)
+            self._write_sense_view(base // self.info_size, anchor, seen)
         if self.info is None:
             return
         K = seen.shape[1]
