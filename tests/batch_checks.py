@@ -1,6 +1,6 @@
 """What the batched engines' crosschecks share (tests/test_batch*.py): a
-pyspiel state rebuilt from a row's history, and its tensors as the engine
-hands them out."""
+pyspiel state rebuilt from a row's history, its tensors as the engine hands
+them out, and one row of a snapshot checked against it."""
 
 from __future__ import annotations
 
@@ -20,3 +20,26 @@ def pyspiel_tensor(state, form, player=None):
         state.information_state_tensor if form == "information_state" else state.observation_tensor
     )
     return np.array(read() if player is None else read(player), np.float32)
+
+
+def expect_row(env, state, s, r, tensors):
+    """Row r of snapshot s agrees with the pyspiel state (`tensors`: per form every
+    seat's, read from the environment, or None when not read at this step)."""
+    assert bool(s.terminated[r]) == state.is_terminal()
+    assert s.current_player[r] == state.current_player(), (r, state.history())
+    mask = np.zeros(env.num_actions, bool)
+    if not state.is_terminal():
+        mask[state.legal_actions()] = True
+    assert np.array_equal(s.legal_action_mask[r], mask), (r, state.history())
+    if tensors is None:
+        return
+    if state.is_terminal():
+        assert not s.observation[r].any()
+    else:
+        # (the compact dtype compared by value: uint8 holds every value exactly)
+        mover = pyspiel_tensor(state, env.form)
+        assert np.array_equal(s.observation[r].astype(np.float32), mover), (r, state.history())
+    for form, seats in tensors.items():
+        for p, seat in enumerate(seats):
+            want = pyspiel_tensor(state, form, p)
+            assert np.array_equal(seat[r].astype(np.float32), want), (r, p, form, state.history())

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from batch_checks import pyspiel_tensor, replay
+from batch_checks import expect_row, replay
 
 import fogboard_games
 from fogboard_games import batch
@@ -49,28 +49,6 @@ def draw(rng, mask, max_eat, env=None):
     if env is not None:
         keys[3::4, max_eat] += 2.0 * (env.remaining[3::4] == 1)
     return np.where(mask, keys, -1.0).argmax(axis=1)
-
-
-def expect_row(env, state, s, r, tensors):
-    assert bool(s.terminated[r]) == state.is_terminal()
-    assert s.current_player[r] == state.current_player(), (r, state.history())
-    mask = np.zeros(env.num_actions, bool)
-    if not state.is_terminal():
-        mask[state.legal_actions()] = True
-    assert np.array_equal(s.legal_action_mask[r], mask), (r, state.history())
-    if tensors is None:
-        return
-    # (the compact dtype compared by value: uint8 holds every value exactly)
-    if state.is_terminal():
-        assert not s.observation[r].any()
-    else:
-        mover = pyspiel_tensor(state, env.form)
-        assert np.array_equal(s.observation[r].astype(np.float32), mover), (r, state.history())
-    for form, seats in tensors.items():  # both seats' tensors of both forms
-        for p in range(2):
-            seat = pyspiel_tensor(state, form, p)
-            got = seats[p][r].astype(np.float32)
-            assert np.array_equal(got, seat), (r, p, form, state.history())
 
 
 def crosscheck(

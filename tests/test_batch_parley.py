@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from batch_checks import pyspiel_tensor, replay
+from batch_checks import expect_row, replay
 
 from fogboard_games import batch
 from fogboard_games.__main__ import main
@@ -43,29 +43,6 @@ def seat_tensors(env):
         "information_state": [env.information_state_tensor(p) for p in range(env.num_players)],
         "observation": [env.observation_tensor(p) for p in range(env.num_players)],
     }
-
-
-def expect_row(env, state, s, r, tensors):
-    """Row r of snapshot s agrees with the pyspiel state (`tensors`: per form every
-    seat's, read from the environment, or None when not read at this step)."""
-    assert bool(s.terminated[r]) == state.is_terminal()
-    assert s.current_player[r] == state.current_player(), (r, state.history())
-    mask = np.zeros(env.num_actions, bool)
-    if not state.is_terminal():
-        mask[state.legal_actions()] = True
-    assert np.array_equal(s.legal_action_mask[r], mask), (r, state.history())
-    if tensors is None:
-        return
-    if state.is_terminal():
-        assert not s.observation[r].any()
-    else:
-        # (the compact dtype compared by value: uint8 holds every value exactly)
-        mover = pyspiel_tensor(state, env.form)
-        assert np.array_equal(s.observation[r].astype(np.float32), mover), (r, state.history())
-    for form, seats in tensors.items():
-        for p, seat in enumerate(seats):
-            want = pyspiel_tensor(state, form, p)
-            assert np.array_equal(seat[r].astype(np.float32), want), (r, p, form, state.history())
 
 
 def crosscheck(
