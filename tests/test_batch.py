@@ -305,6 +305,14 @@ def test_unknown_and_uncovered_games_are_refused():
         batch.make(pyspiel.load_game("phantom_ttt"))
 
 
+def test_every_preset_is_made_by_name():
+    # (the medium presets too, which the crosschecks leave to their smaller sizes)
+    for preset in fogboard_games.PRESETS:
+        env = batch.make(preset, batch_size=2, seed=0)
+        assert env.game == fogboard_games.load(preset), preset
+        assert env.reset().legal_action_mask.any(axis=1).all(), preset
+
+
 def test_loaded_games_and_game_strings_are_accepted():
     env = batch.make(fogboard_games.load("dark-hex-5"), batch_size=4, seed=0)
     assert env.num_actions == 25 and env.reset().observation.shape == (4, 753)
