@@ -149,6 +149,15 @@ class _Record:
 
 def resample(m: rules.Match, player: int, rng: random.Random) -> list[int]:
     """The actions of a history `player` cannot tell from `m`'s (see module doc)."""
+    if m.setup.imperfect_recall:
+        # The view alone does not fix the seat's own past, and drawing from the
+        # past it played would hand a search the memory its view forgets
+        # (docs/boards.md#imperfect-recall): refused until the view's every world is drawn.
+        raise ValueError(
+            "resample_from_infostate is not available under imperfect_recall=true: the "
+            "seat's view does not fix its own past, and drawing the past it played would "
+            "use what the view forgets; play the perfect-recall game to resample"
+        )
     if not m.plies and m.mover == player:
         # The first mover before its first ply: nothing has happened that it
         # did not do (at most its sense), so that is the only world. (A search

@@ -342,13 +342,25 @@ def check_public_observer(game, seed: int = 0) -> None:
 
 
 def check_resample(game, seed: int = 0) -> None:
-    """resample_from_infostate keeps the seat's information state."""
+    """resample_from_infostate keeps the seat's information state; a game
+    without perfect recall refuses it (ValueError), the state untouched."""
     rng = random.Random(seed)
     checked = 0
     for state in playout_states(game, rng, 3):
         if state.is_terminal() or state.is_chance_node():
             continue
         p = state.current_player()
+        if not has_perfect_recall(game):
+            before = state.history()
+            try:
+                state.resample_from_infostate(p, rng.random)
+            except ValueError as e:
+                assert "imperfect_recall" in str(e), _where(game, state)
+            else:
+                raise AssertionError(f"{_where(game, state)}: resampled without perfect recall")
+            assert state.history() == before
+            checked += 1
+            continue
         world = state.resample_from_infostate(p, rng.random)
         assert world.information_state_string(p) == state.information_state_string(p), _where(
             game, state
