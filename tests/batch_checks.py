@@ -40,6 +40,7 @@ def expect_row(env, state, s, r, tensors):
         mover = pyspiel_tensor(state, env.form)
         assert np.array_equal(s.observation[r].astype(np.float32), mover), (r, state.history())
     for form, seats in tensors.items():
+        assert len(seats) == state.num_players(), form  # (every seat read)
         for p, seat in enumerate(seats):
             want = pyspiel_tensor(state, form, p)
             assert np.array_equal(seat[r].astype(np.float32), want), (r, p, form, state.history())

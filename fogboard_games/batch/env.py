@@ -1,8 +1,9 @@
 """What every batched game shares: the State snapshot, the history, the
 refusal of illegal actions, the observation forms and dtypes (docs/batch.md).
 
-The games' rules live in `boards.py` and `liars_dice.py`, which derive
-their engines from `Env`; `fogboard_games.batch.make` chooses one.
+The games' rules live in `boards.py`, `liars_dice.py`, `mind_bluff.py`
+and `parley.py`, which derive their engines from `Env`;
+`fogboard_games.batch.make` chooses one.
 """
 
 from __future__ import annotations
@@ -295,7 +296,8 @@ class Env:
                 f"dtype bool cannot hold this game's {form} tensor, whose values go up "
                 f"to {top}; make the environment with float32 or uint8"
             )
-        return self._store(form).array.take(self._seat_rows(int(player)), axis=0).astype(self.dtype)
+        rows = self._store(form).array.take(self._seat_rows(int(player)), axis=0)
+        return rows.astype(self.dtype, copy=False)  # (take made the copy)
 
     def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """The legal mask of the last snapshot (its (A, B) layout) with the rows of

@@ -141,7 +141,6 @@ class MindBluff(Env):
         self.key = np.zeros(B, np.int8)
         self.phase = np.zeros(B, np.int8)
         self.p2 = np.zeros(B, bool)  # P2 (seat 1) is the mover
-        self.first = np.zeros(B, np.int64)
         self.start = np.zeros(B, np.int16)
         self.remaining = np.zeros(B, np.int16)
         self.debts = np.zeros((2, B), np.int16)  # each seat's honesty debt
@@ -242,7 +241,6 @@ class MindBluff(Env):
         if setup.spread:  # a secret start
             start = self._draw(rows, setup.low, setup.high)
             drawn.append(start)
-        self.first[rows] = first
         self.start[rows] = start
         self.remaining[rows] = start
         self.p2[rows] = first == 1

@@ -126,7 +126,6 @@ class Parley(Env):
         self.o_cards, self.o_shots = off["cards"], off["shots"]
         self.Dp = Dp = off["turn_it"]  # the private pieces come first
         self.o_status = off["round"]
-        self.Dh = self.o_status - Dp  # the public record
         self.o_it = off["turn_it"] - Dp
         self.o_line = off["turn_line"] - Dp if s.talk else None
         self.o_target, self.o_pass = off["turn_target"] - Dp, off["turn_pass"] - Dp

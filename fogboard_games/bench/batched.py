@@ -227,10 +227,8 @@ def run_batch(
     from fogboard_games import batch
 
     counterpart = dict(BENCH_PAIRS)
-    from fogboard_games.batch import COVERED_PRESETS
-
     extra = {name: (ours, cpp) for name, ours, cpp in EXTRA_PAIRS}
-    names = COVERED_PRESETS + tuple(extra)
+    names = batch.COVERED_PRESETS + tuple(extra)
     check_options("bench --batch", rounds, seconds, only, names, batch_size)
     presets = [p for p in names if only is None or p in only]
     print(

@@ -97,16 +97,13 @@ class BoardEncoder(contract.Encoder):
         self.dist_texts = [f"believed distToWin: {d}" for d in range(rules.UNREACHABLE + 1)]
         # The default information-state string has no public part to add while
         # the game runs unless ply movers are public (`info_state_string`).
-        self.seat_only_info = not geo.numturns
-        info = self.layout(INFO_STATE)
-        if geo.imperfect_recall:
-            # The view only: nothing to resume, so the contract's routes
-            # (encode from scratch, describe) answer.
-            self.seat_only_info = False
-            self.info_state_tensor = functools.partial(contract.Encoder.info_state_tensor, self)
-        else:
+        # (under imperfect recall the view only: nothing to resume, so the
+        # contract's routes, encode from scratch and describe, answer)
+        self.seat_only_info = not geo.numturns and not geo.imperfect_recall
+        if not geo.imperfect_recall:
             # info_state_tensor(m, player): the cached route with its layout bound
             # (a partial, not a closure: no extra Python frame per read).
+            info = self.layout(INFO_STATE)
             self.info_state_tensor = functools.partial(
                 cached_info_state_tensor, info, self.plan(info)
             )
