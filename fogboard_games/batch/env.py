@@ -342,10 +342,15 @@ class Env:
         raise NotImplementedError
 
     def _mover_rows(self):
-        raise NotImplementedError
+        """The mirror key and (B,) store rows of the movers, -1 in finished
+        rows: by default one store row per seat, row b's seat p at b * P + p."""
+        want = self.rows * self.num_players + self.mover
+        if self._finished:
+            want = np.where(self.terminated, -1, want)
+        return 0, want
 
     def _seat_rows(self, player: int) -> np.ndarray:
-        raise NotImplementedError
+        return self.rows * self.num_players + player
 
     def _max_value(self, form: str) -> int:
         raise NotImplementedError

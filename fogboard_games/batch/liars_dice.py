@@ -423,15 +423,6 @@ class LiarsDice(Env):
     def _max_value(self, form):
         return max(1, self.setup.numdice)  # the hands count dice per face
 
-    def _mover_rows(self):
-        want = self.rows * self.num_players + self.mover
-        if self._finished:
-            want = np.where(self.terminated, -1, want)
-        return 0, want
-
-    def _seat_rows(self, player: int) -> np.ndarray:
-        return self.rows * self.num_players + player
-
     def _store(self, form: str) -> Store:
         if form == "information_state":
             self._tensors()

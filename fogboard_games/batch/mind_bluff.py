@@ -84,6 +84,8 @@ class _Pieces:
 class MindBluff(Env):
     """A batch of fogboard_mind_bluff or fogboard_mind_bluff_series games."""
 
+    TABLES = ("legal", "legal_by_action", "legal_flat")
+
     def __init__(
         self, game, batch_size: int, seed=None, observation="information_state", dtype=None
     ):
@@ -716,15 +718,6 @@ class MindBluff(Env):
         if not self.tracking:
             self._track()
         return self.info
-
-    def _mover_rows(self):
-        want = self.rows * 2 + self.p2
-        if self._finished:
-            want = np.where(self.terminated, -1, want)
-        return 0, want
-
-    def _seat_rows(self, player: int) -> np.ndarray:
-        return self.rows * 2 + player
 
 
 def _pick(where, *arrays):

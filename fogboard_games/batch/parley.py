@@ -49,6 +49,8 @@ LINE, ACT, REACT, OVER = (SHOWN_PHASE[p] for p in (rules.LINE, rules.ACT, rules.
 class Parley(Env):
     """A batch of one fogboard_parley game."""
 
+    TABLES = ("legal_flat", "legal_by_action", "legal_bytes", "reactors")
+
     def __init__(
         self, game, batch_size: int, seed=None, observation="information_state", dtype=None
     ):
@@ -603,12 +605,3 @@ class Parley(Env):
             if 0 <= player < self.n:
                 self._store(form, int(player))
         return super()._seat_tensor(form, player)
-
-    def _mover_rows(self):
-        want = self.rows * self.n + self.mover
-        if self._finished:
-            want = np.where(self.terminated, -1, want)
-        return 0, want
-
-    def _seat_rows(self, player: int) -> np.ndarray:
-        return self.rows * self.n + player
