@@ -296,7 +296,7 @@ class Env:
                 f"dtype bool cannot hold this game's {form} tensor, whose values go up "
                 f"to {top}; make the environment with float32 or uint8"
             )
-        rows = self._store(form).array.take(self._seat_rows(int(player)), axis=0)
+        rows = self._seat_store(form, int(player)).array.take(self._seat_rows(int(player)), axis=0)
         return rows.astype(self.dtype, copy=False)  # (take made the copy)
 
     def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -351,6 +351,11 @@ class Env:
 
     def _seat_rows(self, player: int) -> np.ndarray:
         return self.rows * self.num_players + player
+
+    def _seat_store(self, form: str, player: int):
+        """The form's Store brought up to date for reading seat `player`'s rows
+        (`_store(form)` unless a game brings only the rows it reads)."""
+        return self._store(form)
 
     def _max_value(self, form: str) -> int:
         raise NotImplementedError

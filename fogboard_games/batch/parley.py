@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fogboard_games.batch.env import Env, _is_index
+from fogboard_games.batch.env import Env
 from fogboard_games.batch.observations import Store
 from fogboard_games.parley import rules
 from fogboard_games.parley.observer import SHOWN_PHASE
@@ -600,8 +600,5 @@ class Parley(Env):
         self.obs.columns(lo, self.obs_size)
         return self.obs
 
-    def _seat_tensor(self, form: str, player) -> np.ndarray:
-        if form in ("information_state", "observation") and _is_index(player):
-            if 0 <= player < self.n:
-                self._store(form, int(player))
-        return super()._seat_tensor(form, player)
+    def _seat_store(self, form: str, player: int) -> Store:
+        return self._store(form, player)  # (the status rewritten in that seat's rows only)
