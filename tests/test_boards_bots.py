@@ -184,7 +184,7 @@ def test_probe_beats_random_on_rectangular_boards(rows, cols):
         players[seat] = make_bot("probe", game, seat, i)
         players[1 - seat] = pyspiel.make_uniform_random_bot(1 - seat, 1000 + i)
         wins[seat] += pyspiel.evaluate_bots(game.new_initial_state(), players, i)[seat] > 0
-    # Measured (of 30 a seat): 30 as X and 23 as O on 3x5; 25 and 30 on 5x3.
+    # Measured (of these 20 a seat): 20 as X and 16 as O on 3x5; 17 and 20 on 5x3.
     assert min(wins) >= 14, f"probe won {wins} of 20 a seat against random"
 
 
