@@ -27,6 +27,8 @@ EXTRAS = [
     "fogboard_dark_hex(num_rows=4,num_cols=3,abrupt=true)",
     "fogboard_dark_hex(board_size=9,abrupt=true)",
     "fogboard_liars_dice(players=3,numdice=2,dice_sides=3,rerolls=1,mode=dice)",
+    "fogboard_phantom_ttt(abrupt=true,imperfect_recall=true)",
+    "fogboard_dark_hex(board_size=3,imperfect_recall=true)",
 ]
 CONFIGS = list(batch.COVERED_PRESETS) + EXTRAS
 GARBAGE = -7  # the action of half the rows sitting out: never checked
@@ -185,3 +187,32 @@ def test_rows_covering_every_running_row_is_a_plain_step():
         assert np.array_equal(s1.observation, s2.observation)
         assert np.array_equal(s1.rewards, s2.rewards)
     assert all(one.history_of(r) == two.history_of(r) for r in range(6))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "phantom-ttt-3",
+        "dark-hex-5",
+        "recon-hex-5",
+        "fogboard_dark_hex(board_size=9,abrupt=true)",
+        "mind-bluff-series",
+        "parley-tiny",
+        "liars-dice-table",
+    ],
+)
+def test_tensors_first_read_after_rows_sat_out(name):
+    """The stores are built at the first read by replaying the histories: rows
+    that sat out logged nothing, so the replay ends where every row is."""
+    B = 4
+    for form in batch.FORMS:
+        env = batch.make(load(name), batch_size=B, seed=5, observation=form)
+        rng = np.random.default_rng(5)
+        s = env.reset()
+        for _ in range(25):
+            rows = rng.random(B) < 0.5
+            s = env.step(random_actions(rng, s.legal_action_mask), rows=rows)
+            s = env.reset(s.terminated)
+        tensors = seat_tensors(env)
+        for r in range(B):
+            expect_row(env, replay(env.game, env.history_of(r)), s, r, tensors)

@@ -5,10 +5,14 @@ refusals."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
+
+from gymnasium.utils import env_checker, passive_env_checker  # noqa: E402
 
 from fogboard_games import gym as fogboard_gym  # noqa: E402
 from fogboard_games.core import registry  # noqa: E402
@@ -108,12 +112,22 @@ def test_the_vector_api_contract():
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_spaces_shapes_and_dtypes_of_every_preset(preset):
-    """What gymnasium's checks of a single env ask, by hand for the batch: the
-    spaces are the single env's batched, and what reset and step return lies
-    in them, with the declared shapes and dtypes, in both observation dtypes."""
+    """What gymnasium's checks of a single env ask, by hand for the batch (its
+    env_checker checks no VectorEnv): the spaces valid and the single env's
+    batched, what reset and step return in them, with the declared shapes and
+    dtypes, in both observation dtypes, and a seeded reset deterministic."""
     single = fogboard_gym.make(preset)
     for dtype in (None, "uint8"):
         env = fogboard_gym.make_vec(preset, 3, seed=1, dtype=dtype)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # (gymnasium's checks warn rather than raise)
+            for space in (env.single_observation_space, env.observation_space):
+                env_checker.check_observation_space(space)
+            for space in (env.single_action_space, env.action_space):
+                env_checker.check_action_space(space)
+            passive_env_checker.check_obs(env.reset(seed=2)[0], env.observation_space, "reset")
+        again = fogboard_gym.make_vec(preset, 3, seed=1, dtype=dtype)
+        assert np.array_equal(again.reset(seed=2)[0], env.reset(seed=2)[0])
         want = np.dtype(np.float32 if dtype is None else dtype)
         space = env.single_observation_space
         assert space.shape == single.observation_space.shape and space.dtype == want
