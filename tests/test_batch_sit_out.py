@@ -18,6 +18,7 @@ from batch_checks import expect_row, replay
 
 from fogboard_games import batch
 from fogboard_games.bench import random_actions
+from fogboard_games.core import registry
 
 EXTRAS = [
     "fogboard_dark_hex(board_size=3,abrupt=true)",
@@ -216,3 +217,22 @@ def test_tensors_first_read_after_rows_sat_out(name):
         tensors = seat_tensors(env)
         for r in range(B):
             expect_row(env, replay(env.game, env.history_of(r)), s, r, tensors)
+
+
+@pytest.mark.parametrize("name", registry.PRESETS)
+def test_a_step_where_no_row_plays_changes_nothing(name):
+    B = 3
+    env = batch.make(name, batch_size=B, seed=0)
+    rng = np.random.default_rng(0)
+    s = env.reset()
+    for _ in range(3):
+        s = env.step(random_actions(rng, s.legal_action_mask))
+        s = env.reset(s.terminated)
+    view, mask = s.observation.copy(), s.legal_action_mask.copy()
+    histories = [env.history_of(r) for r in range(B)]
+    tensors = [env.information_state_tensor(p) for p in range(env.num_players)]
+    s = env.step(np.full(B, GARBAGE), rows=np.zeros(B, bool))
+    assert np.array_equal(s.observation, view) and np.array_equal(s.legal_action_mask, mask)
+    assert [env.history_of(r) for r in range(B)] == histories and not s.rewards.any()
+    for p, seat in enumerate(tensors):
+        assert np.array_equal(env.information_state_tensor(p), seat)
