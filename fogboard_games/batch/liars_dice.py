@@ -181,8 +181,8 @@ class LiarsDice(Env):
         """Env.step, then the dice it rolled logged after their rows' decisions."""
         self._pending = []
         state = super().step(actions, rows)
-        for rows, faces, real in self._pending:
-            self._log_some(rows, faces, real)
+        for rolled, faces, real in self._pending:
+            self._log_some(rolled, faces, real)
         self._pending = []
         return state
 

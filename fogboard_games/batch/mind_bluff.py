@@ -275,9 +275,9 @@ class MindBluff(Env):
     def step(self, actions, rows=None):
         state = super().step(actions, rows)
         if self._chance is not None:  # the third game's coin and start, after the action
-            rows, outcomes = self._chance
+            drawn, outcomes = self._chance
             self._chance = None
-            self._log(rows, outcomes)
+            self._log(drawn, outcomes)
         return state
 
     def _play(self, acts: np.ndarray, active):

@@ -50,9 +50,10 @@ class Store:
     """Every seat's tensors of one kind: `array` uint8 (R, D), store row r shown
     as row `row_of[r]` of the batch. The game writes through `write` (flat
     indices into `array`), `restart` (rows of the batch whose store rows it
-    set afresh) and `columns` (a block of columns it rewrote in place, in any
-    rows: a status block kept from the rows' state); `read` hands out a
-    mirror. Writes are logged only while some mirror exists.
+    set afresh), `rewrote` (rows of the batch whose store rows it rewrote in
+    bulk: copied whole at a read) and `columns` (a block of columns it
+    rewrote in place, in any rows: a status block kept from the rows'
+    state); `read` hands out a mirror. Writes are logged only while some mirror exists.
 
     `private`: where the game keeps every other column the same in all the
     store rows of one batch row (the public pieces, written to every seat),
