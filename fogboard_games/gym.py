@@ -8,7 +8,13 @@ The observation is the seat's information-state tensor in a Box whose
 bounds are the pieces' (flags 0..1, counts up to their rules' most), the
 action mask is in `info`, and the reward is what the pyspiel game pays
 the seat over the step. Every preset is also registered with Gymnasium
-(`gymnasium.make("fogboard_games/dark-hex-5-v0")`). Needs
+(`gymnasium.make("fogboard_games/dark-hex-5-v0")`).
+
+`make_vec(preset, num_envs, opponent="random", seat=0, seed=...)` is the
+same seat in many games at once: a `gymnasium.vector.VectorEnv` stepping
+the batched engine (`fogboard_games.batch`) for every game it covers, the
+opponents' moves drawn for every row at once, finished rows restarted at
+the next step (docs/gym.md#the-vector-environment). Needs
 `pip install "fogboard_games[gym]"`.
 """
 
@@ -21,6 +27,8 @@ import numpy as np
 import pyspiel
 
 import fogboard_games
+from fogboard_games import batch
+from fogboard_games.bench.batched import random_actions
 from fogboard_games.bots import make_bot
 from fogboard_games.core.guards import describe
 from fogboard_games.core.observer import INFO_STATE, ObsKey
@@ -32,12 +40,23 @@ from fogboard_games.parley import rules as parley_rules
 try:
     import gymnasium
     from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
 except ImportError as error:  # pragma: no cover - exercised in a subprocess by the tests
     raise ImportError(
         f'fogboard_games.gym needs gymnasium, which is not installed ({error}): pip install "fogboard_games[gym]"'
     ) from error
 
-__all__ = ["ILLEGAL_ACTIONS", "FogboardEnv", "env_id", "make", "observation_high"]
+__all__ = [
+    "ILLEGAL_ACTIONS",
+    "OPPONENTS",
+    "FogboardEnv",
+    "FogboardVectorEnv",
+    "env_id",
+    "make",
+    "make_vec",
+    "observation_high",
+]
 
 # What an illegal action does (docs/gym.md#illegal-actions): "end" the
 # episode with `illegal_reward`, the game untouched (the default: a
@@ -301,3 +320,228 @@ def make(preset, opponent: str = "random", seat: int = 0, seed: int | None = Non
         kwargs = dict(opponent=opponent, seat=seat, seed=seed, **options)
         return gymnasium.make(env_id(preset), **kwargs).unwrapped
     return FogboardEnv(preset, opponent, seat, seed, **options)
+
+
+# ---- the vector environment (docs/gym.md#the-vector-environment) ----------------
+
+# The opponents that play every row at once (`_opponent_actions`). The other
+# kinds of `bots.make_bot` decide one pyspiel state at a time in Python:
+# stepping them row by row would undo the batching.
+OPPONENTS = ("random",)
+VECTOR_DTYPES = ("float32", "uint8")  # the observation's; uint8 holds every count piece too
+
+
+class FogboardVectorEnv(VectorEnv):
+    """`num_envs` games of one preset, the agent in `seat` of each (see the
+    module docstring). `engine` is the batched environment; `engine.to_pyspiel(row)`
+    rebuilds row `row`'s game (the one the last step returned) as a pyspiel state.
+
+    Between two of the agent's decisions rows need different numbers of
+    opponent moves: each engine ply plays only the rows where an opponent
+    is to move (`engine.step(actions, rows=...)`), the others sitting it
+    out, until every running row is at the agent's decision or over.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(
+        self,
+        preset,
+        num_envs: int,
+        opponent: str = "random",
+        seat: int = 0,
+        seed: int | None = None,
+        *,
+        illegal_action: str = "end",
+        illegal_reward: float = -1.0,
+        dtype: str | None = None,
+    ):
+        game = _game(preset)
+        n = game.num_players()
+        if not _is_int(num_envs) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {describe(num_envs)}")
+        if not _is_int(seat) or not 0 <= seat < n:
+            raise ValueError(
+                f"seat must be an int in 0..{n - 1} (a seat of {game}), got {describe(seat)}"
+            )
+        if seed is not None and not _is_int(seed):
+            raise ValueError(f"seed must be None or an int, got {describe(seed)}")
+        if opponent not in OPPONENTS:
+            raise ValueError(
+                f"the vector environment's opponents are one of {', '.join(OPPONENTS)} (drawn "
+                f"for every row at once), got {describe(opponent)}; for a bot of another kind "
+                "use fogboard_games.gym.make"
+            )
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(
+                f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, got {describe(illegal_action)}"
+            )
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
+            raise ValueError(f"illegal_reward must be a number, got {describe(illegal_reward)}")
+        name = "float32" if dtype is None else dtype
+        if name not in VECTOR_DTYPES:
+            raise ValueError(
+                f"dtype must be None or one of {', '.join(VECTOR_DTYPES)}, got {describe(dtype)}"
+            )
+        self.engine = batch.make(game, batch_size=int(num_envs), seed=seed, dtype=name)
+        self.game, self.seat, self.opponent = game, int(seat), opponent
+        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
+        self.num_envs = B = int(num_envs)
+        self.dtype = np.dtype(name)
+        A, size = game.num_distinct_actions(), game.information_state_tensor_size()
+        high = observation_high(game).astype(self.dtype)
+        self.single_observation_space = spaces.Box(
+            np.zeros(size, self.dtype), high, (size,), self.dtype
+        )
+        self.single_action_space = spaces.Discrete(A)
+        self.observation_space = batch_space(self.single_observation_space, B)
+        self.action_space = batch_space(self.single_action_space, B)
+        self._first_seed = seed
+        self._rows = np.arange(B)
+        self._state = None  # the engine's last snapshot (every row's mover and legal actions)
+        self._paid = np.zeros(B, np.float64)  # paid to the seat since its last step's reward
+        self._early = np.zeros(B, bool)  # over before the agent's first decision
+        self._autoreset = np.zeros(B, bool)  # reported over: restart at the next step
+        self._started = False
+
+    # ---- the gymnasium interface --------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Every row a new game, played to the agent's first decision. `seed`
+        reseeds chance and the opponents; without it they go on (from
+        `make_vec(..., seed=)` on the first reset)."""
+        if options:
+            raise ValueError(f"reset takes no options, got {describe(options)}")
+        if seed is not None and not _is_int(seed):
+            raise ValueError(f"seed must be None or an int, got {describe(seed)}")
+        if seed is None and self._first_seed is not None:
+            seed = self._first_seed
+        self._first_seed = None
+        if seed is not None or self._np_random is None:
+            chance, opponents = np.random.SeedSequence(seed).spawn(2)
+            self.engine.rng = np.random.default_rng(chance)
+            self._np_random = np.random.default_rng(opponents)
+            self._np_random_seed = seed
+        everyone = np.ones(self.num_envs, bool)
+        self._paid[:] = 0.0
+        self._restart(everyone)
+        self._started = True
+        return self._observation(), self._infos(everyone)
+
+    def step(self, actions):
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
+            raise TypeError(
+                f"step takes one int action id per row, shape ({self.num_envs},); "
+                f"got dtype {a.dtype} and shape {a.shape}"
+            )
+        a = a.astype(np.int64)
+        B, A = self.num_envs, self.single_action_space.n
+        restart, early = self._autoreset.copy(), self._early & ~self._autoreset
+        deciding = ~restart & ~early  # the rows where the agent decides now
+        inside = (a >= 0) & (a < A)
+        mask = self._state.legal_action_mask
+        legal = inside & mask[self._rows, np.where(inside, a, 0)]
+        illegal = deciding & ~legal
+        if illegal.any():
+            row = int(np.flatnonzero(illegal)[0])
+            why = self._why_illegal(row, int(a[row]))
+            if self.illegal_action == "raise":  # before anything changes
+                raise ValueError(why + "; no row was changed")
+            deciding &= ~illegal
+        # The rows reported over last step restart (their actions are ignored).
+        reward = np.zeros(B, np.float64)
+        if restart.any():
+            self._paid[restart] = 0.0
+        if deciding.any():
+            self._ply(a, deciding)
+        self._advance(illegal | restart)  # (the restarted rows: after their reset)
+        if restart.any():
+            self._restart(restart)
+        # What each reporting row was paid since its last step.
+        report = ~restart
+        reward[report] = self._paid[report]
+        reward[illegal] += self.illegal_reward
+        self._paid[report] = 0.0
+        terminated = (self.engine.terminated & deciding) | illegal | early
+        self._early &= ~early
+        self._autoreset = terminated.copy()
+        infos = self._infos(~terminated)
+        if illegal.any():
+            infos["illegal_action"] = illegal
+        return (
+            self._observation(),
+            reward,  # (float64, as SyncVectorEnv's; the engine pays float32)
+            terminated,
+            np.zeros(B, bool),
+            infos,
+        )
+
+    # ---- inside --------------------------------------------------------------------
+
+    def _opponent_actions(self, state: batch.State) -> np.ndarray:
+        """(B,) int64: the opponents' actions in every row of the engine's
+        snapshot `state` (only the rows where an opponent moves are played):
+        one uniformly random legal action each, drawn for every row at once."""
+        return random_actions(self._np_random, state.legal_action_mask)
+
+    def _restart(self, rows: np.ndarray) -> None:
+        """Restart the rows of a bool mask and play them to the agent's decision."""
+        engine = self.engine
+        self._state = engine.reset(rows)
+        self._advance(~rows)
+        self._early[rows] = engine.terminated[rows]
+        self._autoreset[rows] = False
+
+    def _ply(self, actions: np.ndarray, rows: np.ndarray) -> None:
+        """One engine ply in the rows of `rows` (the others sit it out), the
+        seat's pay added up (Parley pays rounds during play)."""
+        self._state = self.engine.step(actions, rows=rows)
+        self._paid += self._state.rewards[:, self.seat]  # (0 in the rows that sat out)
+
+    def _advance(self, waiting: np.ndarray) -> None:
+        """Play the opponents in every running row not `waiting` until the agent
+        decides or the game is over."""
+        while True:
+            state = self._state
+            opponents = ~waiting & ~state.terminated & (state.current_player != self.seat)
+            if not opponents.any():
+                return
+            self._ply(self._opponent_actions(state), opponents)
+
+    def _observation(self) -> np.ndarray:
+        """(B, D): the seat's information-state tensor in every row (a new array)."""
+        return self.engine.information_state_tensor(self.seat)
+
+    def _infos(self, open_rows: np.ndarray) -> dict:
+        """The action mask: the seat's legal actions where it decides now, else zeros."""
+        state = self._state
+        deciding = open_rows & (state.current_player == self.seat)  # (TERMINAL when over)
+        return {"action_mask": (state.legal_action_mask & deciding[:, None]).view(np.int8)}
+
+    def _why_illegal(self, row: int, action: int) -> str:
+        legal = np.flatnonzero(self._state.legal_action_mask[row]).tolist()
+        state = self.engine.to_pyspiel(row)
+        spelled = ", ".join(f"{x} ({state.action_to_string(self.seat, x)})" for x in legal[:20])
+        more = f", ... ({len(legal)} legal actions in all)" if len(legal) > 20 else ""
+        return (
+            f"row {row}, seat {self.seat}: action {action} is illegal here; legal: {spelled}{more}"
+        )
+
+
+def make_vec(
+    preset,
+    num_envs: int,
+    opponent: str = "random",
+    seat: int = 0,
+    seed: int | None = None,
+    **options,
+) -> FogboardVectorEnv:
+    """`num_envs` games of `preset` (a name in fogboard_games.PRESETS, or a
+    pyspiel game of ours that `fogboard_games.batch.make` covers), the agent
+    in `seat` of each against `opponent` ("random"). `options`:
+    `illegal_action` ("end" or "raise"), `illegal_reward` (-1.0), `dtype`
+    (None: float32, or "uint8") of the observations."""
+    return FogboardVectorEnv(preset, num_envs, opponent, seat, seed, **options)

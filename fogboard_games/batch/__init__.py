@@ -4,6 +4,7 @@
     env = batch.make("dark-hex-5", batch_size=4096, seed=0)
     s = env.reset()                  # every row at its first decision
     s = env.step(actions)            # (B,) ints, one action per row
+    s = env.step(actions, rows)      # only the rows of a (B,) bool mask play
 
 One `Env` plays `batch_size` independent games of one configured game, one
 row per game, with the rules of the registered pyspiel game it was made

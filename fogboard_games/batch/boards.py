@@ -484,6 +484,8 @@ class Boards(Env):
                     self._refuse(active, acts, ok)
             elif np.count_nonzero(placed) < len(placed):
                 self._refuse(active, acts, placed != 0)
+            if self._sitting:  # (_free is 0 in finished rows only: mask the rows sitting out)
+                placed &= lanes(active)[:, None] if wide else lanes(active)
         # Rows attempting: all (None), else a mask (senses and finished rows sit out,
         # with placed = 0: the bitboard updates below leave them unchanged).
         attempting = active
@@ -542,6 +544,8 @@ class Boards(Env):
             # restart zeroes both seats; a replay mends rows it had no ply for).
             self._seat_views(1 - self._mine)
             self.mover ^= 1
+            if self._sitting:  # rows sitting out exchange their seats back: as they were
+                self._swap_rows(np.flatnonzero(~(active | self.terminated)), logged=True)
         else:
             if not self.abrupt:
                 passing = placed_one
@@ -693,8 +697,10 @@ class Boards(Env):
             if store is not None:
                 store.invalidate()  # (its slots may have moved: mirrors rebuild)
 
-    def _swap_rows(self, rows: np.ndarray) -> None:
-        """Exchange the two seats' data (mine / theirs) of the rows."""
+    def _swap_rows(self, rows: np.ndarray, logged: bool = False) -> None:
+        """Exchange the two seats' data (mine / theirs) of the rows; `logged`:
+        the stores log it, so their mirrors copy those rows whole at a read
+        (a replay rebuilds them instead)."""
         B = self.batch_size
         self.seats[:, :, rows] = self.seats[::-1][:, :, rows]
         self.ply_keys[:, rows] = self.ply_keys[::-1][:, rows]
@@ -702,6 +708,8 @@ class Boards(Env):
             if store is not None:
                 T = store.array
                 T[rows], T[rows + B] = T[rows + B], T[rows]
+                if logged:
+                    store.rewrote(rows)
         self.mover[rows] ^= 1
 
     def _write_attempts(self, acts, placed_one, attempting, plies) -> None:

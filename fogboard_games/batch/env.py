@@ -83,8 +83,12 @@ class Env:
     `_max_value(form)`.
 
     `_play` gets every row's action, (B,) int64, and `active`: None when every
-    row is running, else the (B,) bool mask of the running rows (finished
-    rows' actions are garbage to ignore). It first checks the running rows'
+    row plays, else the (B,) bool mask of the rows that play (the others'
+    actions are garbage to ignore): the running rows, less those sitting out
+    (`step(actions, rows)`), which `_sitting` tells: then a row that does not
+    play is not always finished, and must end the step exactly as it was
+    (`_sitting` is False outside a step, so a replay of histories with a mask
+    of its own never sees it). It first checks the playing rows'
     actions and calls `_refuse` on any illegal one, changing nothing; then it
     applies them and returns (ended, rewards): None, None when no row ended
     and none was paid, else the (B,) bool mask of the rows that ended at this
@@ -124,6 +128,7 @@ class Env:
         self.terminated = np.zeros(B, bool)
         self._finished = 0  # count of terminated rows (0: every row plays)
         self._stamp = 0  # bumped at every step and reset (stale lazy observations)
+        self._sitting = False  # in a step: some running row sits it out (see _play)
         self._state: State | None = None
 
     @property
@@ -170,10 +175,15 @@ class Env:
             self._state = State(self, player, legal, rewards, terminated)
         return self._state
 
-    def step(self, actions) -> State:
+    def step(self, actions, rows=None) -> State:
         """One action per row; finished rows ignore theirs (and pay nothing).
 
-        An illegal action in any running row raises ValueError naming the
+        `rows`, a (B,) boolean mask, picks the rows that play this step (every
+        row when omitted): the running rows outside it sit out, their actions
+        ignored (not even checked), and stay exactly as they were (history,
+        mover, legal actions, every seat's tensors), paid nothing and not
+        terminated. A malformed `rows` raises ValueError and changes nothing.
+        An illegal action in any row that plays raises ValueError naming the
         row, the action and the legal ones, and changes no row.
         """
         a = np.asarray(actions)
@@ -184,9 +194,25 @@ class Env:
             )
         if a.dtype != np.int64:
             a = a.astype(np.int64)
-        active = ~self.terminated if self._finished else None
-        ended, rewards = self._play(a, active)
-        self.history.reshape(-1)[self.hpos] = a.astype(np.int16)  # (finished rows: garbage)
+        if rows is None:
+            active = ~self.terminated if self._finished else None
+        else:
+            mask = np.asarray(rows)
+            if mask.dtype != bool or mask.shape != (self.batch_size,):
+                raise ValueError(
+                    f"step(actions, rows) takes a boolean mask of shape ({self.batch_size},), "
+                    f"got dtype {mask.dtype} and shape {mask.shape}"
+                )
+            active = mask & ~self.terminated
+            if np.count_nonzero(active) == self.batch_size - self._finished:
+                active = ~self.terminated if self._finished else None  # (none sits out)
+            else:
+                self._sitting = True  # (engines then mask what they do in every row)
+        try:
+            ended, rewards = self._play(a, active)
+        finally:
+            self._sitting = False
+        self.history.reshape(-1)[self.hpos] = a.astype(np.int16)  # (rows not playing: garbage)
         self.hpos += 1 if active is None else active
         if ended is None:
             rewards = np.zeros((self.batch_size, self.num_players), np.float32)
@@ -315,7 +341,7 @@ class Env:
         return new.T
 
     def _refuse(self, active, acts: np.ndarray, ok: np.ndarray) -> None:
-        """Raise for the first running row whose action is not legal (`ok` False)."""
+        """Raise for the first playing row whose action is not legal (`ok` False)."""
         bad = ~ok if active is None else ~ok & active
         row = int(np.flatnonzero(bad)[0])
         action = int(acts[row])

@@ -177,12 +177,12 @@ class LiarsDice(Env):
         self.history.reshape(-1)[at[real]] = faces[real]
         self.hpos[rows] += real.sum(1)
 
-    def step(self, actions):
+    def step(self, actions, rows=None):
         """Env.step, then the dice it rolled logged after their rows' decisions."""
         self._pending = []
-        state = super().step(actions)
-        for rows, faces, real in self._pending:
-            self._log_some(rows, faces, real)
+        state = super().step(actions, rows)
+        for rolled, faces, real in self._pending:
+            self._log_some(rolled, faces, real)
         self._pending = []
         return state
 

@@ -272,12 +272,12 @@ class MindBluff(Env):
 
     # ---- the moves ------------------------------------------------------------------
 
-    def step(self, actions):
-        state = super().step(actions)
+    def step(self, actions, rows=None):
+        state = super().step(actions, rows)
         if self._chance is not None:  # the third game's coin and start, after the action
-            rows, outcomes = self._chance
+            drawn, outcomes = self._chance
             self._chance = None
-            self._log(rows, outcomes)
+            self._log(drawn, outcomes)
         return state
 
     def _play(self, acts: np.ndarray, active):
@@ -289,7 +289,8 @@ class MindBluff(Env):
             ok |= ~active  # (a finished row's key allows nothing; its action is ignored)
         if np.count_nonzero(ok) != self.batch_size:
             self._refuse(active, acts, ok)
-        done, winner = self._advance(acts)
+        # (a finished row is in no phase of play; a row sitting out must be masked)
+        done, winner = self._advance(acts, active if self._sitting else None)
         if done is None:
             return None, None
         ended = np.zeros(self.batch_size, bool)
@@ -323,7 +324,7 @@ class MindBluff(Env):
         M = self.M
         a8 = a.astype(np.int8)  # (a finished row's garbage may wrap: it plays no part)
         phase, p2 = self.phase, self.p2
-        if active is not None:  # (building tensors: only the rows with a move left)
+        if active is not None:  # (building tensors, or rows sitting out: only those playing)
             phase = np.where(active, phase, OVER).astype(np.int8)
         eat, claim, respond = phase == EAT, phase == CLAIM, phase == RESPOND
         k = a8 + 1  # the eat, in eat rows

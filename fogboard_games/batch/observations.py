@@ -24,7 +24,7 @@ import numpy as np
 # Logged changes kept for mirrors not read for a while; a mirror further behind
 # is rebuilt whole. Reading every step keeps a step's few entries.
 LIMIT = 64
-WRITE, RESTART, COLUMNS = range(3)  # the kinds of logged changes
+WRITE, RESTART, COLUMNS, ROWS = range(4)  # the kinds of logged changes
 
 
 class Mirror:
@@ -50,9 +50,10 @@ class Store:
     """Every seat's tensors of one kind: `array` uint8 (R, D), store row r shown
     as row `row_of[r]` of the batch. The game writes through `write` (flat
     indices into `array`), `restart` (rows of the batch whose store rows it
-    set afresh) and `columns` (a block of columns it rewrote in place, in any
-    rows: a status block kept from the rows' state); `read` hands out a
-    mirror. Writes are logged only while some mirror exists.
+    set afresh), `rewrote` (rows of the batch whose store rows it rewrote in
+    bulk: copied whole at a read) and `columns` (a block of columns it
+    rewrote in place, in any rows: a status block kept from the rows'
+    state); `read` hands out a mirror. Writes are logged only while some mirror exists.
 
     `private`: where the game keeps every other column the same in all the
     store rows of one batch row (the public pieces, written to every seat),
@@ -82,6 +83,7 @@ class Store:
         self.log: deque = deque()
         self.seq = 0  # the last entry's number
         self.dropped = 0  # entries up to this one are gone
+        self.rows_seq = 0  # the last ROWS entry's number (rows a read copies whole)
 
     def arrays(self) -> list:
         """Every array the store keeps: its own, its mirrors', its log's."""
@@ -108,10 +110,11 @@ class Store:
 
     def rewrote(self, rows: np.ndarray) -> None:
         """Rows of the batch whose store rows the game rewrote in bulk, directly
-        in `array` (a block copied): a read copies them whole. (A store without
-        a blank, where that is what a restart logs.)"""
-        assert self.blank is None
-        self.restart(rows)
+        in `array` (a block copied, the seats' rows exchanged): a read copies
+        them whole."""
+        if self.mirrors:
+            self._append(ROWS, rows, None, None, None)
+            self.rows_seq = self.seq
 
     def columns(self, lo: int, hi: int) -> None:
         """Columns lo..hi-1 were rewritten in `array` directly (any rows): a read
@@ -156,9 +159,10 @@ class Store:
             entries = [e for e in self.log if e[0] > mirror.seen]
             if self.private is not None:
                 seat = full & (want >= 0) & (mirror.shown >= 0)
-            if self.blank is None:  # a restart's rows are copied whole
+            # A restart's rows (without a blank) and rewritten rows are copied whole.
+            if self.blank is None or self.rows_seq > mirror.seen:
                 for _, kind, data, *_ in entries:
-                    if kind == RESTART:
+                    if kind == ROWS or kind == RESTART and self.blank is None:
                         full[data] = True
                         if self.private is not None:
                             seat[data] = False
@@ -186,6 +190,8 @@ class Store:
                 if kind == RESTART:
                     if self.blank is not None:  # (every store row of the rows)
                         out[data] = mirror.blank
+                    continue
+                if kind == ROWS:  # (copied whole below)
                     continue
                 if block is not None and block != mirror.key:
                     continue  # (a block this mirror never shows)

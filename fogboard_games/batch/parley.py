@@ -188,8 +188,8 @@ class Parley(Env):
 
     # ---- the interface ----------------------------------------------------------
 
-    def step(self, actions):
-        state = super().step(actions)  # (the step's action is in the history now)
+    def step(self, actions, rows=None):
+        state = super().step(actions, rows)  # (the step's action is in the history now)
         self._flush()
         return state
 
@@ -309,10 +309,10 @@ class Parley(Env):
         clipped = np.minimum(acts.view(np.uint64), self.num_actions).view(np.int64)
         ok = self.legal_flat.take(self.keys * A1 + clipped)  # finished rows: False
         if active is not None:
-            ok |= self.terminated
+            ok |= ~active  # (finished rows, and rows sitting out)
         if np.count_nonzero(ok) < len(ok):
             self._refuse(active, acts, ok)
-        return self._apply(acts, None)
+        return self._apply(acts, active if self._sitting else None)
 
     def _apply(self, acts: np.ndarray, active):
         """Play every row's decision (`active`: the rows that play, None: every
