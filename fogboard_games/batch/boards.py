@@ -156,14 +156,13 @@ class Boards(Env):
         self.sense = geo.sense
         self.abrupt = abrupt = geo.abrupt
         self.is_hex = geo.kind == "hex"
-        # Above 64 cells (8 x 8) a bitboard is two uint64 words, (..., 2), and hex
-        # wins are read from per-row union-finds instead of tables (see _uf_join).
-        # So are a rectangle's (docs/boards.md#rectangular-boards), whatever its
-        # size: the union-finds read the geometry's neighbours and edges, where the
-        # tables' goal order turns a square board; the square boards' path is
-        # unchanged.
+        # Above 64 cells (8 x 8) a bitboard is two uint64 words, (..., 2). Hex wins
+        # are read from goal-order tables of the longer side n (a rectangle,
+        # docs/boards.md#rectangular-boards, sits in the n x n square: see
+        # _hex_tables); with a side above 8 the tables no longer pay, and wins are
+        # read from per-row union-finds instead (see _uf_join).
         self.wide = wide = n2 > ONE_WORD * ONE_WORD
-        self.unions = self.is_hex and (wide or not geo.square)
+        self.unions = self.is_hex and max(geo.files, geo.ranks) > ONE_WORD
         # Abrupt without a sense: every ply passes the turn in every row.
         self.always_passes = abrupt and not self.sense
         # The cap binds only below 2 x cells - 1 plies (docs/boards.md#length).
@@ -291,14 +290,25 @@ class Boards(Env):
         self.__dict__.update(views)
 
     def _hex_tables(self, geo) -> None:
-        n, n2 = geo.size, geo.cells
-        # goal_bits[2 * (cell + 1) + seat]: the cell's bit in the seat's goal order
-        # (entries 0 and 1: no bit).
+        files, ranks, n2 = geo.files, geo.ranks, geo.cells
+        n = max(files, ranks)  # the tables' square
+        # goal_bits[2 * (cell + 1) + seat]: the cell's bit in the seat's goal order,
+        # with the seat's padding (entries 0 and 1: the padding alone). A seat's goal
+        # order reads its ranks from its first edge (seat 1: the ranks, seat 0: the
+        # files read as ranks), each n cells wide. On a rectangle its ranks past its
+        # far edge are padding, full of its stones: they touch only its far rank
+        # and one another, so they join the first edge exactly when the far rank
+        # does, and a square's tables read the rectangle's wins (its files past the
+        # rectangle's stay empty, joining nothing).
+        pads = [
+            sum(((1 << n) - 1) << (n * r) for r in range(length, n)) for length in (files, ranks)
+        ]
         self.goal_bits = np.zeros(2 * n2 + 2, np.uint64)
+        self.goal_bits[:2] = pads
         for c in range(n2):
-            r, f = divmod(c, n)
-            self.goal_bits[2 * c + 2] = 1 << (f * n + r)  # seat 0 joins files: ranks
-            self.goal_bits[2 * c + 3] = 1 << c  # seat 1 joins ranks
+            r, f = divmod(c, files)
+            self.goal_bits[2 * c + 2] = 1 << (f * n + r) | pads[0]  # seat 0 joins files
+            self.goal_bits[2 * c + 3] = 1 << (r * n + f) | pads[1]  # seat 1 joins ranks
         # The ranks in lookups of a few ranks each (as many as fit TABLE_LIMIT; the
         # first lookup starts from the one start state, so it can read more).
         step = frontier_table(n)
@@ -323,7 +333,7 @@ class Boards(Env):
                 table = (t << (n * widths[i + 1])).astype(np.int32)  # (half the cache)
             else:
                 table = np.where(t != 1, WON, 0).astype(np.int8)  # joined: not state 1
-            mask = None if at + n * w == n2 else np.uint64((1 << (n * w)) - 1)
+            mask = None if at + n * w == n * n else np.uint64((1 << (n * w)) - 1)
             self.lookups.append((table, np.uint64(at), mask))
             at += n * w
 
@@ -513,8 +523,9 @@ class Boards(Env):
         if self.unions:
             ending = self._uf_join(acts, placed_one)
         elif self.is_hex:
-            at = (after << 1) | self.mover  # (cell, seat) in goal_bits, or 0: no stone
-            at *= placed_one
+            at = after * placed_one  # (cell, seat) in goal_bits; cell 0: no stone
+            at <<= 1
+            at |= self.mover
             self.my_goal |= self.goal_bits.take(at)
             ending = self._joined(self.my_goal)
         else:
