@@ -2,8 +2,8 @@
 
 The rules of fogboard_games/boards/rules.py (docs/boards.md#rules), applied
 to every row at once on per-seat uint64 bitboards kept mover-relative (two
-words a board above 64 cells), with hex wins read from lookup tables (above
-8 x 8 and on rectangles from per-row union-finds) and tensors written only
+words a board above 64 cells), with hex wins read from lookup tables (with a
+side above 8 from per-row union-finds) and tensors written only
 once first read;
 docs/batch.md#how-the-boards-are-kept says how and why.
 """
