@@ -494,13 +494,20 @@ def test_the_pgx_peer_plays_random_legal_plies_and_restarts():
     assert int(start.legal_action_mask.sum()) == 64  # no swap before the first stone
 
 
-@pytest.mark.parametrize("size", range(2, 9))
-def test_hex_win_tables_agree_with_a_flood(size):
+@pytest.mark.parametrize(
+    "sides", [(n, n) for n in range(2, 9)] + [(2, 3), (3, 2), (4, 7), (8, 3), (5, 8)]
+)
+def test_hex_win_tables_agree_with_a_flood(sides):
     """The frontier tables that read hex wins (boards.frontier_table), on every
-    board size make takes: random stone sets of both seats, against a flood
-    from the first edge. (The crosschecks above play boards up to 6 x 6.)"""
-    env = batch.make(pyspiel.load_game(f"fogboard_dark_hex(board_size={size})"), batch_size=2)
-    geo, rng = env.geo, np.random.default_rng(size)
+    square board size make takes and on rectangles up to 8 a side (read in the
+    square of their longer side, padded): random stone sets of both seats,
+    against a flood from the first edge. (The crosschecks above play boards up
+    to 6 x 6.)"""
+    files, ranks = sides
+    game = pyspiel.load_game(f"fogboard_dark_hex(num_rows={files},num_cols={ranks})")
+    env = batch.make(game, batch_size=2)
+    assert not env.unions
+    geo, rng = env.geo, np.random.default_rng(files * 16 + ranks)
     boards, want = [], []
     for trial in range(2000):
         seat = trial % 2
@@ -513,7 +520,10 @@ def test_hex_win_tables_agree_with_a_flood(size):
                     reached.add(nb)
                     todo.append(nb)
         want.append(any(geo.edges[seat][c] & 2 for c in reached))
-        boards.append(sum(int(env.goal_bits[2 * (c + 1) + seat]) for c in stones))
+        board = int(env.goal_bits[seat])  # (the padding, if any)
+        for c in stones:
+            board |= int(env.goal_bits[2 * (c + 1) + seat])
+        boards.append(board)
     got = env._joined(np.array(boards, np.uint64)) != 0
     assert got.tolist() == want
     assert 0 < sum(want) < len(want)

@@ -2,8 +2,8 @@
 
 The rules of fogboard_games/boards/rules.py (docs/boards.md#rules), applied
 to every row at once on per-seat uint64 bitboards kept mover-relative (two
-words a board above 64 cells), with hex wins read from lookup tables (above
-8 x 8 and on rectangles from per-row union-finds) and tensors written only
+words a board above 64 cells), with hex wins read from lookup tables (with a
+side above 8 from per-row union-finds) and tensors written only
 once first read;
 docs/batch.md#how-the-boards-are-kept says how and why.
 """
@@ -28,6 +28,7 @@ DRAWN, WON = 2, 4
 RETURNS = np.array([[0, 0], [0, 0], [0, 0], [0, 0], [1, -1], [-1, 1]], np.float32)
 OUTCOME_AT = np.array([0, 0, 1, 1, 0, 2])  # seat 0 won / draw / seat 1 won
 BYTE_BITS = (1 << np.arange(8, dtype=np.uint8))[:, None]  # bit i of a byte, per row
+ROOT = 128  # a union-find node at or above: a root (see Boards._uf_tables)
 TABLE_LIMIT = 1 << 18  # entries per hex lookup table (int32: 1 MB; most are far smaller)
 
 
@@ -156,14 +157,13 @@ class Boards(Env):
         self.sense = geo.sense
         self.abrupt = abrupt = geo.abrupt
         self.is_hex = geo.kind == "hex"
-        # Above 64 cells (8 x 8) a bitboard is two uint64 words, (..., 2), and hex
-        # wins are read from per-row union-finds instead of tables (see _uf_join).
-        # So are a rectangle's (docs/boards.md#rectangular-boards), whatever its
-        # size: the union-finds read the geometry's neighbours and edges, where the
-        # tables' goal order turns a square board; the square boards' path is
-        # unchanged.
+        # Above 64 cells (8 x 8) a bitboard is two uint64 words, (..., 2). Hex wins
+        # are read from goal-order tables of the longer side n (a rectangle,
+        # docs/boards.md#rectangular-boards, sits in the n x n square: see
+        # _hex_tables); with a side above 8 the tables no longer pay, and wins are
+        # read from per-row union-finds instead (see _uf_join).
         self.wide = wide = n2 > ONE_WORD * ONE_WORD
-        self.unions = self.is_hex and (wide or not geo.square)
+        self.unions = self.is_hex and max(geo.files, geo.ranks) > ONE_WORD
         # Abrupt without a sense: every ply passes the turn in every row.
         self.always_passes = abrupt and not self.sense
         # The cap binds only below 2 x cells - 1 plies (docs/boards.md#length).
@@ -291,14 +291,25 @@ class Boards(Env):
         self.__dict__.update(views)
 
     def _hex_tables(self, geo) -> None:
-        n, n2 = geo.size, geo.cells
-        # goal_bits[2 * (cell + 1) + seat]: the cell's bit in the seat's goal order
-        # (entries 0 and 1: no bit).
+        files, ranks, n2 = geo.files, geo.ranks, geo.cells
+        n = max(files, ranks)  # the tables' square
+        # goal_bits[2 * (cell + 1) + seat]: the cell's bit in the seat's goal order,
+        # with the seat's padding (entries 0 and 1: the padding alone). A seat's goal
+        # order reads its ranks from its first edge (seat 1: the ranks, seat 0: the
+        # files read as ranks), each n cells wide. On a rectangle its ranks past its
+        # far edge are padding, full of its stones: they touch only its far rank
+        # and one another, so they join the first edge exactly when the far rank
+        # does, and a square's tables read the rectangle's wins (its files past the
+        # rectangle's stay empty, joining nothing).
+        pads = [
+            sum(((1 << n) - 1) << (n * r) for r in range(length, n)) for length in (files, ranks)
+        ]
         self.goal_bits = np.zeros(2 * n2 + 2, np.uint64)
+        self.goal_bits[:2] = pads
         for c in range(n2):
-            r, f = divmod(c, n)
-            self.goal_bits[2 * c + 2] = 1 << (f * n + r)  # seat 0 joins files: ranks
-            self.goal_bits[2 * c + 3] = 1 << c  # seat 1 joins ranks
+            r, f = divmod(c, files)
+            self.goal_bits[2 * c + 2] = 1 << (f * n + r) | pads[0]  # seat 0 joins files
+            self.goal_bits[2 * c + 3] = 1 << (r * n + f) | pads[1]  # seat 1 joins ranks
         # The ranks in lookups of a few ranks each (as many as fit TABLE_LIMIT; the
         # first lookup starts from the one start state, so it can read more).
         step = frontier_table(n)
@@ -323,7 +334,7 @@ class Boards(Env):
                 table = (t << (n * widths[i + 1])).astype(np.int32)  # (half the cache)
             else:
                 table = np.where(t != 1, WON, 0).astype(np.int8)  # joined: not state 1
-            mask = None if at + n * w == n2 else np.uint64((1 << (n * w)) - 1)
+            mask = None if at + n * w == n * n else np.uint64((1 << (n * w)) - 1)
             self.lookups.append((table, np.uint64(at), mask))
             at += n * w
 
@@ -341,23 +352,33 @@ class Boards(Env):
         return state
 
     def _uf_tables(self, geo) -> None:
-        """The union-finds of wide and rectangular hex boards: per seat and row,
-        a uint16 node per cell + 2 (NONE: no stone, its own parent; DUMP: where rows placing
-        nothing write). A node is its stone's parent (low byte; NONE: not a
-        stone of the seat) and, at a root, its group's edge flags (bits 8-9:
-        first edge, far edge) and rank (bits 10 up: union by rank keeps the
-        trees under log2(cells) deep). One read of a root gives all three."""
+        """The union-finds of hex boards with a side above 8: per seat and row, a
+        uint8 node per cell + 2 (NONE: no stone; DUMP: where rows placing nothing
+        write). A stone's node is its parent cell (below ROOT) or, at a root,
+        ROOT | rank << 2 | its group's edge flags (bit 0: first edge, bit 1: far
+        edge; union by rank keeps the trees under log2(cells) deep). One byte a
+        cell: the union-finds of a row are 2 x 123 bytes on 11 x 11, a few cache
+        lines, which is what a step's scattered reads cost."""
         n2 = geo.cells
         NONE = self.NONE = n2
         self.DUMP = n2 + 1
+        assert self.DUMP < ROOT
         C = self.uf_cells = n2 + 2
-        self.uf_neighbors = np.full((6, C), NONE, np.int64)  # per slot, each cell's neighbour
+        # uf_neighbors[cell]: its up to six neighbours (NONE past them), a row a cell:
+        # a step takes (B, 6) rows of it, much faster than (6, B) columns.
+        self.uf_neighbors = np.full((C, 6), NONE, np.int64)
         for c, nbs in enumerate(geo.neighbors):
-            self.uf_neighbors[: len(nbs), c] = nbs
-        self.uf_edges = np.zeros(2 * C, np.uint16)  # [seat * C + cell]: its edge flags
+            self.uf_neighbors[c, : len(nbs)] = nbs
+        self.uf_edges = np.zeros(2 * C, np.uint8)  # [seat * C + cell]: its edge flags
         for seat in (0, 1):
             self.uf_edges[seat * C : seat * C + n2] = geo.edges[seat]
-        self.uf_nodes = np.full((2, self.batch_size, C), NONE, np.uint16)  # [seat, row, cell]
+        B = self.batch_size
+        self.uf_rows = self.rows * C  # each row's union-find of seat 0
+        # Per (row, slot), flat: the row, and the place in a (6, B) array (slot-major,
+        # where reductions over the six slots are a few whole-row operations).
+        self.uf_slot_row = np.repeat(self.rows.astype(np.int32), 6)
+        self.uf_slot_major = (np.arange(6) * B + self.rows[:, None]).reshape(-1).astype(np.int32)
+        self.uf_nodes = np.full((2, B, C), NONE, np.uint8)  # [seat, row, cell]
 
     def _uf_clear(self, rows: np.ndarray) -> None:
         self.uf_nodes[:, rows] = self.NONE
@@ -372,44 +393,52 @@ class Boards(Env):
         B, C, NONE = self.batch_size, self.uf_cells, self.NONE
         nodes = self.uf_nodes.reshape(-1)
         cell = np.where(placed_one, acts, self.DUMP)
-        base = (self.mover * B + self.rows) * C
-        nb = self.uf_neighbors.take(cell, axis=1)  # (6, B)
-        nb += base
-        parent = nodes.take(nb)
-        parent &= 255  # (a stone's parent; NONE: not a stone of the mover)
-        slots = np.flatnonzero(parent != NONE)  # (slot, row), flat
-        row = slots % B
+        base = self.mover * (B * C)
+        base += self.uf_rows  # each row's mover's union-find
+        nb = self.uf_neighbors.take(cell, axis=0)  # (B, 6) cells
+        # (indices all in range: mode="clip" only skips numpy's bounds check)
+        node = nodes.take(nb + base[:, None], mode="clip")
+        slots = np.flatnonzero(node != NONE)  # the mover's stones, (row, slot) flat
+        row = self.uf_slot_row.take(slots)
         at = base.take(row)  # the slot's row's union-find
-        root = parent.reshape(-1).take(slots)
+        root = nb.reshape(-1).take(slots)
+        node = node.reshape(-1).take(slots)
         while True:  # (trees stay shallow: union by rank; the new stone sits at a root)
-            node = nodes.take(root + at)
-            up = node & 255
-            if not np.count_nonzero(up != root):
+            up = node < ROOT
+            if not np.count_nonzero(up):
                 break
-            root = up
-        # node: each slot's root's (rank, flags, itself); NONE slots: 0 (rank 0).
-        roots = np.zeros(6 * B, np.uint16)
-        roots[slots] = node
-        roots = roots.reshape(6, B)
-        joined = roots[0] | roots[1]
-        for slot in roots[2:]:
+            root = np.where(up, node, root)
+            node = nodes.take(root + at, mode="clip")
+        # Per slot, its root's node and cell, to compare: ROOT | rank << 2 | flags in
+        # the high byte, the cell in the low one; 0 where the slot holds no stone.
+        keys = np.zeros(6 * B, np.uint16)
+        key = node.astype(np.uint16)
+        key <<= 8
+        key |= root.astype(np.uint16)
+        keys[self.uf_slot_major.take(slots)] = key
+        keys = keys.reshape(6, B)
+        joined = keys[0] | keys[1]
+        for slot in keys[2:]:
             joined |= slot
         joined >>= 8
         joined &= 3
         joined |= self.uf_edges.take(self.mover * C + cell)
-        # Union by rank: the deepest tree's root takes the others (the max node over
+        # Union by rank: the deepest tree's root takes the others (the max key over
         # the six slots).
-        key = roots.max(axis=0)
-        top, deepest = key & 255, key >> 10
+        best = keys.max(axis=0)
+        top, deepest = best & 255, (best >> 10) & 31
         slot_top = top.take(row)
-        other = root != slot_top
         tie = np.zeros(B, bool)  # another root as deep: the rank grows
-        tie[row[(node >> 10 == deepest.take(row)) & other]] = True
-        nodes[root[other] + at[other]] = slot_top[other]
-        top = np.where(key == 0, cell, top)  # no neighbour of its own: a new group
+        tie[row[((node >> 2) & 31 == deepest.take(row)) & (root != slot_top)]] = True
+        # Every slot's root under the top (the top too: rewritten whole below).
+        nodes[root + at] = slot_top
+        top = np.where(best == 0, cell, top)  # no neighbour of its own: a new group
         nodes[cell + base] = top
-        nodes[top + base] = (np.maximum(deepest, 1) + tie) << 10 | joined << 8 | top
-        return np.where(joined == 3, WON, 0).astype(np.int8)
+        rank = np.maximum(deepest, 1)
+        rank += tie
+        nodes[top + base] = ROOT | rank << 2 | joined
+        won = joined == 3
+        return won.view(np.int8) << 2  # WON
 
     # ---- restart ------------------------------------------------------------
 
@@ -515,8 +544,9 @@ class Boards(Env):
         if self.unions:
             ending = self._uf_join(acts, placed_one)
         elif self.is_hex:
-            at = (after << 1) | self.mover  # (cell, seat) in goal_bits, or 0: no stone
-            at *= placed_one
+            at = after * placed_one  # (cell, seat) in goal_bits; cell 0: no stone
+            at <<= 1
+            at |= self.mover
             self.my_goal |= self.goal_bits.take(at)
             ending = self._joined(self.my_goal)
         else:
