@@ -32,7 +32,15 @@ import numpy as np
 
 from fogboard_games.batch.env import Env
 from fogboard_games.liars_dice import rules as dice_rules
-from fogboard_games.liars_dice.bots import LiarsDiceHeuristic, SeatView
+from fogboard_games.liars_dice.bots import (
+    EPS,
+    PROPHECY_AT,
+    LiarsDiceHeuristic,
+    SeatView,
+    at_least,
+    exactly,
+    face_chance,
+)
 
 KINDS = ("random", "heuristic")
 
@@ -106,28 +114,15 @@ class RandomBatchBot(BatchBot):
         return acts
 
 
-class _Ties:
-    """Stands in for the scalar bot's RNG while a table entry is filled:
-    records the set it was asked to choose from."""
-
-    def __init__(self):
-        self.tied = None
-
-    def choice(self, options):
-        self.tied = tuple(options)
-        return self.tied[0]
-
-
 class LiarsDiceBatchBot(BatchBot):
-    """The Liar's Dice heuristic, read from a table filled by the scalar bot.
+    """The Liar's Dice heuristic: a table of its decisions, keyed by the view.
 
-    A row's key is one int64: hand code (dice per face, radix D + 1), dice
-    in play, standing bid + 1, then three bits: choosing keep or reroll, a
-    reroll legal, the mover holds the standing bid. The first three are
-    linear in the observation tensor's entries, so one float64 product
-    (exact: every key is below 2^53) gives them for every row; the table is
-    a sorted array of the keys met, read with `searchsorted`, and a key not
-    met yet is filled once by the scalar bot's decision code.
+    A row's key is one int64 (`_decode`): hand code (dice per face, radix
+    D + 1), dice in play, standing bid + 1, then three bits: choosing keep
+    or reroll, a reroll legal, the mover holds the standing bid. The table
+    is the sorted array of the keys met, read with `searchsorted`; the keys
+    a step meets first are filled then, all at once (`_bids`, and the
+    scalar `choose_reroll` for the few keep-or-reroll keys).
     """
 
     kind = "heuristic"
@@ -137,35 +132,39 @@ class LiarsDiceBatchBot(BatchBot):
         game = env.game
         s = self.setup = game.setup
         self.scalar = LiarsDiceHeuristic(game, 0)  # its decision code, not its state
-        P, S, D, T, NB = s.players, s.sides, s.numdice, s.total, s.num_bids
+        S, D, T, NB = s.sides, s.numdice, s.total, s.num_bids
         obs = game.obs_layout
-        hand = obs.offset["hand"] + np.arange(S)
-        bid = obs.offset["standing_bid"] + np.arange(NB)
-        holder = obs.offset["holder"] + np.arange(P)
-        cols = [hand, bid, holder]
-        if not s.chips:
-            cols.append(obs.offset["dice_counts"] + np.arange(P * (D + 1)))
-        self.cols = np.concatenate(cols)
+        self.at_hand, self.at_bid = obs.offset["hand"], obs.offset["standing_bid"]
+        self.at_holder = obs.offset["holder"]
+        self.at_counts = None if s.chips else obs.offset["dice_counts"]
         self.radix = (D + 1, T + 1, NB + 1)
-        # weights[:, 0]: ((hand code * (T + 1)) + in play) * (NB + 1) + bid + 1;
-        # weights[:, 1]: the holder + 1 (0 before the opening bid).
-        w = np.zeros((len(self.cols), 2))
-        at = 0
-        w[at : at + S, 0] = (D + 1) ** np.arange(S, dtype=np.float64) * (T + 1) * (NB + 1)
-        at += S
-        w[at : at + NB, 0] = np.arange(1, NB + 1)
-        at += NB
-        w[at : at + P, 1] = np.arange(1, P + 1)
-        at += P
-        if not s.chips:  # dice each seat has: one-hot over 0..D
-            w[at:, 0] = np.tile(np.arange(D + 1), P) * (NB + 1)
-        self.weights = w
-        self.fixed_in_play = T * (NB + 1) if s.chips else 0  # every die in play
+        self.hand_radix = [(D + 1) ** f for f in range(S)]
         self.keys = np.zeros(0, np.int64)  # sorted keys met so far
-        self.entry = np.zeros(0, np.int64)  # their rows of `options`
-        self.options = np.zeros((0, 1), np.int64)  # per entry: its action or tied set
-        self.sizes = np.zeros(0, np.int64)
-        self.ties = False  # some entry holds a tied set
+        self.value = np.zeros(0, np.int64)  # per key: its action, or -1 - its tied set
+        self.tie_sets = np.zeros((0, 1), np.int64)  # tied sets, padded
+        self.tie_sizes = np.zeros(0, np.int64)
+        # The scalar bot's odds, from its own functions (stand_chance and
+        # exact_chance read them): [unseen dice, face - 1, Q - own count + D].
+        faces = range(1, S + 1)
+        needs = range(-D, T + 1)
+        self.stand = np.array(
+            [
+                [[at_least(u, face_chance(s, f), k) for k in needs] for f in faces]
+                for u in range(T + 1)
+            ]
+        )
+        self.exact = np.array(
+            [
+                [[exactly(u, face_chance(s, f), k) for k in needs] for f in faces]
+                for u in range(T + 1)
+            ]
+        )
+        self.quantity = np.array(s.bid_quantity, np.int64)
+        self.face = np.array(s.bid_face, np.int64) - 1
+        # own[f] = counts @ wilds[:, f]: the dice counting for face f + 1.
+        self.wilds = np.eye(S, dtype=np.int64)
+        if s.wild_face:
+            self.wilds[s.wild_face - 1] = 1
 
     def actions(self, state) -> np.ndarray:
         env = self.env
@@ -174,35 +173,58 @@ class LiarsDiceBatchBot(BatchBot):
             return np.zeros(env.batch_size, np.int64)
         mover = state.current_player
         if env.form == "observation":
-            lin = state.observation[:, self.cols].astype(np.float64) @ self.weights
+            key, holder = self._decode(state.observation)
         else:
-            lin = np.zeros((env.batch_size, 2))
+            key = np.zeros(env.batch_size, np.int64)
+            holder = np.zeros(env.batch_size, np.int64)
             for p in range(env.num_players):
                 rows = (mover == p).nonzero()[0]
                 if len(rows):
-                    seat = env.observation_tensor(p)[rows[:, None], self.cols]
-                    lin[rows] = seat.astype(np.float64) @ self.weights
-        key = (lin[:, 0] + self.fixed_in_play).astype(np.int64) * 8
+                    key[rows], holder[rows] = self._decode(env.observation_tensor(p)[rows])
         mask = state.legal_action_mask
         s = self.setup
         if s.rerolls:
             key += mask[:, s.keep] * 4 + mask[:, s.reroll] * 2
-        key += lin[:, 1].astype(np.int64) == mover + 1
+        key += holder == mover
         at = self._find(key)
         missing = running & (at < 0)
         if missing.any():
-            self._fill(key, missing, mask, mover)
+            self._fill(key, missing, mask)
             at = self._find(key)
-        at = self.entry[np.maximum(at, 0)]
-        acts = self.options[at, 0]
-        if self.ties:
-            size = self.sizes[at]
-            tied = (size > 1).nonzero()[0]
-            if len(tied):
-                pick = (self.rng.random(len(tied)) * size[tied]).astype(np.int64)
-                acts[tied] = self.options[at[tied], pick]
+        acts = self.value[np.maximum(at, 0)]
+        tied = (acts < 0).nonzero()[0]
+        if len(tied):
+            ties = -1 - acts[tied]
+            pick = (self.rng.random(len(tied)) * self.tie_sizes[ties]).astype(np.int64)
+            acts[tied] = self.tie_sets[ties, pick]
         acts[~running] = 0
         return acts
+
+    def _decode(self, obs):
+        """Rows of observation tensors: (R,) int64 keys without their last three
+        bits, shifted into place, and the holders of the standing bid (-1 none).
+
+        The hand counts the dice per face; the standing bid, the holder and
+        each seat's dice count are one-hot, read by argmax and the value there
+        (argmax reads 0 in a row of zeros)."""
+        s = self.setup
+        D1, T1, NB1 = self.radix
+        R = np.arange(len(obs))
+        code = np.zeros(len(obs), np.int64)
+        for f, r in enumerate(self.hand_radix):
+            code += obs[:, self.at_hand + f].astype(np.int64) * r
+        if self.at_counts is None:
+            in_play = s.total
+        else:
+            counts = obs[:, self.at_counts : self.at_counts + s.players * D1]
+            in_play = counts.reshape(len(obs), s.players, D1).argmax(axis=2).sum(axis=1)
+        bids = obs[:, self.at_bid : self.at_bid + s.num_bids]
+        bid = bids.argmax(axis=1)
+        bid1 = np.where(bids[R, bid] > 0, bid + 1, 0)
+        holders = obs[:, self.at_holder : self.at_holder + s.players]
+        holder = holders.argmax(axis=1)
+        holder = np.where(holders[R, holder] > 0, holder, -1)
+        return ((code * T1 + in_play) * NB1 + bid1) * 8, holder
 
     def _find(self, key: np.ndarray) -> np.ndarray:
         """Each key's index in `self.keys`, -1 where it is not there."""
@@ -211,44 +233,92 @@ class LiarsDiceBatchBot(BatchBot):
         at = np.minimum(np.searchsorted(self.keys, key), len(self.keys) - 1)
         return np.where(self.keys[at] == key, at, -1)
 
-    def _fill(self, key, missing, mask, mover) -> None:
-        """Table the scalar bot's decision for every key of the `missing` rows."""
+    def _fill(self, key, missing, mask) -> None:
+        """Table the decisions of every key of the `missing` rows."""
         s = self.setup
         D1, T1, NB1 = self.radix
         new, first = np.unique(key[missing], return_index=True)
         rows = missing.nonzero()[0][first]
-        found = []
-        for k, row in zip(new.tolist(), rows.tolist()):
-            choosing, rest = k >> 2 & 1, k >> 3  # (bits 0, 1 are in the mask's legal set)
-            bid = rest % NB1 - 1
-            in_play = rest // NB1 % T1
-            code = rest // NB1 // T1
-            counts = [code // D1**f % D1 for f in range(s.sides)]
-            hand = tuple(f for f, c in enumerate(counts, 1) for _ in range(c))
-            phase = dice_rules.CHOOSING if choosing else dice_rules.BIDDING
-            view = SeatView(s, int(mover[row]), phase, hand, in_play, bid)
-            # The legal set is the mover's mask: the rules make it a function of
-            # the key (dice in play, standing bid, holds; or the choice and a
-            # reroll left), so any row with this key has the same one.
-            legal = np.flatnonzero(mask[row]).tolist()
-            if choosing:
-                found.append((self.scalar.choose_reroll(view, legal),))
-            else:
-                ties = _Ties()
-                action = self.scalar.choose_bidding(view, legal, ties)
-                found.append(ties.tied if ties.tied is not None else (action,))
-        width = max(self.options.shape[1], *map(len, found))
-        options = np.zeros((len(self.options) + len(found), width), np.int64)
-        options[: len(self.options), : self.options.shape[1]] = self.options
-        for i, choice in enumerate(found, len(self.options)):
-            options[i, : len(choice)] = choice
-        self.options = options
-        self.sizes = np.concatenate([self.sizes, [len(c) for c in found]])
-        self.ties = bool((self.sizes > 1).any())
-        keys = np.concatenate([self.keys, new])
-        entry = np.concatenate([self.entry, np.arange(len(self.entry), len(keys))])
-        order = np.argsort(keys, kind="stable")
-        self.keys, self.entry = keys[order], entry[order]
+        # The legal set is the mover's mask: the rules make it a function of
+        # the key (dice in play, standing bid, holds; or the choice and a
+        # reroll left), so any row with this key has the same one.
+        legal = np.ascontiguousarray(mask[rows])
+        rest = new >> 3
+        bid = rest % NB1 - 1
+        in_play = rest // NB1 % T1
+        counts = rest // NB1 // T1 // D1 ** np.arange(s.sides)[:, None] % D1  # (S, M)
+        counts = counts.T
+        choosing = (new >> 2 & 1).astype(bool)
+        value = np.zeros(len(new), np.int64)
+        sets = []
+        if (~choosing).any():
+            b = ~choosing
+            value[b], sets = self._bids(
+                counts[b], in_play[b], bid[b], legal[b], len(self.tie_sizes)
+            )
+        for i in np.flatnonzero(choosing).tolist():  # a hand's keep or reroll: few keys
+            hand = tuple(f for f, c in enumerate(counts[i].tolist(), 1) for _ in range(c))
+            view = SeatView(s, 0, dice_rules.CHOOSING, hand, int(in_play[i]), -1)
+            value[i] = self.scalar.choose_reroll(view, np.flatnonzero(legal[i]).tolist())
+        if sets:
+            width = max(self.tie_sets.shape[1], *map(len, sets))
+            grown = np.zeros((len(self.tie_sizes) + len(sets), width), np.int64)
+            grown[: len(self.tie_sizes), : self.tie_sets.shape[1]] = self.tie_sets
+            for i, tie in enumerate(sets, len(self.tie_sizes)):
+                grown[i, : len(tie)] = tie
+            self.tie_sets = grown
+            self.tie_sizes = np.concatenate([self.tie_sizes, list(map(len, sets))])
+        at = np.searchsorted(self.keys, new)
+        self.keys = np.insert(self.keys, at, new)
+        self.value = np.insert(self.value, at, value)
+
+    def _bids(self, counts, in_play, bid, legal, ties):
+        """`LiarsDiceHeuristic.choose_bidding`, step for step, for M views at
+        once: (M,) actions (-1 - k for the k-th tied set, counted from `ties`)
+        and the tied sets. The odds are the scalar bot's own numbers, so every
+        comparison comes out as its does."""
+        s = self.setup
+        M = len(bid)
+        NB, D = s.num_bids, s.numdice
+        unseen = in_play - counts.sum(axis=1)
+        own = counts @ self.wilds  # (M, S): the seat's dice counting for each face
+        need = self.quantity - own[:, self.face] + D  # (M, NB)
+        u = unseen[:, None]
+        odds = self.stand[u, self.face, need]
+        raises = legal[:, :NB]
+        has_raise = raises.any(axis=1)
+        best = np.where(raises, odds, -np.inf).max(axis=1)
+        best = np.where(has_raise, best, -1.0)
+        # The highest of the most likely bids.
+        top_bids = raises & (odds >= (best - EPS)[:, None])
+        best_raise = NB - 1 - top_bids[:, ::-1].argmax(axis=1)
+        liar_ok = legal[:, s.liar]
+        action = np.where(has_raise, best_raise, legal.argmax(axis=1))
+        m = np.arange(M)
+        standing = np.maximum(bid, 0)
+        stand = odds[m, standing]  # (odds of every bid, the standing one included)
+        liar_value = 1 - 2 * stand
+        call = liar_ok & (~has_raise | (stand < 0.5) | (1 - stand > best))
+        passing = ~call & liar_ok & (best < 0.5)
+        if s.allow_pass:
+            passing &= legal[:, s.pass_action]
+            action = np.where(passing, s.pass_action, action)
+        action = np.where(call, s.liar, action)
+        sets = []
+        if s.prophecy:
+            props = legal[:, s.prophecy_base : s.prophecy_base + NB]
+            exact = self.exact[u, self.face, need]
+            top = np.where(props, exact, -np.inf).max(axis=1)
+            prophesy = liar_ok & props.any(axis=1) & (top >= PROPHECY_AT)
+            prophesy &= s.payout * top - (1 - top) > liar_value
+            for i in np.flatnonzero(prophesy).tolist():
+                tie = np.flatnonzero(props[i] & (exact[i] >= top[i] - EPS)) + s.prophecy_base
+                if len(tie) == 1:
+                    action[i] = tie[0]
+                else:
+                    action[i] = -1 - ties - len(sets)
+                    sets.append(tie.tolist())
+        return action, sets
 
 
 HEURISTICS = {"fogboard_liars_dice": LiarsDiceBatchBot}
