@@ -32,6 +32,8 @@ CONFIGS = [
     ("fogboard_liars_dice(players=4,numdice=1,allow_pass=true)", 16, 40, "observation", "bool"),
     ("fogboard_liars_dice(players=3,numdice=1,dice_sides=3,prophecy_payout=3)", 24, 30, "observation", None),
     ("fogboard_liars_dice(numdice=2,dice_sides=2,wild=none,allow_pass=true)", 16, 30, "information_state", None),
+    # one unseen die of two faces: odds of exactly 1/2, on the edges of `< 0.5`
+    ("fogboard_liars_dice(numdice=1,dice_sides=2,wild=none,allow_pass=true)", 16, 20, "observation", "bool"),
 ]  # fmt: skip
 
 
