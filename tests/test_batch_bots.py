@@ -16,6 +16,7 @@ import pytest
 from fogboard_games import batch
 from fogboard_games.batch import bots as batch_bots
 from fogboard_games.bots import make_bot
+from fogboard_games.mind_bluff.bots import BLUFF_RATE
 
 VECTORIZED = [
     p
@@ -34,17 +35,27 @@ CONFIGS = [
     ("fogboard_liars_dice(numdice=2,dice_sides=2,wild=none,allow_pass=true)", 16, 30, "information_state", None),
     # one unseen die of two faces: odds of exactly 1/2, on the edges of `< 0.5`
     ("fogboard_liars_dice(numdice=1,dice_sides=2,wild=none,allow_pass=true)", 16, 20, "observation", "bool"),
+    ("fogboard_mind_bluff(start=14,start_spread=4,first_player=-1)", 16, 40, "observation", None),
+    ("fogboard_mind_bluff(max_eat=2,start=11,start_spread=3)", 16, 40, "information_state", "uint8"),
+    ("fogboard_mind_bluff(max_eat=1,start=9,first_player=1)", 16, 30, "observation", "uint8"),
+    ("fogboard_mind_bluff(start=45)", 8, 60, "information_state", None),
+    ("fogboard_mind_bluff_series(max_eat=2)", 8, 120, "observation", None),
+    # on to the third game, whose secret start is 29, 30 or 31
+    ("fogboard_mind_bluff_series()", 4, 180, "information_state", "uint8"),
 ]  # fmt: skip
 
 
-def scalar_choices(game, state, seat, first):
+def scalar_choices(game, state, seat, first, seeds=400):
     """The scalar heuristic's action at `state` with seed 0, and when `first`
-    differs from it, every action it plays there under seeds 0..39 (a tie
-    broken at random shows as more than one)."""
-    action = make_bot("heuristic", game, seat, 0).step(state)
-    if action == first:
-        return {action}
-    return {make_bot("heuristic", game, seat, seed).step(state) for seed in range(40)}
+    differs from it, the actions it plays there under seeds 1, 2, ... until
+    `first` is among them (or `seeds` were tried): a tie broken at random,
+    or Mind Bluff's seeded bluff, shows as more than one."""
+    seen = {make_bot("heuristic", game, seat, 0).step(state)}
+    for seed in range(1, seeds):
+        if first in seen:
+            break
+        seen.add(make_bot("heuristic", game, seat, seed).step(state))
+    return seen
 
 
 def crosscheck(game, rows, steps, form="information_state", dtype=None, seed=0):
@@ -81,9 +92,11 @@ def test_heuristic_matches_the_scalar_bot(game, rows, steps, form, dtype):
     crosscheck(game, rows, steps, form, dtype)
 
 
-def test_the_vectorized_presets_are_the_liars_dice_ones():
-    # Every Liar's Dice preset is tabled; every other ruleset is refused below.
-    assert VECTORIZED == [p for p in batch.COVERED_PRESETS if p.startswith("liars-dice")]
+def test_the_vectorized_presets_are_liars_dice_and_mind_bluff():
+    # Every Liar's Dice and Mind Bluff preset is tabled; the others are refused below.
+    assert VECTORIZED == [
+        p for p in batch.COVERED_PRESETS if p.startswith(("liars-dice", "mind-bluff"))
+    ]
 
 
 def test_prophecy_ties_are_drawn_from_the_tied_set():
@@ -110,7 +123,7 @@ def test_a_tie_is_drawn_evenly_from_the_whole_tied_set():
     tied = 0
     for row in views.values():
         state = env.to_pyspiel(row)
-        choices = scalar_choices(env.game, state, state.current_player(), -1)
+        choices = scalar_choices(env.game, state, state.current_player(), -1, seeds=40)
         if len(choices) > 1:
             tied += 1
             counts = np.bincount(draws[:, row], minlength=env.num_actions)
@@ -120,26 +133,60 @@ def test_a_tie_is_drawn_evenly_from_the_whole_tied_set():
     assert tied >= 2
 
 
-def test_heuristic_reads_no_engine_truth():
-    # In the observation form the bot reads State.observation, the mask and
-    # the movers: with the engine's arrays of the dice and the bid out of
-    # reach it plays exactly as before.
-    env = batch.make("liars-dice-table", batch_size=64, seed=3, observation="observation")
+@pytest.mark.parametrize(
+    "preset,form", [("liars-dice-table", "observation"), ("mind-bluff-series", "information_state")]
+)
+def test_heuristic_reads_no_engine_truth(preset, form):
+    # In the form whose State.observation is the tensor it decodes, the bot
+    # reads only the State (the movers, the mask, the observation): with every
+    # array of the engine out of reach it plays exactly as before.
+    env = batch.make(preset, batch_size=64, seed=3, observation=form)
     bot = batch_bots.make_bot("heuristic", env, seed=0)
     s = env.reset()
-    for _ in range(6):
+    for _ in range(12):
         s = env.step(bot.actions(s))
-    assert s.observation.shape == (64, env.obs_size)  # (read, as a caller would)
+        if s.terminated.any():
+            s = env.reset(s.terminated)
+    assert s.observation.shape[0] == 64  # (read, as a caller would)
     want = bot.actions(s)
-    kept = {}
-    for name in ("hands", "dice", "bid", "holder", "in_play", "choosing", "used", "round"):
-        kept[name] = getattr(env, name)
-        setattr(env, name, None)
+    kept = {k: v for k, v in vars(env).items() if isinstance(v, np.ndarray)}
+    assert len(kept) > 10
     try:
+        for name in kept:
+            setattr(env, name, None)
         assert np.array_equal(bot.actions(s), want)
     finally:
         for name, value in kept.items():
             setattr(env, name, value)
+
+
+def test_mind_bluff_opening_eat_is_drawn_evenly():
+    # From 30 every eat of 1..3 survives and none leaves a losing count: the
+    # scalar bot draws among the three; so does the batched one, about evenly.
+    env = batch.make("mind-bluff", batch_size=4096, seed=0)
+    bot = batch_bots.make_bot("heuristic", env, seed=0)
+    s = env.reset()
+    state = env.to_pyspiel(0)
+    assert scalar_choices(env.game, state, state.current_player(), -1, seeds=40) == {0, 1, 2}
+    counts = np.bincount(bot.actions(s), minlength=env.num_actions)
+    assert counts[3:].sum() == 0 and (np.abs(counts[:3] / 4096 - 1 / 3) < 0.03).all()
+
+
+def test_mind_bluff_claims_bluff_at_the_scalar_rate():
+    # After eats of 1, 2 or 3, a free claim tells the truth but for a bluff
+    # with chance BLUFF_RATE, any other eat alike.
+    env = batch.make("mind-bluff", batch_size=4096, seed=0)
+    bot = batch_bots.make_bot("heuristic", env, seed=2)
+    s = env.step(np.arange(4096) % 3)  # eat 1, 2, 3
+    m = env.game.setup.max_eat
+    claims = np.stack([bot.actions(s) for _ in range(5)]) - m  # the eat claimed
+    eaten = np.arange(4096) % 3 + 1
+    bluffs = claims != eaten
+    assert abs(bluffs.mean() - BLUFF_RATE) < 0.02
+    for k in (1, 2, 3):  # a bluff says each other eat about as often
+        said = claims[bluffs & (eaten == k)]
+        assert set(said.tolist()) == {1, 2, 3} - {k}
+        assert abs((said == min({1, 2, 3} - {k})).mean() - 0.5) < 0.1
 
 
 @pytest.mark.parametrize("preset", batch.COVERED_PRESETS)
@@ -201,8 +248,6 @@ def test_the_same_seed_plays_the_same_actions():
         ("dark-hex-4", "believed board"),
         ("phantom-ttt-3", "believed board"),
         ("recon-hex-5", "believed board"),
-        ("mind-bluff", "log of every turn"),
-        ("mind-bluff-series", "log of every turn"),
         ("parley-tiny", "lines said"),
     ],
 )

@@ -3,27 +3,32 @@
 
 `random` draws uniformly from each row's legal mask (`random_actions`).
 `heuristic` is the scalar `heuristic` bot made batched where it vectorizes
-exactly, Liar's Dice: the scalar bot's own decision code
-(`LiarsDiceHeuristic.choose_bidding`, `choose_reroll`) fills a table once
-per key met, keyed by all that decision reads (the mover's hand multiset,
-the dice in play, the standing bid, whether the mover holds it, the
-keep-or-reroll choice and whether a reroll is left), and every step reads
-the table for every row at once. The other rulesets' heuristics decide
-from a view that grows with the game, so they are refused by name
+exactly: Liar's Dice and Mind Bluff (with its series). Each is a table of
+the scalar bot's decisions, keyed by all that its decision reads of the
+seat's view (Liar's Dice: the hand multiset, dice in play, standing bid,
+whether the mover holds it, the phase; Mind Bluff: a summary of the eats it
+cannot rule out turn by turn, which its weights depend on), filled when a
+row first meets a key and read for every row at once. The boards' probe
+and Parley's heuristic decide from larger views (a path search over the
+believed board; every cog's hp, cards and lines) and are refused by name
 (`NOT_VECTORIZED`).
 
-Fair seats (docs/bots.md#fair-seats): the key is decoded from the mover's
-observation tensor as the engine hands it out (`State.observation` in the
-observation form, else `env.observation_tensor(seat)`), the mover's legal
-mask and the game's Setup, never from the engine's arrays of the truth; the
-observation tensor is the seat's view as pyspiel writes it, so two rows
-the seat cannot tell apart get one key and one action (or one tied set).
+Fair seats (docs/bots.md#fair-seats): a key is decoded only from the
+mover's tensor as the engine hands it out (Liar's Dice its observation
+tensor, Mind Bluff its information-state tensor: `State.observation` in
+that form, else `env.observation_tensor(seat)` /
+`env.information_state_tensor(seat)`), the mover's legal mask and the
+game's Setup, never from the engine's arrays of the truth. Those tensors
+are exactly what pyspiel shows the seat, so rows the seat cannot tell apart
+get one key, hence one action (or one tied set), as the scalar bot, which
+reads the same pieces, gives.
 
-Where the scalar bot breaks a tie at random (Liar's Dice: between equally
-likely prophecies, drawn from `SeatBot.rng` keyed by the information-state
-string) the table keeps the whole tied set, and the batched bot draws
-uniformly among it from its own seeded numpy Generator: the same set, not
-the same draw.
+Where the scalar bot breaks a tie at random (`SeatBot.rng`, keyed by the
+information-state string: Liar's Dice between equally likely prophecies,
+Mind Bluff between equally good eats) the table keeps the whole tied set
+and the batched bot draws uniformly among it from its own seeded numpy
+Generator: the same set, not the same draw. Mind Bluff's seeded bluff on a
+free claim is drawn the same way, at the scalar bot's BLUFF_RATE.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from fogboard_games.batch.env import Env
+from fogboard_games.core.observer import INFO_STATE
 from fogboard_games.liars_dice import rules as dice_rules
 from fogboard_games.liars_dice.bots import (
     EPS,
@@ -41,18 +47,26 @@ from fogboard_games.liars_dice.bots import (
     exactly,
     face_chance,
 )
+from fogboard_games.mind_bluff import bots as mb_bots
+from fogboard_games.mind_bluff import rules as rules_mb
 
 KINDS = ("random", "heuristic")
 
+# The parts of a Mind Bluff key (MindBluffBatchBot._summary): the game under
+# way, the phase, the sum of the eats known, the turns unknown, the turns
+# shown BLUFF per claim 1..3, the claim under way and whether it was forced
+# honest (at a response), the seat's own eat (at its claim), and a claim
+# forced honest.
+P_GAME, P_PHASE, P_FIXED, P_FULL = 0, 1, 2, 3  # (P_FULL + c: shown BLUFF on c)
+P_CLAIM, P_FORCED, P_OWN, P_ONLY = 7, 8, 9, 10
+N_PARTS = 11
+
 # The heuristics left scalar, and why (the message of make_bot's refusal).
+_PROBE = "the probe bot searches paths over the seat's believed board"
 NOT_VECTORIZED = {
-    "fogboard_phantom_ttt": "the probe bot searches paths over the seat's believed board",
-    "fogboard_dark_hex": "the probe bot searches paths over the seat's believed board",
-    "fogboard_recon_hex": "the probe bot searches paths over the seat's believed board",
-    "fogboard_mind_bluff": "its view is the seat's log of every turn (the eats it cannot rule "
-    "out, claims and verdicts), which grows with the game",
-    "fogboard_mind_bluff_series": "its view is the seat's log of every turn (the eats it cannot "
-    "rule out, claims and verdicts), which grows with the game",
+    "fogboard_phantom_ttt": _PROBE,
+    "fogboard_dark_hex": _PROBE,
+    "fogboard_recon_hex": _PROBE,
     "fogboard_parley": "its view is every cog's hp, its cards and the lines said this round, "
     "with seeded passes and tie-breaks",
 }
@@ -114,6 +128,65 @@ class RandomBatchBot(BatchBot):
         return acts
 
 
+class _Table:
+    """A bot's decisions by key: the sorted keys met so far, each one's
+    action (or -1 - k for the k-th tied set) and flag (a bot's own use),
+    read for a whole batch with `searchsorted`."""
+
+    def __init__(self):
+        self.keys = np.zeros(0, np.int64)
+        self.value = np.zeros(0, np.int64)
+        self.flag = np.zeros(0, bool)
+        self.sets = np.zeros((0, 1), np.int64)  # tied sets, padded
+        self.sizes = np.zeros(0, np.int64)
+
+    def find(self, key: np.ndarray) -> np.ndarray:
+        """Each key's index, -1 where it is not there."""
+        if not len(self.keys):
+            return np.full(len(key), -1, np.int64)
+        at = np.minimum(np.searchsorted(self.keys, key), len(self.keys) - 1)
+        return np.where(self.keys[at] == key, at, -1)
+
+    def add(self, new, value, sets, flag=None) -> None:
+        """New keys (sorted, none there yet) with their values, the tied sets
+        they name (numbered on from those there) and flags."""
+        if sets:
+            width = max(self.sets.shape[1], *map(len, sets))
+            grown = np.zeros((len(self.sizes) + len(sets), width), np.int64)
+            grown[: len(self.sizes), : self.sets.shape[1]] = self.sets
+            for i, tie in enumerate(sets, len(self.sizes)):
+                grown[i, : len(tie)] = tie
+            self.sets = grown
+            self.sizes = np.concatenate([self.sizes, list(map(len, sets))])
+        at = np.searchsorted(self.keys, new)
+        self.keys = np.insert(self.keys, at, new)
+        self.value = np.insert(self.value, at, value)
+        self.flag = np.insert(self.flag, at, False if flag is None else flag)
+
+    def read(self, at: np.ndarray, rng) -> np.ndarray:
+        """The actions of the keys at `at` (-1: any, for rows that play none),
+        a tied set's drawn uniformly from `rng`."""
+        acts = self.value[np.maximum(at, 0)]
+        tied = (acts < 0).nonzero()[0]
+        if len(tied):
+            ties = -1 - acts[tied]
+            pick = (rng.random(len(tied)) * self.sizes[ties]).astype(np.int64)
+            acts[tied] = self.sets[ties, pick]
+        return acts
+
+
+class _Ties:
+    """Stands in for the scalar bot's RNG while a table entry is filled:
+    records the set it was asked to choose from."""
+
+    def __init__(self):
+        self.tied = None
+
+    def choice(self, options):
+        self.tied = tuple(options)
+        return self.tied[0]
+
+
 class LiarsDiceBatchBot(BatchBot):
     """The Liar's Dice heuristic: a table of its decisions, keyed by the view.
 
@@ -139,10 +212,7 @@ class LiarsDiceBatchBot(BatchBot):
         self.at_counts = None if s.chips else obs.offset["dice_counts"]
         self.radix = (D + 1, T + 1, NB + 1)
         self.hand_radix = [(D + 1) ** f for f in range(S)]
-        self.keys = np.zeros(0, np.int64)  # sorted keys met so far
-        self.value = np.zeros(0, np.int64)  # per key: its action, or -1 - its tied set
-        self.tie_sets = np.zeros((0, 1), np.int64)  # tied sets, padded
-        self.tie_sizes = np.zeros(0, np.int64)
+        self.table = _Table()
         # The scalar bot's odds, from its own functions (stand_chance and
         # exact_chance read them): [unseen dice, face - 1, Q - own count + D].
         faces = range(1, S + 1)
@@ -186,17 +256,12 @@ class LiarsDiceBatchBot(BatchBot):
         if s.rerolls:
             key += mask[:, s.keep] * 4 + mask[:, s.reroll] * 2
         key += holder == mover
-        at = self._find(key)
+        at = self.table.find(key)
         missing = running & (at < 0)
         if missing.any():
             self._fill(key, missing, mask)
-            at = self._find(key)
-        acts = self.value[np.maximum(at, 0)]
-        tied = (acts < 0).nonzero()[0]
-        if len(tied):
-            ties = -1 - acts[tied]
-            pick = (self.rng.random(len(tied)) * self.tie_sizes[ties]).astype(np.int64)
-            acts[tied] = self.tie_sets[ties, pick]
+            at = self.table.find(key)
+        acts = self.table.read(at, self.rng)
         acts[~running] = 0
         return acts
 
@@ -226,13 +291,6 @@ class LiarsDiceBatchBot(BatchBot):
         holder = np.where(holders[R, holder] > 0, holder, -1)
         return ((code * T1 + in_play) * NB1 + bid1) * 8, holder
 
-    def _find(self, key: np.ndarray) -> np.ndarray:
-        """Each key's index in `self.keys`, -1 where it is not there."""
-        if not len(self.keys):
-            return np.full(len(key), -1, np.int64)
-        at = np.minimum(np.searchsorted(self.keys, key), len(self.keys) - 1)
-        return np.where(self.keys[at] == key, at, -1)
-
     def _fill(self, key, missing, mask) -> None:
         """Table the decisions of every key of the `missing` rows."""
         s = self.setup
@@ -254,23 +312,13 @@ class LiarsDiceBatchBot(BatchBot):
         if (~choosing).any():
             b = ~choosing
             value[b], sets = self._bids(
-                counts[b], in_play[b], bid[b], legal[b], len(self.tie_sizes)
+                counts[b], in_play[b], bid[b], legal[b], len(self.table.sizes)
             )
         for i in np.flatnonzero(choosing).tolist():  # a hand's keep or reroll: few keys
             hand = tuple(f for f, c in enumerate(counts[i].tolist(), 1) for _ in range(c))
             view = SeatView(s, 0, dice_rules.CHOOSING, hand, int(in_play[i]), -1)
             value[i] = self.scalar.choose_reroll(view, np.flatnonzero(legal[i]).tolist())
-        if sets:
-            width = max(self.tie_sets.shape[1], *map(len, sets))
-            grown = np.zeros((len(self.tie_sizes) + len(sets), width), np.int64)
-            grown[: len(self.tie_sizes), : self.tie_sets.shape[1]] = self.tie_sets
-            for i, tie in enumerate(sets, len(self.tie_sizes)):
-                grown[i, : len(tie)] = tie
-            self.tie_sets = grown
-            self.tie_sizes = np.concatenate([self.tie_sizes, list(map(len, sets))])
-        at = np.searchsorted(self.keys, new)
-        self.keys = np.insert(self.keys, at, new)
-        self.value = np.insert(self.value, at, value)
+        self.table.add(new, value, sets)
 
     def _bids(self, counts, in_play, bid, legal, ties):
         """`LiarsDiceHeuristic.choose_bidding`, step for step, for M views at
@@ -321,7 +369,194 @@ class LiarsDiceBatchBot(BatchBot):
         return action, sets
 
 
-HEURISTICS = {"fogboard_liars_dice": LiarsDiceBatchBot}
+class MindBluffBatchBot(BatchBot):
+    """The Mind Bluff (and series) heuristic: a table of its decisions,
+    keyed by a summary of the seat's view that its decisions depend on.
+
+    The scalar bot weighs the worlds of the eats it cannot rule out, turn by
+    turn (`SeatView.cands`); the weights depend only on their total, so on
+    the multiset of the turns' candidate sets: the sum of the eats it knows
+    (its own, forced-honest or TRUE claims), the number of turns it knows
+    nothing of, and per claim c the number shown BLUFF (anything but c). A
+    response also reads the turn under way apart (its claim, and whether it
+    was forced), and a claim only the seat's own eat. The key is that
+    summary, with the series' game under way, decoded from the mover's
+    information-state tensor; a new key is filled by the scalar bot's
+    `choose_eat` / `choose_response` on a view with the same candidate
+    multiset. A free claim bluffs as the scalar bot does: with chance
+    BLUFF_RATE (max_eat > 1), uniformly among the other eats, drawn from
+    this bot's Generator.
+    """
+
+    kind = "heuristic"
+    M = 3  # the most eats a turn may make (max_eat is 1..3)
+
+    def __init__(self, env: Env, seed=None):
+        super().__init__(env, seed)
+        game = env.game
+        setup = game.setup
+        series = hasattr(setup, "games")
+        self.games = setup.games if series else (setup,)
+        outer = game.encoder.layout(INFO_STATE)
+        self.at_game = outer.offset["game"] if series else None
+        self.blocks = []  # per game: (its Setup, its turns, offsets in the tensor)
+        for g, s in enumerate(self.games):
+            inner = setup.encoder.inner[g].layout(INFO_STATE) if series else outer
+            base = outer.offset[f"game{g + 1}"] if series else 0
+            turns = inner.shape["claims"][0]
+            at = {name: base + inner.offset[name] for name in mb_bots.READ}
+            self.blocks.append((s, turns, at))
+        self.scalar = mb_bots.MindBluffHeuristic(game, 0)  # its decision code, not its state
+        T = max(t for _, t, _ in self.blocks)
+        radix = [len(self.games), 4, T * self.M + 1, T + 1, T + 1, T + 1, T + 1]
+        radix += [self.M + 1, 2, self.M + 1, 2]  # (in the order of P_*)
+        self.place = np.cumprod([1] + radix[:-1]).astype(np.int64)  # < 2^63: at most ~1e12
+        self.table = _Table()
+
+    def actions(self, state) -> np.ndarray:
+        env = self.env
+        running = ~state.terminated
+        if not running.any():
+            return np.zeros(env.batch_size, np.int64)
+        mover = state.current_player
+        parts = np.zeros((env.batch_size, N_PARTS), np.int64)
+        if env.form == "information_state":
+            parts[:] = self._decode(state.observation)
+        else:
+            for p in range(env.num_players):
+                rows = (mover == p).nonzero()[0]
+                if len(rows):
+                    parts[rows] = self._decode(env.information_state_tensor(p)[rows])
+        mask = state.legal_action_mask
+        parts[:, P_ONLY] = mask.sum(axis=1) == 1  # a forced-honest claim
+        key = parts @ self.place
+        table = self.table
+        at = table.find(key)
+        missing = running & (at < 0)
+        if missing.any():
+            new, first = np.unique(key[missing], return_index=True)
+            rows = missing.nonzero()[0][first]
+            table.add(new, *self._decisions(parts[rows], mask[rows]))
+            at = table.find(key)
+        acts = table.read(at, self.rng)
+        bluffs = (table.flag[np.maximum(at, 0)] & running).nonzero()[0]
+        if len(bluffs):
+            self._bluff(acts, bluffs, parts)
+        acts[~running] = 0
+        return acts
+
+    def _bluff(self, acts, rows, parts) -> None:
+        """A free claim: with chance BLUFF_RATE, another eat than its own."""
+        rows = rows[self.rng.random(len(rows)) < mb_bots.BLUFF_RATE]
+        if not len(rows):
+            return
+        m = np.array([s.max_eat for s in self.games])[parts[rows, P_GAME]]
+        actual = parts[rows, P_OWN]
+        j = (self.rng.random(len(rows)) * (m - 1)).astype(np.int64) + 1  # 1..m-1
+        other = j + (j >= actual)  # the j-th of the eats but `actual`
+        acts[rows] = m + other
+
+    def _decode(self, x: np.ndarray) -> np.ndarray:
+        """(R, PARTS) int64: the key's parts of each row of information-state
+        tensors (the seat's own at a decision)."""
+        parts = np.zeros((len(x), N_PARTS), np.int64)
+        if self.at_game is None:
+            game = np.zeros(len(x), np.int64)
+        else:
+            game = x[:, self.at_game : self.at_game + len(self.games)].argmax(axis=1)
+        for g, (s, T, at) in enumerate(self.blocks):
+            rows = (game == g).nonzero()[0]
+            if len(rows):
+                parts[rows] = self._summary(x[rows], s, T, at)
+                parts[rows, P_GAME] = g
+        return parts
+
+    def _summary(self, x, s, T, at) -> np.ndarray:
+        """`mind_bluff.bots.seat_view`'s candidate sets, summed up, for rows of
+        one game's pieces (docs/mind_bluff.md#tensor-pieces)."""
+        R, m = len(x), s.max_eat
+        out = np.zeros((R, N_PARTS), np.int64)
+
+        def piece(name, *shape):
+            return x[:, at[name] : at[name] + int(np.prod(shape))].reshape(R, *shape) > 0
+
+        phase = piece("phase", 4).argmax(axis=1)  # eat, claim, respond, over
+        claims = piece("claims", T, m)
+        said = claims.any(axis=2)
+        claim = claims.argmax(axis=2) + 1
+        eats = piece("eats", T, m)
+        own = eats.any(axis=2)
+        eat = eats.argmax(axis=2) + 1
+        verdicts = piece("verdicts", T, 2)
+        forced = piece("forced", T)
+        fixed = forced | verdicts[:, :, 0]
+        n_claims = said.sum(axis=1)
+        turns = n_claims + (phase == rules_mb.CLAIM - rules_mb.EAT)
+        t = np.arange(T)
+        live = t < turns[:, None]
+        under_way = (t == n_claims[:, None]) & ~own  # (another seat's turn before its claim)
+        fixed &= ~own & ~under_way
+        bluffed = verdicts[:, :, 1] & ~own & ~under_way & ~fixed
+        full = live & ~own & ~fixed & ~bluffed
+        known = np.where(own, eat, np.where(fixed, claim, 0))
+        responding = phase == rules_mb.RESPOND - rules_mb.EAT
+        # A response reads the turn under way (the last) apart from the others.
+        last = np.maximum(turns - 1, 0)
+        r = np.arange(R)
+        before = live & ~(responding[:, None] & (t == last[:, None]))
+        out[:, P_FIXED] = (known * before).sum(axis=1)
+        out[:, P_FULL] = (full & before).sum(axis=1)
+        for c in range(1, m + 1):
+            out[:, P_FULL + c] = (bluffed & before & (claim == c)).sum(axis=1)
+        out[:, P_CLAIM] = np.where(responding, claim[r, last], 0)
+        out[:, P_FORCED] = responding & forced[r, last]
+        claiming = phase == rules_mb.CLAIM - rules_mb.EAT
+        out[:, P_OWN] = np.where(claiming, eat[r, last], 0)
+        out[:, P_PHASE] = phase
+        # A claim reads only its own eat; an eat only the candidate sets.
+        out[claiming, P_FIXED:P_CLAIM] = 0
+        return out
+
+    def _decisions(self, parts, legal):
+        """The scalar bot's decision for each new key (its parts, the mask of a
+        row that has it): (actions, tied sets, bluffing flags)."""
+        value = np.zeros(len(parts), np.int64)
+        flag = np.zeros(len(parts), bool)
+        sets = []
+        for i, p in enumerate(parts.tolist()):
+            s = self.games[p[P_GAME]]
+            m = s.max_eat
+            phase = rules_mb.EAT + p[P_PHASE]
+            if phase == rules_mb.CLAIM:
+                if p[P_ONLY]:  # forced honest: its one legal action
+                    value[i] = int(np.flatnonzero(legal[i])[0])
+                else:
+                    value[i], flag[i] = m + p[P_OWN], m > 1
+                continue
+            cands = [(p[P_FIXED],)] if p[P_FIXED] else []
+            cands += [s.eats] * p[P_FULL]
+            for c in range(1, m + 1):
+                cands += [tuple(k for k in s.eats if k != c)] * p[P_FULL + c]
+            if phase == rules_mb.RESPOND:
+                # The turn under way has no verdict yet: its claim if forced honest.
+                cands.append((p[P_CLAIM],) if p[P_FORCED] else s.eats)
+                view = mb_bots.SeatView(s, 0, phase, tuple(cands), p[P_CLAIM], bool(p[P_FORCED]))
+                value[i] = self.scalar.choose_response(view)
+                continue
+            view = mb_bots.SeatView(s, 0, phase, tuple(cands), None, None)
+            ties = _Ties()
+            value[i] = self.scalar.choose_eat(view, ties)
+            if ties.tied is not None and len(ties.tied) > 1:
+                value[i] = -1 - len(self.table.sizes) - len(sets)
+                sets.append([k - 1 for k in ties.tied])
+        return value, sets, flag
+
+
+HEURISTICS = {
+    "fogboard_liars_dice": LiarsDiceBatchBot,
+    "fogboard_mind_bluff": MindBluffBatchBot,
+    "fogboard_mind_bluff_series": MindBluffBatchBot,
+}
 
 
 def _check_env(env) -> str:
