@@ -33,6 +33,8 @@ free claim is drawn the same way, at the scalar bot's BLUFF_RATE.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from fogboard_games.batch.env import Env
@@ -399,15 +401,19 @@ class MindBluffBatchBot(BatchBot):
         self.games = setup.games if series else (setup,)
         outer = game.encoder.layout(INFO_STATE)
         self.at_game = outer.offset["game"] if series else None
-        self.blocks = []  # per game: (its Setup, its turns, offsets in the tensor)
+        # Per game: its Setup, its turns, and the columns [lo, hi) of the
+        # tensor that hold the pieces read, with their offsets from lo.
+        self.blocks = []
         for g, s in enumerate(self.games):
             inner = setup.encoder.inner[g].layout(INFO_STATE) if series else outer
             base = outer.offset[f"game{g + 1}"] if series else 0
             turns = inner.shape["claims"][0]
             at = {name: base + inner.offset[name] for name in mb_bots.READ}
-            self.blocks.append((s, turns, at))
+            lo = min(at.values())
+            hi = max(at[n] + math.prod(inner.shape[n]) for n in mb_bots.READ)
+            self.blocks.append((s, turns, {n: a - lo for n, a in at.items()}, lo, hi))
         self.scalar = mb_bots.MindBluffHeuristic(game, 0)  # its decision code, not its state
-        T = max(t for _, t, _ in self.blocks)
+        T = max(block[1] for block in self.blocks)
         radix = [len(self.games), 4, T * self.M + 1, T + 1, T + 1, T + 1, T + 1]
         radix += [self.M + 1, 2, self.M + 1, 2]  # (in the order of P_*)
         self.place = np.cumprod([1] + radix[:-1]).astype(np.int64)  # < 2^63: at most ~1e12
@@ -426,7 +432,7 @@ class MindBluffBatchBot(BatchBot):
             for p in range(env.num_players):
                 rows = (mover == p).nonzero()[0]
                 if len(rows):
-                    parts[rows] = self._decode(env.information_state_tensor(p)[rows])
+                    parts[rows] = self._decode(env.information_state_tensor(p), rows)
         mask = state.legal_action_mask
         parts[:, P_ONLY] = mask.sum(axis=1) == 1  # a forced-honest claim
         key = parts @ self.place
@@ -456,19 +462,24 @@ class MindBluffBatchBot(BatchBot):
         other = j + (j >= actual)  # the j-th of the eats but `actual`
         acts[rows] = m + other
 
-    def _decode(self, x: np.ndarray) -> np.ndarray:
-        """(R, PARTS) int64: the key's parts of each row of information-state
-        tensors (the seat's own at a decision)."""
-        parts = np.zeros((len(x), N_PARTS), np.int64)
+    def _decode(self, x: np.ndarray, rows=None) -> np.ndarray:
+        """(R, N_PARTS) int64: the key's parts of the rows `rows` (every row
+        when None) of information-state tensors (the mover's own)."""
+        if rows is None:
+            rows = np.arange(len(x))
+        parts = np.zeros((len(rows), N_PARTS), np.int64)
         if self.at_game is None:
-            game = np.zeros(len(x), np.int64)
+            game = np.zeros(len(rows), np.int64)
         else:
-            game = x[:, self.at_game : self.at_game + len(self.games)].argmax(axis=1)
-        for g, (s, T, at) in enumerate(self.blocks):
-            rows = (game == g).nonzero()[0]
-            if len(rows):
-                parts[rows] = self._summary(x[rows], s, T, at)
-                parts[rows, P_GAME] = g
+            game = x[rows, self.at_game : self.at_game + len(self.games)].argmax(axis=1)
+        for g, (s, T, at, lo, hi) in enumerate(self.blocks):
+            mine = (game == g).nonzero()[0]
+            if len(mine):
+                # (a view when every row is read, else only the columns read are copied)
+                whole = len(mine) == len(x)
+                block = x[:, lo:hi] if whole else x[rows[mine], lo:hi]
+                parts[mine] = self._summary(block, s, T, at)
+                parts[mine, P_GAME] = g
         return parts
 
     def _summary(self, x, s, T, at) -> np.ndarray:
