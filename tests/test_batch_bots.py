@@ -278,3 +278,19 @@ def test_make_bot_refusals():
         batch_bots.make_bot("random", env.game)
     with pytest.raises(ValueError, match="batch.make.*got str"):
         batch_bots.kinds_for("liars-dice")
+
+
+@pytest.mark.parametrize("kind", batch_bots.KINDS)
+def test_actions_takes_only_the_latest_state_of_its_environment(kind):
+    env = batch.make("mind-bluff-tiny", batch_size=4, seed=0)
+    bot = batch_bots.make_bot(kind, env, seed=0)
+    old = env.reset()
+    new = env.step(bot.actions(old))
+    with pytest.raises(ValueError, match="latest State: this one is from before"):
+        bot.actions(old)
+    other = batch.make("mind-bluff-tiny", batch_size=4, seed=0).reset()
+    with pytest.raises(ValueError, match="a State of this bot's environment.*got State"):
+        bot.actions(other)
+    with pytest.raises(ValueError, match="got ndarray"):
+        bot.actions(new.legal_action_mask)
+    assert new.legal_action_mask[np.arange(4), bot.actions(new)].all()

@@ -37,7 +37,7 @@ import math
 
 import numpy as np
 
-from fogboard_games.batch.env import Env
+from fogboard_games.batch.env import Env, State
 from fogboard_games.core.observer import INFO_STATE
 from fogboard_games.liars_dice import rules as dice_rules
 from fogboard_games.liars_dice.bots import (
@@ -117,6 +117,20 @@ class BatchBot:
         """(B,) int64: a legal action of the mover in every running row, 0 in finished rows."""
         raise NotImplementedError
 
+    def _check(self, state) -> None:
+        """Refuse anything but the environment's latest State: a heuristic
+        reads seats' tensors from the environment as it stands now."""
+        if not isinstance(state, State) or state._env is not self.env:
+            raise ValueError(
+                f"actions takes a State of this bot's environment (from its reset or "
+                f"step), got {type(state).__name__}"
+            )
+        if state._stamp != self.env._stamp:
+            raise ValueError(
+                "actions takes the environment's latest State: this one is from before "
+                "a later step or reset"
+            )
+
 
 class RandomBatchBot(BatchBot):
     """Uniform over each row's legal actions."""
@@ -124,6 +138,7 @@ class RandomBatchBot(BatchBot):
     kind = "random"
 
     def actions(self, state) -> np.ndarray:
+        self._check(state)
         acts = random_actions(self.rng, state.legal_action_mask)
         if state.terminated.any():
             acts[state.terminated] = 0
@@ -239,6 +254,7 @@ class LiarsDiceBatchBot(BatchBot):
             self.wilds[s.wild_face - 1] = 1
 
     def actions(self, state) -> np.ndarray:
+        self._check(state)
         env = self.env
         running = ~state.terminated
         if not running.any():
@@ -420,6 +436,7 @@ class MindBluffBatchBot(BatchBot):
         self.table = _Table()
 
     def actions(self, state) -> np.ndarray:
+        self._check(state)
         env = self.env
         running = ~state.terminated
         if not running.any():
