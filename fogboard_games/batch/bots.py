@@ -39,7 +39,7 @@ import numpy as np
 
 from fogboard_games.batch.env import Env, State
 from fogboard_games.core.observer import INFO_STATE
-from fogboard_games.liars_dice import rules as dice_rules
+from fogboard_games.liars_dice import rules as ld_rules
 from fogboard_games.liars_dice.bots import (
     EPS,
     PROPHECY_AT,
@@ -50,7 +50,7 @@ from fogboard_games.liars_dice.bots import (
     face_chance,
 )
 from fogboard_games.mind_bluff import bots as mb_bots
-from fogboard_games.mind_bluff import rules as rules_mb
+from fogboard_games.mind_bluff import rules as mb_rules
 
 KINDS = ("random", "heuristic")
 
@@ -334,7 +334,7 @@ class LiarsDiceBatchBot(BatchBot):
             )
         for i in np.flatnonzero(choosing).tolist():  # a hand's keep or reroll: few keys
             hand = tuple(f for f, c in enumerate(counts[i].tolist(), 1) for _ in range(c))
-            view = SeatView(s, 0, dice_rules.CHOOSING, hand, int(in_play[i]), -1)
+            view = SeatView(s, 0, ld_rules.CHOOSING, hand, int(in_play[i]), -1)
             value[i] = self.scalar.choose_reroll(view, np.flatnonzero(legal[i]).tolist())
         self.table.add(new, value, sets)
 
@@ -432,7 +432,7 @@ class MindBluffBatchBot(BatchBot):
         T = max(block[1] for block in self.blocks)
         radix = [len(self.games), 4, T * self.M + 1, T + 1, T + 1, T + 1, T + 1]
         radix += [self.M + 1, 2, self.M + 1, 2]  # (in the order of P_*)
-        self.place = np.cumprod([1] + radix[:-1]).astype(np.int64)  # < 2^63: at most ~1e12
+        self.place = np.cumprod([1] + radix[:-1]).astype(np.int64)  # (keys < 3e14 at start 196)
         self.table = _Table()
 
     def actions(self, state) -> np.ndarray:
@@ -519,7 +519,7 @@ class MindBluffBatchBot(BatchBot):
         forced = piece("forced", T)
         fixed = forced | verdicts[:, :, 0]
         n_claims = said.sum(axis=1)
-        turns = n_claims + (phase == rules_mb.CLAIM - rules_mb.EAT)
+        turns = n_claims + (phase == mb_rules.CLAIM - mb_rules.EAT)
         t = np.arange(T)
         live = t < turns[:, None]
         under_way = (t == n_claims[:, None]) & ~own  # (another seat's turn before its claim)
@@ -527,7 +527,7 @@ class MindBluffBatchBot(BatchBot):
         bluffed = verdicts[:, :, 1] & ~own & ~under_way & ~fixed
         full = live & ~own & ~fixed & ~bluffed
         known = np.where(own, eat, np.where(fixed, claim, 0))
-        responding = phase == rules_mb.RESPOND - rules_mb.EAT
+        responding = phase == mb_rules.RESPOND - mb_rules.EAT
         # A response reads the turn under way (the last) apart from the others.
         last = np.maximum(turns - 1, 0)
         r = np.arange(R)
@@ -538,7 +538,7 @@ class MindBluffBatchBot(BatchBot):
             out[:, P_FULL + c] = (bluffed & before & (claim == c)).sum(axis=1)
         out[:, P_CLAIM] = np.where(responding, claim[r, last], 0)
         out[:, P_FORCED] = responding & forced[r, last]
-        claiming = phase == rules_mb.CLAIM - rules_mb.EAT
+        claiming = phase == mb_rules.CLAIM - mb_rules.EAT
         out[:, P_OWN] = np.where(claiming, eat[r, last], 0)
         out[:, P_PHASE] = phase
         # A claim reads only its own eat; an eat only the candidate sets.
@@ -554,8 +554,8 @@ class MindBluffBatchBot(BatchBot):
         for i, p in enumerate(parts.tolist()):
             s = self.games[p[P_GAME]]
             m = s.max_eat
-            phase = rules_mb.EAT + p[P_PHASE]
-            if phase == rules_mb.CLAIM:
+            phase = mb_rules.EAT + p[P_PHASE]
+            if phase == mb_rules.CLAIM:
                 if p[P_ONLY]:  # forced honest: its one legal action
                     value[i] = int(np.flatnonzero(legal[i])[0])
                 else:
@@ -565,7 +565,7 @@ class MindBluffBatchBot(BatchBot):
             cands += [s.eats] * p[P_FULL]
             for c in range(1, m + 1):
                 cands += [tuple(k for k in s.eats if k != c)] * p[P_FULL + c]
-            if phase == rules_mb.RESPOND:
+            if phase == mb_rules.RESPOND:
                 # The turn under way has no verdict yet: its claim if forced honest.
                 cands.append((p[P_CLAIM],) if p[P_FORCED] else s.eats)
                 view = mb_bots.SeatView(s, 0, phase, tuple(cands), p[P_CLAIM], bool(p[P_FORCED]))
