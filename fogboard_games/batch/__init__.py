@@ -21,7 +21,8 @@ The rules live in `boards.py` (phantom tic-tac-toe, dark hex, recon hex),
 and its series) and `parley.py`; what every game shares (the State snapshot,
 the history, the refusal of illegal actions, the observation forms and
 dtypes) in
-`env.py`; this module holds `make`, which says which games are covered.
+`env.py`; the batched bots (random, and the heuristics that vectorize) in
+`bots.py`; this module holds `make`, which says which games are covered.
 """
 
 from __future__ import annotations

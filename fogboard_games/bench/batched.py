@@ -2,8 +2,8 @@
 pgx when it is installed (docs/batch.md#speed, docs/performance.md).
 
 The batch carries on from slice to slice (`BatchPlay`), as a training loop
-would, and plays actions drawn from the legal mask by `random_actions`,
-vectorized so that the draw stays a small part of a step. pgx is a
+would, and plays actions drawn from the legal mask by `random_actions`
+(batch/bots.py), vectorized so that the draw stays a small part of a step. pgx is a
 benchmark peer only, imported here when present, never a dependency
 (`PgxPlay`: its step, draw and restart in one jitted call, timed after its
 compile).
@@ -16,6 +16,7 @@ import time
 import numpy as np
 import pyspiel
 
+from fogboard_games.batch.bots import random_actions
 from fogboard_games.bench.options import DEFAULT_BATCH_SIZE, check_options
 from fogboard_games.bench.playouts import SLICES, interleaved, playout_rate
 from fogboard_games.bench.report import cell
@@ -70,36 +71,6 @@ PGX_PAIRS = (
 )
 # Rows of the C++ table beyond the covered presets: (name, our game, C++ game).
 EXTRA_PAIRS = (("dark-hex-11", "fogboard_dark_hex(board_size=11)", "dark_hex(board_size=11)"),)
-
-
-def random_actions(rng, mask):
-    """One uniformly random legal action per row of a (B, A) mask, vectorized.
-
-    Row b with c legal actions draws k = floor(u * c), u uniform in [0, 1)
-    (one float64 per row: uniform over the c actions up to float64 rounding,
-    a bias below 1e-15, and k < c always), and plays its (k + 1)-th legal
-    action: the number of actions whose running count of legal actions is
-    still at most k. The running counts are A - 1 vectorized additions over
-    rows along the mask's transposed (A, B) layout, the one
-    `fogboard_games.batch` hands out; drawing one number per row instead of
-    one per action and row keeps the draw a small part of a step. Rows with
-    no legal action get A - 1.
-    """
-    by_action = mask.T.view(np.uint8)
-    A, B = by_action.shape
-    counts = np.empty((A - 1, B), np.uint8 if A < 256 else np.uint16)
-    if A > 1:
-        counts[0] = by_action[0]
-        for i in range(1, A - 1):
-            np.add(counts[i - 1], by_action[i], out=counts[i])
-        total = counts[-1] + by_action[-1]
-    else:
-        total = by_action[0]
-    k = (rng.random(B) * total).astype(counts.dtype)
-    # The last action needs no count: it is chosen when all the others are passed.
-    # (a new array: written over `counts` itself, the compare ran 1.5-5x slower)
-    passed = np.less_equal(counts, k)
-    return np.add.reduce(passed.view(np.uint8), axis=0, dtype=counts.dtype).astype(np.int64)
 
 
 class BatchPlay:

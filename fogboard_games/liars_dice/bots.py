@@ -152,16 +152,19 @@ class LiarsDiceHeuristic(SeatBot):
 
     def decide(self, state) -> int:
         view = seat_view(state, self.player)
-        s = view.setup
         legal = state.legal_actions()
         if view.phase == rules.CHOOSING:
-            below = (
-                best_count(s, view.hand)
-                < mean_best_count(s.sides, s.wild_face, len(view.hand)) - EPS
-            )
-            return s.reroll if below and s.reroll in legal else s.keep
+            return self.choose_reroll(view, legal)
         rng = self.rng(state.information_state_string(self.player))
         return self.choose_bidding(view, legal, rng)
+
+    def choose_reroll(self, view: SeatView, legal: list[int]) -> int:
+        # (a method of its own, as choose_bidding: batch/bots.py tables both)
+        s = view.setup
+        below = (
+            best_count(s, view.hand) < mean_best_count(s.sides, s.wild_face, len(view.hand)) - EPS
+        )
+        return s.reroll if below and s.reroll in legal else s.keep
 
     def choose_bidding(self, view: SeatView, legal: list[int], rng) -> int:
         s = view.setup

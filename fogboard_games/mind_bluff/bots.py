@@ -215,7 +215,11 @@ class MindBluffHeuristic(SeatBot):
             if s.max_eat > 1 and rng.random() < BLUFF_RATE:
                 claim = rng.choice([k for k in s.eats if k != actual])
             return s.max_eat + claim
-        # RESPOND
+        return self.choose_response(view)  # RESPOND
+
+    def choose_response(self, view: SeatView) -> int:
+        # (a method of its own, as choose_eat: batch/bots.py tables both)
+        s = view.setup
         if view.forced:
             return s.believe  # a forced-honest claim is always TRUE
         if claim_truth(view) < DOUBT_BELOW or min(remaining_weights(view)) <= s.max_eat + 1:
