@@ -28,7 +28,7 @@ import pyspiel
 
 import fogboard_games
 from fogboard_games import batch
-from fogboard_games.bench.batched import random_actions
+from fogboard_games.batch import bots as batch_bots
 from fogboard_games.bots import make_bot
 from fogboard_games.core.guards import describe
 from fogboard_games.core.observer import INFO_STATE, ObsKey
@@ -324,10 +324,11 @@ def make(preset, opponent: str = "random", seat: int = 0, seed: int | None = Non
 
 # ---- the vector environment (docs/gym.md#the-vector-environment) ----------------
 
-# The opponents that play every row at once (`_opponent_actions`). The other
-# kinds of `bots.make_bot` decide one pyspiel state at a time in Python:
-# stepping them row by row would undo the batching.
-OPPONENTS = ("random",)
+# The opponents that play every row at once: the batched bots
+# (fogboard_games.batch.bots: random everywhere, heuristic where it
+# vectorizes). The other kinds of `bots.make_bot` decide one pyspiel state
+# at a time in Python: stepping them row by row would undo the batching.
+OPPONENTS = batch_bots.KINDS
 VECTOR_DTYPES = ("float32", "uint8")  # the observation's; uint8 holds every count piece too
 
 
@@ -366,11 +367,11 @@ class FogboardVectorEnv(VectorEnv):
             )
         if seed is not None and not _is_int(seed):
             raise ValueError(f"seed must be None or an int, got {describe(seed)}")
-        if opponent not in OPPONENTS:
+        if not isinstance(opponent, str) or opponent not in OPPONENTS:
             raise ValueError(
-                f"the vector environment's opponents are one of {', '.join(OPPONENTS)} (drawn "
-                f"for every row at once), got {describe(opponent)}; for a bot of another kind "
-                "use fogboard_games.gym.make"
+                f"the vector environment's opponents are one of {', '.join(OPPONENTS)} (batched "
+                f"bots, fogboard_games.batch.bots), got {describe(opponent)}; for a bot of "
+                "another kind use fogboard_games.gym.make"
             )
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(
@@ -384,6 +385,12 @@ class FogboardVectorEnv(VectorEnv):
                 f"dtype must be None or one of {', '.join(VECTOR_DTYPES)}, got {describe(dtype)}"
             )
         self.engine = batch.make(game, batch_size=int(num_envs), seed=seed, dtype=name)
+        try:
+            self._bot = batch_bots.make_bot(opponent, self.engine)
+        except ValueError as error:  # (the heuristics of the boards and Parley)
+            raise ValueError(
+                f"{error}; fogboard_games.gym.make plays that bot, one game at a time"
+            ) from None
         self.game, self.seat, self.opponent = game, int(seat), opponent
         self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         self.num_envs = B = int(num_envs)
@@ -421,6 +428,7 @@ class FogboardVectorEnv(VectorEnv):
             chance, opponents = np.random.SeedSequence(seed).spawn(2)
             self.engine.rng = np.random.default_rng(chance)
             self._np_random = np.random.default_rng(opponents)
+            self._bot.rng = self._np_random  # (the opponents' draws and ties)
             self._np_random_seed = seed
         everyone = np.ones(self.num_envs, bool)
         self._paid[:] = 0.0
@@ -483,9 +491,9 @@ class FogboardVectorEnv(VectorEnv):
 
     def _opponent_actions(self, state: batch.State) -> np.ndarray:
         """(B,) int64: the opponents' actions in every row of the engine's
-        snapshot `state` (only the rows where an opponent moves are played):
-        one uniformly random legal action each, drawn for every row at once."""
-        return random_actions(self._np_random, state.legal_action_mask)
+        snapshot `state` (only the rows where an opponent moves are played),
+        from the batched bot of `opponent`, for every row at once."""
+        return self._bot.actions(state)
 
     def _restart(self, rows: np.ndarray) -> None:
         """Restart the rows of a bool mask and play them to the agent's decision."""
@@ -541,7 +549,8 @@ def make_vec(
 ) -> FogboardVectorEnv:
     """`num_envs` games of `preset` (a name in fogboard_games.PRESETS, or a
     pyspiel game of ours that `fogboard_games.batch.make` covers), the agent
-    in `seat` of each against `opponent` ("random"). `options`:
+    in `seat` of each against `opponent` ("random", or "heuristic" where
+    fogboard_games.batch.bots has it batched). `options`:
     `illegal_action` ("end" or "raise"), `illegal_reward` (-1.0), `dtype`
     (None: float32, or "uint8") of the observations."""
     return FogboardVectorEnv(preset, num_envs, opponent, seat, seed, **options)

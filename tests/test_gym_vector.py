@@ -183,8 +183,16 @@ def test_an_illegal_action_ends_the_row_or_raises_changing_nothing(preset):
     "kwargs, words",
     [
         (
+            dict(preset="phantom-ttt-3", num_envs=2, opponent="mcts"),
+            "opponents are one of random, heuristic",
+        ),
+        (
             dict(preset="phantom-ttt-3", num_envs=2, opponent="heuristic"),
-            "opponents are one of random",
+            r"does not vectorize.*fogboard_games.gym.make plays that bot",
+        ),
+        (
+            dict(preset="parley-tiny", num_envs=2, opponent="heuristic"),
+            r"heuristic bot of fogboard_parley does not vectorize",
         ),
         (dict(preset="phantom-ttt-3", num_envs=0), "num_envs must be a positive int"),
         (dict(preset="phantom-ttt-3", num_envs=2, seat=2), "seat must be an int in 0..1"),
@@ -196,3 +204,27 @@ def test_an_illegal_action_ends_the_row_or_raises_changing_nothing(preset):
 def test_bad_arguments_are_refused_by_name(kwargs, words):
     with pytest.raises(ValueError, match=words):
         fogboard_gym.make_vec(**kwargs)
+
+
+@pytest.mark.parametrize("preset", ["liars-dice", "mind-bluff", "mind-bluff-series"])
+def test_heuristic_opponents_play_the_scalar_heuristics_moves(preset):
+    """Every opponent decision in every row's history is one the scalar
+    heuristic plays there (its seed-0 action, or one of its tied actions
+    under other seeds: tests/test_batch_bots.py's scalar_choices)."""
+    from test_batch_bots import scalar_choices
+
+    env = fogboard_gym.make_vec(preset, 6, opponent="heuristic", seat=1, seed=3)
+    obs, info = env.reset()
+    rng = np.random.default_rng(0)
+    checked = 0
+    for _ in range(12):
+        obs, reward, terminated, truncated, info = env.step(_masked(rng, info["action_mask"]))
+        for row in range(env.num_envs):
+            replay = env.game.new_initial_state()
+            for action in env.engine.history_of(row):
+                mover = replay.current_player()
+                if mover >= 0 and mover != env.seat:
+                    assert action in scalar_choices(env.game, replay, mover, action), (row, action)
+                    checked += 1
+                replay.apply_action(action)
+    assert checked > 50
