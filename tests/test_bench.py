@@ -109,6 +109,14 @@ def test_the_floor_does_the_hand_out_it_stands_for(capsys):
         assert np.shares_memory(out, floor.out[ply % 2]) and not floor.out[1 - ply % 2].any()
         written = np.count_nonzero(out, axis=1)
         assert written.min() >= 1 and written.max() <= Floor.ENTRIES
+        s = env.step(random_actions(rng, s.legal_action_mask))
+    # Rows restarted since the last ply are set afresh in both arrays.
+    floor.out[:] = 1
+    s = env.reset(np.arange(B) < 2)
+    out = floor.hand_out(s)
+    other = floor.out[1 - (floor.ply - 1) % 2]  # (the array this ply left alone)
+    assert not other[:2].any() and other[2:].all()
+    assert np.count_nonzero(out[:2], axis=1).max() <= Floor.ENTRIES
     rows = run_batch(rounds=1, seconds=0.01, only=["phantom-ttt-3", "liars-dice-1"], batch_size=8)
     ttt, dice = rows
     assert ttt["floor_batch"] > 0 and ttt["floor_ratio"] == ttt["floor_batch"] / ttt["tensor_cpp"]

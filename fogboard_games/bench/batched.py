@@ -52,8 +52,9 @@ floor     plain play plus only the part of handing out the movers' tensors that 
           array of every seat's rows, cast into a float32 (B, D) array (the mover
           changes in most rows at most plies), or where every ply passes the turn in
           every row (abrupt boards without a sense) four float32 entries a row
-          written into that ply's movers' array; its ratio, to the C++ loop with
-          tensor, is the most the tensor ratio could reach (measured alongside it)
+          written into that ply's movers' array and restarted rows set afresh;
+          its ratio, to the C++ loop with tensor, is the most the tensor ratio
+          could reach (measured alongside it)
 bytes/row the batch environment's memory per row (history, bitboards, tensor stores,
           the handed-out array and its log: memory_per_row(), game tables apart)"""
 
@@ -158,9 +159,10 @@ class Floor:
     ply passes the turn in every row (`always_passes`: abrupt boards without a
     sense), the movers' tensors are one block, and a ply writes its four
     entries a row (a board attempt) into that ply's movers' float32 array, the
-    two arrays taking turns. Left out, as the engine cannot skip them either
-    but they are not the hand-out: the game's own writes into its stores, the
-    restarted rows' blank tensors, the zeros of finished rows."""
+    two arrays taking turns, and sets the rows restarted since the last ply
+    afresh in both (a new game's tensors change whole). Left out, as the
+    engine cannot skip them either but they are not the hand-out: the game's
+    own writes into its stores, the zeros of finished rows."""
 
     ENTRIES = 4  # a board attempt's entries in the mover's tensor
     PLIES = 16  # stand-in plies of entries, taken in turn
@@ -170,6 +172,7 @@ class Floor:
         self.batch_size, self.ply = B, 0
         self.rows = np.arange(B)
         self.blocks = bool(getattr(env, "always_passes", False))
+        self.env = env
         if self.blocks:
             self.out = np.zeros((2, B, D), np.float32)
             rng = np.random.default_rng(0)
@@ -184,6 +187,9 @@ class Floor:
     def hand_out(self, state) -> np.ndarray:
         """The ply's hand-out into the stand-in arrays; the array handed out."""
         if self.blocks:
+            fresh = np.flatnonzero(self.env.history_len == 0)  # (no chance: restarted)
+            if len(fresh):
+                self.out[:, fresh] = 0
             out = self.out[self.ply & 1]
             out.reshape(-1)[self.entries[self.ply % self.PLIES]] = self.ones
         else:  # store row p * B + b: seat p's of row b (finished rows: clipped)
