@@ -252,7 +252,7 @@ class Boards(Env):
             self.o_senses = off["senses"]
             self.o_sensed = off["sensed"]
         self.row_at = self.rows * D  # flat index of row b's tensor of seat 0
-        self.slot_rows = (self.rows, self.rows + B)  # the store rows of each slot
+        self.slot_rows = np.stack([self.rows, self.rows + B])  # the store rows of each slot
         self.scratch = 2 * B * D
         # An attempt's four entries, by key 2 * (cells * j + cell) + placed (the
         # seat's j-th attempt): the cell leaves "unknown" and becomes own stone
