@@ -252,7 +252,6 @@ class Boards(Env):
             self.o_senses = off["senses"]
             self.o_sensed = off["sensed"]
         self.row_at = self.rows * D  # flat index of row b's tensor of seat 0
-        self.slot_rows = np.stack([self.rows, self.rows + B])  # the store rows of each slot
         self.scratch = 2 * B * D
         # An attempt's four entries, by key 2 * (cells * j + cell) + placed (the
         # seat's j-th attempt): the cell leaves "unknown" and becomes own stone
@@ -711,7 +710,7 @@ class Boards(Env):
         B, D, n2 = self.batch_size, self.info_size, self.cells
         complete = attempting is None
         if self.always_passes:  # the mover's tensors are slot _mine (see _seat_views)
-            srow = self.slot_rows[self._mine]
+            srow = self.rows + B if self._mine else self.rows  # (never written in place)
         else:
             srow = self.mover * B
             srow += self.rows
