@@ -153,7 +153,7 @@ class Floor:
     (docs/batch.md#observations).
 
     Where the mover changes in most rows at most plies (the classical boards,
-    Liar's Dice, Mind Bluff, Parley), each such row's handed-out tensor changes
+    Liar's Dice), each such row's handed-out tensor changes
     whole: one gather of the movers' rows (`state.current_player`) from a
     uint8 array of every seat's rows, cast into the float32 array. Where every
     ply passes the turn in every row (`always_passes`: abrupt boards without a
