@@ -587,6 +587,28 @@ def test_a_held_observation_is_read_only_and_shows_the_next_read(preset, form):
     assert not any("getrefcount" in open(f).read() for f in batch_sources())
 
 
+def test_a_finished_row_reads_zeros_by_every_route_of_a_read():
+    """A mirror row showing no store row (-1: a finished row) reads zeros by each
+    route of a read, whatever the store's rows hold, its last one too: the whole
+    gather, whole rows where the row shown changed, and a block of columns (the
+    store gathers them from a row of zeros kept past its own rows)."""
+    B, D = 8, 5
+    store = Store(2 * B, D, (np.arange(2 * B) % B).astype(np.int32))
+    store.array[:] = 7
+    want = np.arange(B) + B * (np.arange(B) % 2)  # seat b % 2 of row b
+    want[[2, 5]] = -1
+    obs = store.read(0, want, np.float32)  # the first read: every row gathered
+    assert not obs[[2, 5]].any() and (np.delete(obs, [2, 5], axis=0) == 7).all()
+    store.array[:, 1:3] = 9
+    store.columns(1, 3)  # a block of columns rewritten in place
+    want[1] = -1  # row 1 finishes: one row changed, so the read copies it alone
+    obs = store.read(0, want, np.float32)
+    assert not obs[[1, 2, 5]].any()
+    rest = np.delete(obs, [1, 2, 5], axis=0)
+    assert (rest[:, 1:3] == 9).all() and (rest[:, [0, 3, 4]] == 7).all()
+    assert not store.padded[-1].any()  # (the row of zeros past the store's own)
+
+
 def batch_sources():
     import pathlib
 

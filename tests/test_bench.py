@@ -72,3 +72,54 @@ def test_the_workloads_measure_the_registered_counterpart(capsys):
     out = capsys.readouterr().out.splitlines()
     rows = [line for line in out if line.startswith(("phantom-ttt-3", "ismcts phantom-ttt-3"))]
     assert len(rows) == 2 and all("phantom_ttt(obstype=reveal-numturns)" in r for r in rows)
+
+
+def test_the_floor_does_the_hand_out_it_stands_for(capsys):
+    """bench --batch's floor (bench.batched.Floor) does, at every ply, the part
+    of handing out the movers' tensors it stands for, and each row of the table
+    carries it beside the C++ loop (what is checked is the work, not its time)."""
+    import numpy as np
+
+    from fogboard_games import batch
+    from fogboard_games.bench.batched import Floor, random_actions, run_batch
+
+    B = 6
+    env = batch.make("phantom-ttt-3", batch_size=B, seed=0)
+    floor = Floor(env)
+    assert not floor.blocks
+    floor.store[:] = np.arange(2 * B)[:, None]  # stand-in store row r holds r
+    rng = np.random.default_rng(0)
+    s = env.reset()
+    for _ in range(8):  # (collisions keep the turn: the movers differ from row to row)
+        out = floor.hand_out(s)
+        assert out.dtype == np.float32 and out.shape == (B, env.tensor_size)
+        running = ~s.terminated
+        movers = s.current_player * B + np.arange(B)  # seat p of row b: store row p * B + b
+        assert np.array_equal(out[running], np.repeat(movers[running, None], out.shape[1], 1))
+        s = env.step(random_actions(rng, s.legal_action_mask))
+    # Abrupt dark hex: every ply passes the turn, so a ply writes its four entries
+    # a row into that ply's movers' array, the two arrays taking turns.
+    env = batch.make("dark-hex-5", batch_size=B, seed=0)
+    floor = Floor(env)
+    assert floor.blocks and floor.out.shape == (2, B, env.tensor_size)
+    s = env.reset()
+    for ply in range(4):
+        floor.out[:] = 0
+        out = floor.hand_out(s)
+        assert np.shares_memory(out, floor.out[ply % 2]) and not floor.out[1 - ply % 2].any()
+        written = np.count_nonzero(out, axis=1)
+        assert written.min() >= 1 and written.max() <= Floor.ENTRIES
+        s = env.step(random_actions(rng, s.legal_action_mask))
+    # Rows restarted since the last ply are set afresh in both arrays.
+    floor.out[:] = 1
+    s = env.reset(np.arange(B) < 2)
+    out = floor.hand_out(s)
+    other = floor.out[1 - (floor.ply - 1) % 2]  # (the array this ply left alone)
+    assert not other[:2].any() and other[2:].all()
+    assert np.count_nonzero(out[:2], axis=1).max() <= Floor.ENTRIES
+    rows = run_batch(rounds=1, seconds=0.01, only=["phantom-ttt-3", "liars-dice-1"], batch_size=8)
+    ttt, dice = rows
+    assert ttt["floor_batch"] > 0 and ttt["floor_ratio"] == ttt["floor_batch"] / ttt["tensor_cpp"]
+    assert dice["floor_batch"] is None and dice["floor_ratio"] is None  # (no C++ twin)
+    out = capsys.readouterr().out
+    assert "floor     plain play plus only the part of handing out" in out

@@ -455,10 +455,10 @@ class Boards(Env):
             self.sensing[rows] = True
         if self.tracking:
             self.ply_keys[:, rows] = 0
+            B = self.batch_size
             for store, blank in ((self.info, self.blank), (self.obs, self.obs_blank)):
-                if store is not None:
-                    store.array[rows] = blank
-                    store.array[rows + self.batch_size] = blank
+                if store is not None:  # (both slots' rows in one call)
+                    store.array[: 2 * B].reshape(2, B, -1)[:, rows] = blank
                     store.restart(rows)
 
     # ---- what the mover may do ------------------------------------------------
@@ -748,14 +748,15 @@ class Boards(Env):
         B, D, n2 = self.batch_size, self.info_size, self.cells
         complete = attempting is None
         if self.always_passes:  # the mover's tensors are slot _mine (see _seat_views)
-            base = self.row_at + self._mine * (B * D)
+            srow = self.rows + B if self._mine else self.rows  # (never written in place)
         else:
-            base = self.mover * (B * D) + self.row_at
+            srow = self.mover * B
+            srow += self.rows
         if not complete:  # rows sitting out write to the scratch row
-            base = np.where(attempting, base, self.scratch)
+            srow = np.where(attempting, srow, 2 * B)
+        base = srow * D  # each row's store row (the scratch row's too), and its start
         result = (acts << 1) + placed_one
         block = self._mine if self.always_passes else None  # (the movers' mirror)
-        srow = base // D  # each row's store row (the scratch row's too)
         if self.obs is not None:  # the same ply's board entries, in the observation
             obs, E = self.obs, self.obs_size
             at = (srow * E)[:, None] + self.obs_entries.take(result, 0, mode="clip")
@@ -836,10 +837,11 @@ class Boards(Env):
 
     def _write_outcome(self, rows: np.ndarray, outcome: np.ndarray) -> None:
         """Public: seat 0 won / draw / seat 1 won, in both seats' tensors."""
+        B = self.batch_size
         which = OUTCOME_AT.take(outcome[rows])
+        both = rows[:, None] + (0, B)  # the rows' store rows in both slots
         for store, o in ((self.info, self.o_outcome), (self.obs, self.obs_outcome)):
             if store is not None:
-                at = rows * store.size + o + which
-                store.write(at, 1, rows=rows)
-                B = self.batch_size
-                store.write(at + B * store.size, 1, rows=rows + B)
+                at = both * store.size
+                at += (o + which)[:, None]
+                store.write(at, 1, rows=both)

@@ -74,7 +74,10 @@ class Store:
         self.blank = blank  # the row every restart sets, if one for all (the boards)
         self.private = private
         self.whole = whole
-        self.array = np.zeros((rows, size), np.uint8)
+        # The rows, then one row of zeros that nothing writes: a read gathers the
+        # rows it shows by `want` as it is, -1 (a finished row) giving zeros.
+        self.padded = np.zeros((rows + 1, size), np.uint8)
+        self.array = self.padded[:rows]
         self.flat = self.array.reshape(-1)
         self.size = size
         self.row_of = row_of
@@ -87,7 +90,7 @@ class Store:
 
     def arrays(self) -> list:
         """Every array the store keeps: its own, its mirrors', its log's."""
-        kept = [self.array] + ([] if self.blank is None else [self.blank])
+        kept = [self.padded] + ([] if self.blank is None else [self.blank])
         for m in self.mirrors.values():
             kept += [m.array, m.shown] + ([] if m.blank is None else [m.blank])
         for entry in self.log:
@@ -171,21 +174,15 @@ class Store:
                 full &= ~seat
         count = B if full is None else np.count_nonzero(full)
         if 2 * count > B:  # most rows changed whole: all of them, in one gather
-            np.copyto(out[:B], self.array.take(np.maximum(want, 0), axis=0), casting="unsafe")
-            zero = np.flatnonzero(want < 0)
+            np.copyto(out[:B], self.padded.take(want, axis=0), casting="unsafe")
         else:
             flat, shown = out.reshape(-1), mirror.shown
             # The writes replayed in order (so the last one of an entry stands),
             # with the values written: what the store holds there now.
-            live = None
             for _, kind, data, block, srow, values in entries:
                 if kind == COLUMNS:  # the store's values now, in the rows to show
                     lo, hi = data
-                    if live is None:
-                        live = np.maximum(want, 0), np.flatnonzero(want < 0)
-                    np.copyto(out[:B, lo:hi], self.array[live[0], lo:hi], casting="unsafe")
-                    if len(live[1]):
-                        out[live[1], lo:hi] = 0
+                    np.copyto(out[:B, lo:hi], self.padded[want, lo:hi], casting="unsafe")
                     continue
                 if kind == RESTART:
                     if self.blank is not None:  # (every store row of the rows)
@@ -208,17 +205,12 @@ class Store:
                     rows *= D
                     target = data + rows.reshape(rows.shape + (1,) * (data.ndim - rows.ndim))
                 flat[target] = values
-            zero = ()
-            if count:
-                copy = np.flatnonzero(full & (want >= 0))
-                if len(copy):
-                    out[copy] = self.array.take(want[copy], axis=0)
-                zero = np.flatnonzero(full & (want < 0))
+            if count:  # (zeros where a row finished: want -1)
+                copy = np.flatnonzero(full)
+                out[copy] = self.padded.take(want[copy], axis=0)
             if len(part):  # the other columns are the old store row's already
                 rows = want[part]
                 for cols in self.private:  # (a take of the column view runs 10x slower)
                     out[part, cols] = self.array[rows, cols]
-        if len(zero):
-            out[zero] = 0
         mirror.shown[:] = want
         mirror.seen = self.seq

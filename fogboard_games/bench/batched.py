@@ -47,6 +47,15 @@ plain     no tensor read; tensor: the mover's information-state tensor read at e
 ratio     batch / C++ loop, both measured in this run; -: no C++ counterpart; a game
           marked "ours:" has none either and is measured beside our own pyspiel
           game's Python loop instead (same loop, same reads)
+floor     plain play plus only the part of handing out the movers' tensors that this
+          kind of engine cannot avoid, done on stand-in arrays of the same sizes
+          (bench.batched.Floor): one (B, D) gather of the movers' rows from a uint8
+          array of every seat's rows, cast into a float32 (B, D) array (the mover
+          changes in most rows at most plies), or where every ply passes the turn in
+          every row (abrupt boards without a sense) four float32 entries a row
+          written into that ply's movers' array and restarted rows set afresh;
+          its ratio, to the C++ loop with tensor, is the most the tensor ratio
+          could reach (measured alongside it; presets with a C++ twin only)
 bytes/row the batch environment's memory per row (history, bitboards, tensor stores,
           the handed-out array and its log: memory_per_row(), game tables apart)"""
 
@@ -79,14 +88,14 @@ class BatchPlay:
     plays on for that long from where the last call stopped and returns plies
     (running rows' decisions) per second."""
 
-    def __init__(self, env, tensor: bool, seed: int = 0):
-        self.env, self.tensor = env, tensor
+    def __init__(self, env, tensor: bool, seed: int = 0, floor=None):
+        self.env, self.tensor, self.floor = env, tensor, floor
         self.rng = np.random.default_rng(seed)
         self.state = env.reset()
 
     def rate(self, seconds: float) -> float:
         """Plies per wall second; `cpu_rate` is set to plies per CPU second."""
-        env, rng, state, tensor = self.env, self.rng, self.state, self.tensor
+        env, rng, state, tensor, floor = self.env, self.rng, self.state, self.tensor, self.floor
         plies = 0
         cpu = time.process_time()
         start = time.perf_counter()
@@ -95,6 +104,8 @@ class BatchPlay:
             for _ in range(8):
                 if tensor:
                     state.observation  # noqa: B018  (reading it is the workload)
+                elif floor is not None:
+                    floor.hand_out(state)
                 plies += env.batch_size - np.count_nonzero(state.terminated)
                 state = env.step(random_actions(rng, state.legal_action_mask))
                 if state.terminated.any():
@@ -102,6 +113,63 @@ class BatchPlay:
         self.state = state
         self.cpu_rate = plies / max(time.process_time() - cpu, 1e-9)
         return plies / (time.perf_counter() - start)
+
+
+class Floor:
+    """The least a step must do to hand out the movers' information-state
+    tensors in float32, done on stand-in arrays of the real sizes (B rows, D
+    entries; `hand_out(state)` at every ply of plain play): the floor under
+    the tensor read of `fogboard_games.batch`, whose stores keep every seat's
+    tensor in uint8 and hand out a float32 array of the movers'
+    (docs/batch.md#observations).
+
+    Where the mover changes in most rows at most plies (the classical boards,
+    Liar's Dice), each such row's handed-out tensor changes
+    whole: one gather of the movers' rows (`state.current_player`) from a
+    uint8 array of every seat's rows, cast into the float32 array. Where every
+    ply passes the turn in every row (`always_passes`: abrupt boards without a
+    sense), the movers' tensors are one block, and a ply writes its four
+    entries a row (a board attempt) into that ply's movers' float32 array, the
+    two arrays taking turns, and sets the rows restarted since the last ply
+    afresh in both (a new game's tensors change whole). Left out, as the
+    engine cannot skip them either but they are not the hand-out: the game's
+    own writes into its stores, the zeros of finished rows."""
+
+    ENTRIES = 4  # a board attempt's entries in the mover's tensor
+    PLIES = 16  # stand-in plies of entries, taken in turn
+
+    def __init__(self, env):
+        B, D = env.batch_size, env.tensor_size
+        self.batch_size, self.ply = B, 0
+        self.rows = np.arange(B)
+        self.blocks = bool(getattr(env, "always_passes", False))
+        self.env = env
+        if self.blocks:
+            self.out = np.zeros((2, B, D), np.float32)
+            rng = np.random.default_rng(0)
+            cols = np.sort(rng.integers(0, D, (self.PLIES, B, self.ENTRIES)), axis=2)
+            self.entries = (self.rows * D)[:, None] + cols  # flat, row by row
+            self.ones = np.ones((B, self.ENTRIES), np.float32)
+        else:
+            self.store = np.zeros((env.num_players * B, D), np.uint8)
+            self.out = np.zeros((B, D), np.float32)
+            self.want = np.empty(B, np.int64)
+
+    def hand_out(self, state) -> np.ndarray:
+        """The ply's hand-out into the stand-in arrays; the array handed out."""
+        if self.blocks:
+            fresh = np.flatnonzero(self.env.history_len == 0)  # (no chance: restarted)
+            if len(fresh):
+                self.out[:, fresh] = 0
+            out = self.out[self.ply & 1]
+            out.reshape(-1)[self.entries[self.ply % self.PLIES]] = self.ones
+        else:  # store row p * B + b: seat p's of row b (finished rows: clipped)
+            out = self.out
+            np.multiply(state.current_player, self.batch_size, out=self.want)
+            self.want += self.rows
+            np.copyto(out, self.store.take(self.want, axis=0, mode="clip"), casting="unsafe")
+        self.ply += 1
+        return out
 
 
 def load_pgx():
@@ -209,7 +277,8 @@ def run_batch(
     )
     print(
         f"{'preset':<22}{'C++ game':<40}{'batch':>11}{'C++ loop':>10}{'ratio':>7}"
-        f"{'batch tensor':>13}{'C++ loop':>10}{'ratio':>7}{'bytes/row':>10}"
+        f"{'batch tensor':>13}{'C++ loop':>10}{'ratio':>7}{'floor':>11}{'ratio':>7}"
+        f"{'bytes/row':>10}"
     )
     results = []
     for preset in presets:
@@ -223,12 +292,23 @@ def run_batch(
             tensor: BatchPlay(batch.make(ours, batch_size=batch_size, seed=0), tensor)
             for tensor in (False, True)
         }
-        for play in plays.values():
+        # The floor where a target is set beside a C++ twin (its stand-in arrays
+        # would double the memory of the games whose tensors are largest).
+        floor = None
+        if game is not None and preset not in OWN_LOOP:
+            floor_env = batch.make(ours, batch_size=batch_size, seed=0)
+            floor = BatchPlay(floor_env, False, floor=Floor(floor_env))
+        for play in [*plays.values()] + ([floor] if floor else []):
             play.rate(seconds / SLICES)  # (warm: the first tensors, the buffers)
         best = {}
         for r in range(rounds):
             for tensor, play in plays.items():
+                # (the floor alongside the tensor read, in the same slices)
+                alongside = tensor and floor is not None
+                who = ("batch", "floor", "cpp") if alongside else ("batch", "cpp")
                 measures = [lambda k, p=play: p.rate(seconds / SLICES)]
+                if alongside:
+                    measures.append(lambda k, f=floor: f.rate(seconds / SLICES))
                 if game is not None:
                     mode = "tensor()" if tensor else "plain"
                     measures.append(
@@ -236,8 +316,8 @@ def run_batch(
                             g, seconds / SLICES, m, r * SLICES + k, decisions_only=True
                         )
                     )
-                for who, rate in zip(("batch", "cpp"), interleaved(measures, SLICES)):
-                    best[who, tensor] = max(best.get((who, tensor), 0.0), rate)
+                for name, rate in zip(who, interleaved(measures, SLICES)):
+                    best[name, tensor] = max(best.get((name, tensor), 0.0), rate)
         row = {
             "preset": preset,
             "cpp": cpp,
@@ -245,17 +325,20 @@ def run_batch(
             "tensor_batch": best["batch", True],
             "plain_cpp": best.get(("cpp", False)),
             "tensor_cpp": best.get(("cpp", True)),
+            "floor_batch": best.get(("floor", True)),
             "bytes_per_row": plays[True].env.memory_per_row(),
         }
         plain_ratio = row["plain_batch"] / row["plain_cpp"] if cpp else None
         tensor_ratio = row["tensor_batch"] / row["tensor_cpp"] if cpp else None
         row["plain_ratio"], row["tensor_ratio"] = plain_ratio, tensor_ratio
+        row["floor_ratio"] = row["floor_batch"] / row["tensor_cpp"] if floor else None
         results.append(row)
         print(
             f"{preset:<22}{cpp or '-':<40}{row['plain_batch']:>11.0f}"
             f"{cell(row['plain_cpp'], 10, 0)}{cell(plain_ratio, 7, 1)}"
             f"{row['tensor_batch']:>13.0f}{cell(row['tensor_cpp'], 10, 0)}"
-            f"{cell(tensor_ratio, 7, 1)}{row['bytes_per_row']:>10}",
+            f"{cell(tensor_ratio, 7, 1)}{cell(row['floor_batch'], 11, 0)}"
+            f"{cell(row['floor_ratio'], 7, 1)}{row['bytes_per_row']:>10}",
             flush=True,
         )
     print(BATCH_LEGEND)
