@@ -31,11 +31,9 @@ from fogboard_games import batch
 from fogboard_games.batch import bots as batch_bots
 from fogboard_games.bots import make_bot
 from fogboard_games.core.guards import describe
-from fogboard_games.core.observer import INFO_STATE, ObsKey
+from fogboard_games.core.observer import INFO_STATE
 from fogboard_games.core.registry import GAMES
 from fogboard_games.core.sampling import chance_outcome
-from fogboard_games.mind_bluff import series
-from fogboard_games.parley import rules as parley_rules
 
 try:
     import gymnasium
@@ -64,51 +62,13 @@ __all__ = [
 # exception), or "raise" a ValueError, the game untouched.
 ILLEGAL_ACTIONS = ("end", "raise")
 
-# Pieces of the information-state tensors that hold counts rather than
-# 0/1 flags, and the most each can hold, by the game's rules: dice of one
-# face in a hand (at most a seat's dice), Mind Bluff's honesty debt (at most
-# one per turn), Parley's points of a round (stand, friend, enemy) and
-# totals. Every other piece of every game is 0/1 (each game's page,
-# #tensor-pieces; the tests check every entry against these bounds).
-PARLEY_ROUND_MOST = (
-    parley_rules.SURVIVOR_POINTS + parley_rules.FRIEND_POINTS + parley_rules.ENEMY_KILL_POINTS
-)
-COUNT_PIECES = {
-    "fogboard_liars_dice": lambda s: {"hands": s.numdice, "hand": s.numdice, "shown": s.numdice},
-    "fogboard_mind_bluff": lambda s: {"debts": s.max_turns},
-    "fogboard_parley": lambda s: {
-        "points": PARLEY_ROUND_MOST,
-        "totals": PARLEY_ROUND_MOST * s.rounds,
-    },
-}
-
-
-def _high(short_name: str, encoder, key: ObsKey) -> np.ndarray:
-    """The most each entry of `key`'s tensor can hold (float32)."""
-    layout = encoder.layout(key)
-    high = np.ones(layout.size, np.float32)
-    if short_name == series.SHORT_NAME:
-        # A series tensor holds its games' tensors whole, in pieces of their own.
-        high[layout.offset["score"] : layout.offset["score"] + 2] = 2.0  # games won
-        for g, inner in enumerate(encoder.inner, 1):
-            for name, inner_key in ((f"game{g}", key), (f"review{g}", series.REVIEW_KEY)):
-                if name in layout.offset:
-                    start = layout.offset[name]
-                    part = _high(series.MIND_BLUFF, inner, inner_key)
-                    high[start : start + part.size] = part
-        return high
-    counts = COUNT_PIECES.get(short_name)
-    for name, most in (counts(encoder.setup) if counts else {}).items():
-        if name in layout.offset:
-            start = layout.offset[name]
-            high[start : start + int(np.prod(layout.shape[name]))] = most
-    return high
-
 
 def observation_high(game: pyspiel.Game) -> np.ndarray:
     """The upper bound of every entry of `game`'s information-state tensor
-    (the lower bound is 0): 1 for a flag, a count piece's most for a count."""
-    return _high(game.get_type().short_name, game.setup.encoder, INFO_STATE)
+    (the lower bound is 0): 1 for a flag, a count piece's most for a count
+    (the game's encoder says which: `Encoder.high`, each game's page,
+    #tensor-pieces)."""
+    return game.setup.encoder.high(INFO_STATE)
 
 
 def _game(preset) -> pyspiel.Game:

@@ -646,11 +646,6 @@ class Boards(Env):
 
     # ---- tensors ----------------------------------------------------------------
 
-    def _max_value(self, form):
-        if form == "observation" and self.sense:  # a cell's age: 1 + own plies since seen
-            return 1 + self.geo.max_own_plies
-        return 1  # one-hot pieces and flags only
-
     def _mover_tensor(self) -> np.ndarray:
         if self.forgets and self.form == "information_state":
             key, want = self._mover_rows()

@@ -12,6 +12,7 @@ import numpy as np
 import pyspiel
 
 from fogboard_games.batch.observations import Store
+from fogboard_games.core.observer import INFO_STATE, OBSERVATION
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)  # -4: the current player of a finished row
 # What State.observation is: the mover's information-state tensor (OpenSpiel's
@@ -79,8 +80,7 @@ class Env:
     chance is drawn there and logged with `_log`), `_legal_mask()`,
     `_play(actions, active)`, `_store(form)` (the form's Store, made and
     filled when first asked), `_mover_rows()` (the mirror key and (B,) store
-    rows of the movers, -1 in finished rows), `_seat_rows(p)` and
-    `_max_value(form)`.
+    rows of the movers, -1 in finished rows) and `_seat_rows(p)`.
 
     `_play` gets every row's action, (B,) int64, and `active`: None when every
     row plays, else the (B,) bool mask of the rows that play (the others'
@@ -113,8 +113,8 @@ class Env:
     ):
         if not _is_index(batch_size) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
-        self.form, self.dtype = self._check_form(game, observation, dtype)
         self.game = game
+        self.form, self.dtype = self._check_form(game, observation, dtype)
         self.batch_size = B = int(batch_size)
         self.rng = np.random.default_rng(seed)
         # One spare column per row: a step writes every row's action at its
@@ -384,7 +384,10 @@ class Env:
         return self._store(form)
 
     def _max_value(self, form: str) -> int:
-        raise NotImplementedError
+        """The most any entry of the form's tensor holds, as the game's encoder
+        bounds it (`Encoder.high`: what a compact dtype must hold)."""
+        key = INFO_STATE if form == "information_state" else OBSERVATION
+        return int(self.game.setup.encoder.high(key).max())
 
 
 def _is_index(x) -> bool:

@@ -420,9 +420,6 @@ class LiarsDice(Env):
 
     # ---- tensors ----------------------------------------------------------------
 
-    def _max_value(self, form):
-        return max(1, self.setup.numdice)  # the hands count dice per face
-
     def _store(self, form: str) -> Store:
         if form == "information_state":
             self._tensors()

@@ -698,10 +698,6 @@ class MindBluff(Env):
 
     # ---- tensors: the Env hooks -------------------------------------------------------
 
-    def _max_value(self, form):
-        # The honesty debts count up to one a turn; the series' score goes to 2.
-        return max([2 if self.is_series else 1] + [g.max_turns for g in self.setups])
-
     def _store(self, form: str) -> Store:
         if form == "observation":
             if self.obs is None:

@@ -575,11 +575,6 @@ class Parley(Env):
 
     # ---- tensors: the Env hooks -------------------------------------------------------
 
-    def _max_value(self, form):
-        # A round's points: 3 standing, 1 for a standing FRIEND, 1 ENEMY kill; the
-        # observation's totals add up every round's.
-        return 5 * (self.rounds if form == "observation" else 1)
-
     def _store(self, form: str, seat=None) -> Store:
         """The store brought to the rows now: the status pieces (the observation:
         the latest turn, the totals and the status) rewritten from the rows'

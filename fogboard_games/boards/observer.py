@@ -108,6 +108,10 @@ class BoardEncoder(contract.Encoder):
                 cached_info_state_tensor, info, self.plan(info)
             )
 
+    def counts(self) -> dict[str, int]:
+        # Recon hex's view: a cell's age, 1 + own plies since it was seen empty.
+        return {"seen_empty_age": 1 + self.setup.max_own_plies} if self.setup.sense else {}
+
     def recall_key(self, key: ObsKey) -> ObsKey:
         """The key an observer of `key` shows. Under imperfect recall a seat
         keeps no record, so a perfect-recall key shows what OpenSpiel's

@@ -29,6 +29,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Literal
 
+import numpy as np
+
 from fogboard_games.core.observer import INFO_STATE, Layout, ObsKey, PieceList
 from fogboard_games.core.params import ParamSpec
 from fogboard_games.core.sharing import HeldByGame, SharedOnClone
@@ -184,6 +186,23 @@ class Encoder(metaclass=abc.ABCMeta):
     @abc.abstractmethod
     def pieces(self, key: ObsKey) -> PieceList:
         """(name, shape) of every piece an observer of this key shows, in order."""
+
+    def counts(self) -> dict[str, int]:
+        """The most each count piece holds, by piece name; every other piece
+        holds flags and one-hots, 0 or 1 (default: no count piece)."""
+        return {}
+
+    def high(self, key: ObsKey) -> np.ndarray:
+        """The most each entry of `key`'s tensor can hold, float32 (the least
+        is 0): the bounds of a Gymnasium Box, and what a compact dtype of the
+        batched engine must hold (tests check every preset's tensors against it)."""
+        layout = self.layout(key)
+        high = np.ones(layout.size, np.float32)
+        for name, most in self.counts().items():
+            if name in layout.offset:
+                start = layout.offset[name]
+                high[start : start + int(np.prod(layout.shape[name]))] = most
+        return high
 
     @abc.abstractmethod
     def encode(self, buf, layout: Layout, match: Match, player: int, private: str) -> None:

@@ -24,7 +24,7 @@ import random
 import numpy as np
 import pyspiel
 
-from fogboard_games.core.observer import all_obs_types
+from fogboard_games.core.observer import all_obs_types, obs_type_key
 from fogboard_games.core.params import is_int
 from fogboard_games.core.review import load_review
 from fogboard_games.core.sampling import chance_outcome
@@ -168,21 +168,31 @@ def check_serialization(game, seed: int = 0) -> None:
 
 
 def check_shapes(game, seed: int = 0) -> None:
-    """Declared tensor shapes equal what the observers and Python route give."""
+    """Declared tensor shapes equal what the observers and Python route give,
+    and every entry lies within the encoder's bounds (`Encoder.high`: 0 up to
+    1, or up to a count piece's most)."""
     rng = random.Random(seed)
     size_info = game.information_state_tensor_size()
     size_obs = game.observation_tensor_size()
+    encoder = game.setup.encoder
     observers = [(t, game.make_py_observer(t)) for t in all_obs_types()]
     for o_type, o in observers:
         pieces = sum(int(np.prod(v.shape)) for v in o.dict.values())
         assert pieces == o.tensor.size, f"{game}: observer {o_type} pieces do not tile its tensor"
+    highs = [encoder.high(obs_type_key(t)) for t, _ in observers]
     for state in playout_states(game, rng, 3):
         for p in range(game.num_players()):
             assert len(state.information_state_tensor(p)) == size_info, _where(game, state)
             assert len(state.observation_tensor(p)) == size_obs, _where(game, state)
-            for _, o in observers:
+            for (o_type, o), high in zip(observers, highs):
                 o.set_from(state, p)
                 assert isinstance(o.string_from(state, p), str)
+                inside = (o.tensor >= 0) & (o.tensor <= high)
+                assert inside.all(), (
+                    f"{_where(game, state)}: seat {p}'s tensor of key {obs_type_key(o_type)} "
+                    "leaves the encoder's "
+                    f"bounds at entries {np.flatnonzero(~inside)[:5].tolist()}"
+                )
 
 
 def check_routes_agree(game, seed: int = 0) -> None:

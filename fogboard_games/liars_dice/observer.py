@@ -87,6 +87,11 @@ class LiarsDiceEncoder(contract.Encoder):
         head = RoundLog(setup, (0,), False, True).head
         self.info_heads = [f"seat {seat} | {head}: " for seat in range(setup.players)]
 
+    def counts(self) -> dict[str, int]:
+        # Hands and shown dice count dice per face.
+        n = self.setup.numdice
+        return {"hands": n, "hand": n, "shown": n, "last_shown": n}
+
     def pieces(self, key: ObsKey) -> PieceList:
         return dice_pieces(self.setup, key)
 

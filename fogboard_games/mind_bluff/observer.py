@@ -44,6 +44,9 @@ from fogboard_games.mind_bluff.rules import EAT, OVER, SEAT_NAMES
 
 
 class MindBluffEncoder(contract.Encoder):
+    def counts(self) -> dict[str, int]:
+        return {"debts": self.setup.max_turns}  # (up to one a turn)
+
     def pieces(self, key: ObsKey) -> PieceList:
         recall, public, private = key
         s = self.setup

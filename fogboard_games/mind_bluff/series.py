@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 import re
 
+import numpy as np
 import pyspiel
 
 from fogboard_games.core import contract, registry
@@ -141,6 +142,20 @@ class SeriesEncoder(contract.Encoder):
             if size:
                 out.append((f"game{g}", (size,)))
         return out
+
+    def high(self, key: ObsKey) -> np.ndarray:
+        """The games' tensors whole, each with its own bounds; the score counts
+        games won, up to 2."""
+        layout = self.layout(key)
+        high = np.ones(layout.size, np.float32)
+        if "score" in layout.offset:
+            high[layout.offset["score"] : layout.offset["score"] + 2] = 2.0
+        for g, inner in enumerate(self.inner, 1):
+            for name, inner_key in ((f"game{g}", key), (f"review{g}", REVIEW_KEY)):
+                if name in layout.offset:
+                    part = inner.high(inner_key)
+                    high[layout.offset[name] : layout.offset[name] + part.size] = part
+        return high
 
     def encode(self, buf, layout: Layout, match: SeriesMatch, player: int, private: str) -> None:
         at = layout.offset

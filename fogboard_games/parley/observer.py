@@ -79,6 +79,11 @@ class ParleyEncoder(contract.Encoder):
         self.reaction_width = n + self.line_width
         self._zero_cache: dict[int, list[float]] = {}
 
+    def counts(self) -> dict[str, int]:
+        # A round's most: standing, a standing FRIEND, an ENEMY killed.
+        most = rules.SURVIVOR_POINTS + rules.FRIEND_POINTS + rules.ENEMY_KILL_POINTS
+        return {"points": most, "totals": most * self.setup.rounds}
+
     def pieces(self, key: ObsKey) -> PieceList:
         recall, public, private = key
         s = self.setup
