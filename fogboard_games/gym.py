@@ -53,6 +53,7 @@ __all__ = [
     "env_id",
     "make",
     "make_vec",
+    "observation_bounds",
     "observation_high",
 ]
 
@@ -63,12 +64,17 @@ __all__ = [
 ILLEGAL_ACTIONS = ("end", "raise")
 
 
-def observation_high(game: pyspiel.Game) -> np.ndarray:
-    """The upper bound of every entry of `game`'s information-state tensor
-    (the lower bound is 0): 1 for a flag, a count piece's most for a count
-    (the game's encoder says which: `Encoder.high`, each game's page,
+def observation_bounds(game: pyspiel.Game) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high): the bounds of every entry of `game`'s information-state
+    tensor, 0 to 1 for a flag, a count piece's least to its most for a count
+    (the game's encoder says which: `Encoder.bounds`, each game's page,
     #tensor-pieces)."""
-    return game.setup.encoder.high(INFO_STATE)
+    return game.setup.encoder.bounds(INFO_STATE)
+
+
+def observation_high(game: pyspiel.Game) -> np.ndarray:
+    """The upper bound of every entry of `game`'s information-state tensor."""
+    return observation_bounds(game)[1]
 
 
 def _game(preset) -> pyspiel.Game:
@@ -139,9 +145,7 @@ class FogboardEnv(gymnasium.Env):
         self.render_mode = render_mode
         self._num_actions = self.game.num_distinct_actions()
         size = self.game.information_state_tensor_size()
-        self.observation_space = spaces.Box(
-            np.zeros(size, np.float32), observation_high(self.game), (size,), np.float32
-        )
+        self.observation_space = spaces.Box(*observation_bounds(self.game), (size,), np.float32)
         self.action_space = spaces.Discrete(self._num_actions)
         self.opponents = self._make_opponents(0)  # a bad kind or option is refused here
         self.state = None
@@ -356,10 +360,8 @@ class FogboardVectorEnv(VectorEnv):
         self.num_envs = B = int(num_envs)
         self.dtype = np.dtype(name)
         A, size = game.num_distinct_actions(), game.information_state_tensor_size()
-        high = observation_high(game).astype(self.dtype)
-        self.single_observation_space = spaces.Box(
-            np.zeros(size, self.dtype), high, (size,), self.dtype
-        )
+        low, high = (b.astype(self.dtype) for b in observation_bounds(game))
+        self.single_observation_space = spaces.Box(low, high, (size,), self.dtype)
         self.single_action_space = spaces.Discrete(A)
         self.observation_space = batch_space(self.single_observation_space, B)
         self.action_space = batch_space(self.single_action_space, B)

@@ -201,6 +201,9 @@ class KuhnEncoder(contract.Encoder):
     not show it either (tests compare the information-state partitions).
     """
 
+    def counts(self) -> dict:
+        return {"pot_contribution": 2}  # the ante and a bet
+
     def pieces(self, key: ObsKey) -> PieceList:
         recall, public, private = key
         pieces = []
@@ -431,6 +434,11 @@ class RoundsEncoder(contract.Encoder):
     first card as soon as it is dealt). A showdown shows both cards to both
     seats, so from then on they are public; a fold shows nothing.
     """
+
+    def counts(self) -> dict:
+        # The ante and a bet; winnings of up to 2 a hand, either way.
+        most = 2 * self.setup.hands
+        return {"pot_contribution": 2, "totals": (-most, most)}
 
     def pieces(self, key: ObsKey) -> PieceList:
         recall, public, private = key

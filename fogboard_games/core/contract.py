@@ -187,22 +187,29 @@ class Encoder(metaclass=abc.ABCMeta):
     def pieces(self, key: ObsKey) -> PieceList:
         """(name, shape) of every piece an observer of this key shows, in order."""
 
-    def counts(self) -> dict[str, int]:
-        """The most each count piece holds, by piece name; every other piece
+    def counts(self) -> dict[str, int | tuple[int, int]]:
+        """The pieces that count rather than flag, by name: the most each entry
+        holds, or (least, most) where it may go below 0; every other piece
         holds flags and one-hots, 0 or 1 (default: no count piece)."""
         return {}
 
-    def high(self, key: ObsKey) -> np.ndarray:
-        """The most each entry of `key`'s tensor can hold, float32 (the least
-        is 0): the bounds of a Gymnasium Box, and what a compact dtype of the
-        batched engine must hold (tests check every preset's tensors against it)."""
+    def bounds(self, key: ObsKey) -> tuple[np.ndarray, np.ndarray]:
+        """(low, high), float32: the least and the most each entry of `key`'s
+        tensor can hold, from `counts`: a Gymnasium Box's bounds, and what a
+        compact dtype of the batched engine must hold (the conformance suite
+        checks every observer's tensor against them)."""
         layout = self.layout(key)
-        high = np.ones(layout.size, np.float32)
+        low, high = np.zeros(layout.size, np.float32), np.ones(layout.size, np.float32)
         for name, most in self.counts().items():
             if name in layout.offset:
                 start = layout.offset[name]
-                high[start : start + int(np.prod(layout.shape[name]))] = most
-        return high
+                part = slice(start, start + int(np.prod(layout.shape[name])))
+                low[part], high[part] = most if isinstance(most, tuple) else (0, most)
+        return low, high
+
+    def high(self, key: ObsKey) -> np.ndarray:
+        """The most each entry of `key`'s tensor can hold (`bounds`)."""
+        return self.bounds(key)[1]
 
     @abc.abstractmethod
     def encode(self, buf, layout: Layout, match: Match, player: int, private: str) -> None:

@@ -169,8 +169,8 @@ def check_serialization(game, seed: int = 0) -> None:
 
 def check_shapes(game, seed: int = 0) -> None:
     """Declared tensor shapes equal what the observers and Python route give,
-    and every entry lies within the encoder's bounds (`Encoder.high`: 0 up to
-    1, or up to a count piece's most)."""
+    and every entry lies within the encoder's bounds (`Encoder.bounds`: 0 to
+    1, or a count piece's least to its most)."""
     rng = random.Random(seed)
     size_info = game.information_state_tensor_size()
     size_obs = game.observation_tensor_size()
@@ -179,15 +179,15 @@ def check_shapes(game, seed: int = 0) -> None:
     for o_type, o in observers:
         pieces = sum(int(np.prod(v.shape)) for v in o.dict.values())
         assert pieces == o.tensor.size, f"{game}: observer {o_type} pieces do not tile its tensor"
-    highs = [encoder.high(obs_type_key(t)) for t, _ in observers]
+    bounds = [encoder.bounds(obs_type_key(t)) for t, _ in observers]
     for state in playout_states(game, rng, 3):
         for p in range(game.num_players()):
             assert len(state.information_state_tensor(p)) == size_info, _where(game, state)
             assert len(state.observation_tensor(p)) == size_obs, _where(game, state)
-            for (o_type, o), high in zip(observers, highs):
+            for (o_type, o), (low, high) in zip(observers, bounds):
                 o.set_from(state, p)
                 assert isinstance(o.string_from(state, p), str)
-                inside = (o.tensor >= 0) & (o.tensor <= high)
+                inside = (o.tensor >= low) & (o.tensor <= high)
                 assert inside.all(), (
                     f"{_where(game, state)}: seat {p}'s tensor of key {obs_type_key(o_type)} "
                     "leaves the encoder's "

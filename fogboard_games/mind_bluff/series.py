@@ -143,19 +143,19 @@ class SeriesEncoder(contract.Encoder):
                 out.append((f"game{g}", (size,)))
         return out
 
-    def high(self, key: ObsKey) -> np.ndarray:
-        """The games' tensors whole, each with its own bounds; the score counts
-        games won, up to 2."""
+    def counts(self) -> dict[str, int]:
+        return {"score": 2}  # games won
+
+    def bounds(self, key: ObsKey) -> tuple[np.ndarray, np.ndarray]:
+        """The games' tensors whole, each piece with its game's own bounds."""
+        low, high = super().bounds(key)
         layout = self.layout(key)
-        high = np.ones(layout.size, np.float32)
-        if "score" in layout.offset:
-            high[layout.offset["score"] : layout.offset["score"] + 2] = 2.0
         for g, inner in enumerate(self.inner, 1):
             for name, inner_key in ((f"game{g}", key), (f"review{g}", REVIEW_KEY)):
                 if name in layout.offset:
-                    part = inner.high(inner_key)
-                    high[layout.offset[name] : layout.offset[name] + part.size] = part
-        return high
+                    part = slice(layout.offset[name], layout.offset[name] + layout.shape[name][0])
+                    low[part], high[part] = inner.bounds(inner_key)
+        return low, high
 
     def encode(self, buf, layout: Layout, match: SeriesMatch, player: int, private: str) -> None:
         at = layout.offset
