@@ -44,3 +44,16 @@ def expect_row(env, state, s, r, tensors):
         for p, seat in enumerate(seats):
             want = pyspiel_tensor(state, form, p)
             assert np.array_equal(seat[r].astype(np.float32), want), (r, p, form, state.history())
+
+
+def joined(geo, seat, stones) -> bool:
+    """Whether `seat`'s `stones` (a set of cells) join its two edges: a flood
+    from its first edge through its stones (the rules' way, cell by cell)."""
+    reached = {c for c in stones if geo.edges[seat][c] & 1}
+    todo = list(reached)
+    while todo:
+        for nb in geo.neighbors[todo.pop()]:
+            if nb in stones and nb not in reached:
+                reached.add(nb)
+                todo.append(nb)
+    return any(geo.edges[seat][c] & 2 for c in reached)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from batch_checks import pyspiel_tensor, replay
+from batch_checks import joined, pyspiel_tensor, replay
 
 import fogboard_games
 from fogboard_games import batch
@@ -512,14 +512,7 @@ def test_hex_win_tables_agree_with_a_flood(sides):
     for trial in range(2000):
         seat = trial % 2
         stones = {c for c in range(geo.cells) if rng.random() < rng.random()}
-        reached = {c for c in stones if geo.edges[seat][c] & 1}
-        todo = list(reached)
-        while todo:
-            for nb in geo.neighbors[todo.pop()]:
-                if nb in stones and nb not in reached:
-                    reached.add(nb)
-                    todo.append(nb)
-        want.append(any(geo.edges[seat][c] & 2 for c in reached))
+        want.append(joined(geo, seat, stones))
         board = int(env.goal_bits[seat])  # (the padding, if any)
         for c in stones:
             board |= int(env.goal_bits[2 * (c + 1) + seat])

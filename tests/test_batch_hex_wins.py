@@ -15,6 +15,8 @@ import numpy as np
 import pyspiel
 import pytest
 
+from batch_checks import joined
+
 from fogboard_games import batch
 
 
@@ -52,17 +54,6 @@ def snake_game(geo, seat):
         if len(rest) >= len(path) - 1 + seat:
             return {seat: path[::2] + path[1::2][::-1], 1 - seat: rest}
     raise AssertionError("no snake fits")
-
-
-def joined(geo, seat, stones):
-    reached = {c for c in stones if geo.edges[seat][c] & 1}
-    todo = list(reached)
-    while todo:
-        for nb in geo.neighbors[todo.pop()]:
-            if nb in stones and nb not in reached:
-                reached.add(nb)
-                todo.append(nb)
-    return any(geo.edges[seat][c] & 2 for c in reached)
 
 
 def last_cell_game(geo, rng):

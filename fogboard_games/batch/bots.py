@@ -115,6 +115,16 @@ class BatchBot:
 
     def actions(self, state) -> np.ndarray:
         """(B,) int64: a legal action of the mover in every running row, 0 in finished rows."""
+        self._check(state)
+        running = ~state.terminated
+        if not running.any():
+            return np.zeros(self.env.batch_size, np.int64)
+        acts = self._choose(state, running)
+        acts[~running] = 0
+        return acts
+
+    def _choose(self, state, running: np.ndarray) -> np.ndarray:
+        """(B,) int64: the actions of the running rows (the others' are ignored)."""
         raise NotImplementedError
 
     def _check(self, state) -> None:
@@ -137,12 +147,8 @@ class RandomBatchBot(BatchBot):
 
     kind = "random"
 
-    def actions(self, state) -> np.ndarray:
-        self._check(state)
-        acts = random_actions(self.rng, state.legal_action_mask)
-        if state.terminated.any():
-            acts[state.terminated] = 0
-        return acts
+    def _choose(self, state, running: np.ndarray) -> np.ndarray:
+        return random_actions(self.rng, state.legal_action_mask)
 
 
 class _Table:
@@ -253,12 +259,8 @@ class LiarsDiceBatchBot(BatchBot):
         if s.wild_face:
             self.wilds[s.wild_face - 1] = 1
 
-    def actions(self, state) -> np.ndarray:
-        self._check(state)
+    def _choose(self, state, running: np.ndarray) -> np.ndarray:
         env = self.env
-        running = ~state.terminated
-        if not running.any():
-            return np.zeros(env.batch_size, np.int64)
         mover = state.current_player
         if env.form == "observation":
             key, holder = self._decode(state.observation)
@@ -279,9 +281,7 @@ class LiarsDiceBatchBot(BatchBot):
         if missing.any():
             self._fill(key, missing, mask)
             at = self.table.find(key)
-        acts = self.table.read(at, self.rng)
-        acts[~running] = 0
-        return acts
+        return self.table.read(at, self.rng)
 
     def _decode(self, obs):
         """Rows of observation tensors: (R,) int64 keys without their last three
@@ -435,12 +435,8 @@ class MindBluffBatchBot(BatchBot):
         self.place = np.cumprod([1] + radix[:-1]).astype(np.int64)  # (keys < 3e14 at start 196)
         self.table = _Table()
 
-    def actions(self, state) -> np.ndarray:
-        self._check(state)
+    def _choose(self, state, running: np.ndarray) -> np.ndarray:
         env = self.env
-        running = ~state.terminated
-        if not running.any():
-            return np.zeros(env.batch_size, np.int64)
         mover = state.current_player
         parts = np.zeros((env.batch_size, N_PARTS), np.int64)
         if env.form == "information_state":
@@ -465,7 +461,6 @@ class MindBluffBatchBot(BatchBot):
         bluffs = (table.flag[np.maximum(at, 0)] & running).nonzero()[0]
         if len(bluffs):
             self._bluff(acts, bluffs, parts)
-        acts[~running] = 0
         return acts
 
     def _bluff(self, acts, rows, parts) -> None:
