@@ -14,7 +14,6 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-
 from batch_checks import joined
 
 from fogboard_games import batch
