@@ -25,6 +25,8 @@ import numpy as np
 # is rebuilt whole. Reading every step keeps a step's few entries.
 LIMIT = 64
 WRITE, RESTART, COLUMNS = range(3)  # the kinds of logged changes
+# Groups of rows a private copy with a reach is split in (each one copy a slice).
+GROUPS = 4
 
 
 class Mirror:
@@ -58,9 +60,13 @@ class Store:
     store rows of one batch row (the public pieces, written to every seat),
     the columns that may differ (a list of slices: the seats' own pieces); a
     mirror row whose store row changed within its batch row (the
-    turn passed) then copies only those. A block of `columns` is gathered
-    from the store rows a read shows (a game may keep it up to date in those
-    rows only).
+    turn passed) then copies only those. `reach`: a function giving (B,) per
+    batch row the column before which every private entry of its store rows
+    lies (later private columns are zero in all of them): such a copy then
+    stops there, in groups of rows of like reach. A block of `columns` is
+    gathered from the store rows a read shows (a game may keep it up to date
+    in those rows only), or, given its `values` per batch row (a public
+    block, the same in every store row of a batch row), copied from them.
 
     `whole`: nothing is logged and every read gathers the rows it shows
     whole, for small tensors whose shown rows change nearly everywhere at
@@ -68,10 +74,18 @@ class Store:
     costs less than the log's calls."""
 
     def __init__(
-        self, rows: int, size: int, row_of: np.ndarray, blank=None, private=None, whole=False
+        self,
+        rows: int,
+        size: int,
+        row_of: np.ndarray,
+        blank=None,
+        private=None,
+        whole=False,
+        reach=None,
     ):
         self.blank = blank  # the row every restart sets, if one for all (the boards)
         self.private = private
+        self.reach = reach
         self.whole = whole
         self.array = np.zeros((rows, size), np.uint8)
         self.flat = self.array.reshape(-1)
@@ -113,11 +127,14 @@ class Store:
         assert self.blank is None
         self.restart(rows)
 
-    def columns(self, lo: int, hi: int) -> None:
+    def columns(self, lo: int, hi: int, values=None) -> None:
         """Columns lo..hi-1 were rewritten in `array` directly (any rows): a read
-        gathers them from the store for the rows it shows."""
+        gathers them from the store for the rows it shows. `values` (B, hi - lo),
+        if given: what every store row of each batch row now holds there (a
+        public block; the store keeps the array, which the game never writes
+        again): a read copies it instead."""
         if self.mirrors:
-            self._append(COLUMNS, (lo, hi), None, None, None)
+            self._append(COLUMNS, (lo, hi), None, None, values)
 
     def invalidate(self) -> None:
         """The store was rewritten whole (a replay): every mirror is rebuilt."""
@@ -146,7 +163,7 @@ class Store:
         return mirror.view
 
     def _sync(self, mirror: Mirror, want: np.ndarray) -> None:
-        B, D, out = len(want), self.size, mirror.array
+        B, out = len(want), mirror.array
         entries = ()
         part = ()  # rows whose shown store row changed within the row (private)
         if mirror.seen is None or mirror.seen < self.dropped or self.whole:
@@ -170,38 +187,32 @@ class Store:
             np.copyto(out[:B], self.array.take(np.maximum(want, 0), axis=0), casting="unsafe")
             zero = np.flatnonzero(want < 0)
         else:
-            flat, shown = out.reshape(-1), mirror.shown
             # The writes replayed in order (so the last one of an entry stands),
-            # with the values written: what the store holds there now.
-            live = None
+            # with the values written: what the store holds there now. Writes
+            # between two blocks of columns or restarts are replayed in one
+            # scatter (a replay's few calls cost more than its entries' work).
+            live, writes = None, []
             for _, kind, data, block, srow, values in entries:
+                if kind == WRITE:
+                    if block is None or block == mirror.key:  # (else one it never shows)
+                        writes.append((data, srow, values))
+                    continue
+                if writes:
+                    self._replay(mirror, writes)
+                    writes = []
                 if kind == COLUMNS:  # the store's values now, in the rows to show
                     lo, hi = data
                     if live is None:
                         live = np.maximum(want, 0), np.flatnonzero(want < 0)
-                    np.copyto(out[:B, lo:hi], self.array[live[0], lo:hi], casting="unsafe")
+                    if values is None:
+                        values = self.array[live[0], lo:hi]
+                    np.copyto(out[:B, lo:hi], values, casting="unsafe")
                     if len(live[1]):
                         out[live[1], lo:hi] = 0
-                    continue
-                if kind == RESTART:
-                    if self.blank is not None:  # (every store row of the rows)
-                        out[data] = mirror.blank
-                    continue
-                if block is not None and block != mirror.key:
-                    continue  # (a block this mirror never shows)
-                if srow is None:
-                    srow, column = np.divmod(data, D)
-                    rows = self.row_of.take(srow)
-                    target = rows * D
-                    target += column
-                    np.putmask(target, shown.take(rows) != srow, mirror.scratch)
-                else:  # from store row srow to the row showing it, or the scratch row
-                    rows = self.row_of.take(srow)
-                    np.putmask(rows, shown.take(rows) != srow, B)
-                    rows = rows - srow  # (int64 with srow: store rows times D may pass 2**31)
-                    rows *= D
-                    target = data + rows.reshape(rows.shape + (1,) * (data.ndim - rows.ndim))
-                flat[target] = values
+                elif self.blank is not None:  # a restart (every store row of the rows)
+                    out[data] = mirror.blank
+            if writes:
+                self._replay(mirror, writes)
             zero = ()
             if count:
                 copy = np.flatnonzero(full & (want >= 0))
@@ -209,10 +220,60 @@ class Store:
                     out[copy] = self.array.take(want[copy], axis=0)
                 zero = np.flatnonzero(full & (want < 0))
             if len(part):  # the other columns are the old store row's already
-                rows = want[part]
-                for cols in self.private:  # (a take of the column view runs 10x slower)
-                    out[part, cols] = self.array[rows, cols]
+                self._copy_private(out, part, want[part])
         if len(zero):
             out[zero] = 0
         mirror.shown[:] = want
         mirror.seen = self.seq
+
+    def _replay(self, mirror: Mirror, writes: list) -> None:
+        """Logged writes (index, store rows or None, values), in order, into the
+        mirror rows showing their store rows, the others' into the scratch row."""
+        B, D = len(mirror.shown), self.size
+        if len(writes) == 1:
+            data, srow, values = writes[0]
+            if srow is None:
+                srow = data // D
+        else:
+            parts = [
+                (data, data // D if srow is None else srow, values) for data, srow, values in writes
+            ]
+            data = np.concatenate([d.reshape(-1) for d, _, _ in parts])
+            srow = np.concatenate(
+                [np.broadcast_to(_lead(r, d), d.shape).reshape(-1) for d, r, _ in parts]
+            )
+            values = np.concatenate([np.broadcast_to(v, d.shape).reshape(-1) for d, _, v in parts])
+        # From store row srow to the row showing it, or the scratch row.
+        rows = self.row_of.take(srow)
+        np.putmask(rows, mirror.shown.take(rows) != srow, B)
+        rows = rows - srow  # (int64 with srow: store rows times D may pass 2**31)
+        rows *= D
+        mirror.array.reshape(-1)[data + _lead(rows, data)] = values
+
+    def _copy_private(self, out, part, rows) -> None:
+        """The private columns of store rows `rows` into mirror rows `part`; with
+        `reach`, in up to GROUPS groups of rows by reach, each copying up to its
+        largest (a row's private entries past its reach are zero everywhere)."""
+        if self.reach is None:
+            groups = [(part, rows, None)]
+        else:
+            reach = self.reach().take(part)
+            order = np.argsort(reach, kind="stable")
+            bounds = np.linspace(0, len(part), GROUPS + 1).astype(np.int64)
+            groups = [
+                (part[order[i:j]], rows[order[i:j]], int(reach[order[j - 1]]))
+                for i, j in zip(bounds[:-1], bounds[1:])
+                if j > i
+            ]
+        for p, r, end in groups:
+            for cols in self.private:  # (a take of the column view runs 10x slower)
+                if end is not None:
+                    if cols.start >= end:
+                        break
+                    cols = slice(cols.start, min(cols.stop, end))
+                out[p, cols] = self.array[r, cols]
+
+
+def _lead(rows: np.ndarray, data: np.ndarray) -> np.ndarray:
+    """`rows`, of `data`'s leading shape, with axes added to broadcast against it."""
+    return rows.reshape(rows.shape + (1,) * (data.ndim - rows.ndim))

@@ -525,7 +525,13 @@ class Parley(Env):
             if self.tracking:
                 return
             self.tracking = True
-            store = Store(B * self.n, self.tensor_size, self.row_of, private=[slice(0, self.Dp)])
+            store = Store(
+                B * self.n,
+                self.tensor_size,
+                self.row_of,
+                private=[slice(0, self.Dp)],
+                reach=self._private_reach,
+            )
             self.info = store
             self.tensors = self.info.array.reshape(B, self.n, self.tensor_size)
         else:
@@ -587,18 +593,24 @@ class Parley(Env):
         logged as one block of columns."""
         self._track(form)
         rows = self.rows * self.n + (self.mover if seat is None else seat)
+        # (the same in every seat's row: the mirrors copy the block, not gather it)
         if form == "information_state":
             st = self.o_status
-            self.info.array[rows, st:] = self._status()
-            self.info.columns(st, self.tensor_size)
+            status = self._status()
+            self.info.array[rows, st:] = status
+            self.info.columns(st, self.tensor_size, status)
             return self.info
-        lo, st = self.v_public, self.v_public + self.v_last + self.n
-        view = self.obs.array
-        view[rows, lo : lo + self.v_last] = self.last
-        view[rows, lo + self.v_last : st] = self.totals
-        view[rows, st:] = self._status()
-        self.obs.columns(lo, self.obs_size)
+        lo = self.v_public
+        block = np.concatenate([self.last, self.totals.astype(np.uint8), self._status()], 1)
+        self.obs.array[rows, lo:] = block
+        self.obs.columns(lo, self.obs_size, block)
         return self.obs
+
+    def _private_reach(self) -> np.ndarray:
+        """(B,): the column before which a row's private entries lie in every
+        seat's tensor (Store's reach): its cards and its `shots` up to the turn
+        under way (a round's rows of E turns, the later ones all zero)."""
+        return self.o_shots + (self.round * self.E + self.turn + 1) * (2 + self.n)
 
     def _seat_store(self, form: str, player: int) -> Store:
         return self._store(form, player)  # (the status rewritten in that seat's rows only)
