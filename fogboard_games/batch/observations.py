@@ -24,7 +24,7 @@ import numpy as np
 # Logged changes kept for mirrors not read for a while; a mirror further behind
 # is rebuilt whole. Reading every step keeps a step's few entries.
 LIMIT = 64
-WRITE, RESTART, COLUMNS = range(3)  # the kinds of logged changes
+WRITE, RESTART, COLUMNS, BLOCK = range(4)  # the kinds of logged changes
 # Groups of rows a private copy with a reach is split in (each one copy a slice).
 GROUPS = 4
 
@@ -120,12 +120,16 @@ class Store:
         if self.mirrors:
             self._append(RESTART, rows, None, None, None)
 
-    def rewrote(self, rows: np.ndarray) -> None:
+    def rewrote(self, rows: np.ndarray, columns=None) -> None:
         """Rows of the batch whose store rows the game rewrote in bulk, directly
-        in `array` (a block copied): a read copies them whole. (A store without
-        a blank, where that is what a restart logs.)"""
+        in `array` (a block copied): a read copies them whole, or only the
+        columns lo..hi-1 of `columns` (lo, hi) if given. (A store without a
+        blank, where that is what a restart logs.)"""
         assert self.blank is None
-        self.restart(rows)
+        if columns is None:
+            self.restart(rows)
+        elif self.mirrors:
+            self._append(BLOCK, rows, None, None, columns)
 
     def columns(self, lo: int, hi: int, values=None) -> None:
         """Columns lo..hi-1 were rewritten in `array` directly (any rows): a read
@@ -209,6 +213,10 @@ class Store:
                     np.copyto(out[:B, lo:hi], values, casting="unsafe")
                     if len(live[1]):
                         out[live[1], lo:hi] = 0
+                elif kind == BLOCK:  # the store's values now, in the rows showing one
+                    lo, hi = values
+                    rows = data[want.take(data) >= 0]
+                    out[rows, lo:hi] = self.array[want.take(rows), lo:hi]
                 elif self.blank is not None:  # a restart (every store row of the rows)
                     out[data] = mirror.blank
             if writes:
