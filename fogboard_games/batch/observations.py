@@ -192,19 +192,13 @@ class Store:
             zero = np.flatnonzero(want < 0)
         else:
             # The writes replayed in order (so the last one of an entry stands),
-            # with the values written: what the store holds there now. Writes
-            # between two blocks of columns or restarts are replayed in one
-            # scatter (a replay's few calls cost more than its entries' work).
-            live, writes = None, []
+            # with the values written: what the store holds there now.
+            live = None
             for _, kind, data, block, srow, values in entries:
                 if kind == WRITE:
                     if block is None or block == mirror.key:  # (else one it never shows)
-                        writes.append((data, srow, values))
-                    continue
-                if writes:
-                    self._replay(mirror, writes)
-                    writes = []
-                if kind == COLUMNS:  # the store's values now, in the rows to show
+                        self._replay(mirror, data, srow, values)
+                elif kind == COLUMNS:  # the store's values now, in the rows to show
                     lo, hi = data
                     if live is None:
                         live = np.maximum(want, 0), np.flatnonzero(want < 0)
@@ -219,8 +213,6 @@ class Store:
                     out[rows, lo:hi] = self.array[want.take(rows), lo:hi]
                 elif self.blank is not None:  # a restart (every store row of the rows)
                     out[data] = mirror.blank
-            if writes:
-                self._replay(mirror, writes)
             zero = ()
             if count:
                 copy = np.flatnonzero(full & (want >= 0))
@@ -234,29 +226,23 @@ class Store:
         mirror.shown[:] = want
         mirror.seen = self.seq
 
-    def _replay(self, mirror: Mirror, writes: list) -> None:
-        """Logged writes (index, store rows or None, values), in order, into the
-        mirror rows showing their store rows, the others' into the scratch row."""
-        B, D = len(mirror.shown), self.size
-        if len(writes) == 1:
-            data, srow, values = writes[0]
-            if srow is None:
-                srow = data // D
-        else:
-            parts = [
-                (data, data // D if srow is None else srow, values) for data, srow, values in writes
-            ]
-            data = np.concatenate([d.reshape(-1) for d, _, _ in parts])
-            srow = np.concatenate(
-                [np.broadcast_to(_lead(r, d), d.shape).reshape(-1) for d, r, _ in parts]
-            )
-            values = np.concatenate([np.broadcast_to(v, d.shape).reshape(-1) for d, _, v in parts])
-        # From store row srow to the row showing it, or the scratch row.
-        rows = self.row_of.take(srow)
-        np.putmask(rows, mirror.shown.take(rows) != srow, B)
-        rows = rows - srow  # (int64 with srow: store rows times D may pass 2**31)
-        rows *= D
-        mirror.array.reshape(-1)[data + _lead(rows, data)] = values
+    def _replay(self, mirror: Mirror, data, srow, values) -> None:
+        """A logged write (flat indices, their store rows or None, values) into
+        the mirror rows showing its store rows, the others' into the scratch row."""
+        B, D, shown = len(mirror.shown), self.size, mirror.shown
+        if srow is None:
+            srow, column = np.divmod(data, D)
+            rows = self.row_of.take(srow)
+            target = rows * D
+            target += column
+            np.putmask(target, shown.take(rows) != srow, mirror.scratch)
+        else:  # from store row srow to the row showing it, or the scratch row
+            rows = self.row_of.take(srow)
+            np.putmask(rows, shown.take(rows) != srow, B)
+            rows = rows - srow  # (int64 with srow: store rows times D may pass 2**31)
+            rows *= D
+            target = data + rows.reshape(rows.shape + (1,) * (data.ndim - rows.ndim))
+        mirror.array.reshape(-1)[target] = values
 
     def _copy_private(self, out, part, rows) -> None:
         """The private columns of store rows `rows` into mirror rows `part`; with
@@ -280,8 +266,3 @@ class Store:
                         break
                     cols = slice(cols.start, min(cols.stop, end))
                 out[p, cols] = self.array[r, cols]
-
-
-def _lead(rows: np.ndarray, data: np.ndarray) -> np.ndarray:
-    """`rows`, of `data`'s leading shape, with axes added to broadcast against it."""
-    return rows.reshape(rows.shape + (1,) * (data.ndim - rows.ndim))

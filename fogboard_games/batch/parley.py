@@ -44,6 +44,9 @@ BYTE_BITS = (1 << np.arange(8, dtype=np.uint8))[:, None]  # bit i of a byte, per
 # Phases as the tensors' `phase` piece numbers them; a batch row is never at a
 # chance node (a deal, a wake, a hip-shot waiting), so only these four occur.
 LINE, ACT, REACT, OVER = (SHOWN_PHASE[p] for p in (rules.LINE, rules.ACT, rules.REACT, rules.OVER))
+# Private columns (a seat's cards and shots) past which a seat change copies only
+# up to the turn under way (Store's reach).
+WIDE = 256
 
 
 class Parley(Env):
@@ -530,7 +533,8 @@ class Parley(Env):
                 self.tensor_size,
                 self.row_of,
                 private=[slice(0, self.Dp)],
-                reach=self._private_reach,
+                # (a short private part is copied whole: sorting rows by reach costs more)
+                reach=self._private_reach if self.Dp > WIDE else None,
             )
             self.info = store
             self.tensors = self.info.array.reshape(B, self.n, self.tensor_size)
