@@ -143,7 +143,16 @@ class Parley(Env):
         self.s_phase, self.s_it = off["phase"] - st, off["it"] - st
         self.s_hp, self.s_passes = off["hp"] - st, off["passes_left"] - st
         self.s_misses = off["misses"] - st
-        self.status_size = D - st
+        self.status_size = S = D - st
+        # Each status entry's flat index in a (B, S + 1) block, less the row's value.
+        cogs = np.arange(n)
+        base = [self.s_round, self.s_mover, self.s_phase, self.s_it, self.s_misses]
+        base = np.concatenate(
+            [base, self.s_hp + cogs * (self.hp0 + 1), self.s_passes + cogs * (self.passes + 1)]
+        )
+        base[5 + n :] += self.passes
+        self.status_base = (np.arange(B) * (S + 1))[:, None] + base
+        self.status_at = np.empty((B, 5 + 2 * n), np.int64)
         self.tracking = False
         self.row_of = (np.arange(B * n) // n).astype(np.int32)  # store row b * n + c: row b
         self.info = self.tensors = None  # the Store and its (B, n, D) view, once tracking
@@ -566,21 +575,26 @@ class Parley(Env):
                 store.invalidate()  # (rewritten whole: any mirror is rebuilt)
 
     def _status(self) -> np.ndarray:
-        """(B, S) uint8: the status pieces (round .. misses) of every row."""
-        B, n = self.batch_size, self.n
+        """(B, S) uint8, a new array: the status pieces (round .. misses) of every
+        row, one entry set per piece (or per cog's piece): each entry's flat
+        index is a fixed base (`status_base`) plus the row's value, gathered in a
+        kept (B, 5 + 2n) buffer (a fresh one a read would fault in anew)."""
         S = self.status_size
-        out = np.zeros((B, S + 1), np.uint8)  # (the last column: a finished row's mover)
-        moving = self.phase != OVER
-        cogs = np.arange(n)
-        at = np.empty((B, 5 + 2 * n), np.int64)
-        at[:, 0] = self.s_round + self.round
-        at[:, 1] = np.where(moving, self.s_mover + self.mover, S)
-        at[:, 2] = self.s_phase + self.phase
-        at[:, 3] = self.s_it + self.it
-        at[:, 4] = self.s_misses + self.misses
-        at[:, 5 : 5 + n] = self.s_hp + cogs * (self.hp0 + 1) + self.hp
-        at[:, 5 + n :] = self.s_passes + cogs * (self.passes + 1) + self.passes - self.passes_used
-        out.reshape(-1)[(self.rows * (S + 1))[:, None] + at] = 1
+        n = self.n
+        at = self.status_at
+        at[:, 0] = self.round
+        np.copyto(at[:, 1], self.mover)
+        np.copyto(at[:, 1], S - self.s_mover, where=self.phase == OVER)  # (a spare column)
+        at[:, 2] = self.phase
+        at[:, 3] = self.it
+        at[:, 4] = self.misses
+        at[:, 5 : 5 + n] = self.hp
+        np.negative(self.passes_used, out=at[:, 5 + n :])
+        at += self.status_base
+        out = np.zeros(
+            (self.batch_size, S + 1), np.uint8
+        )  # (the last column: a finished row's mover)
+        out.reshape(-1)[at] = 1
         return out[:, :S]
 
     # ---- tensors: the Env hooks -------------------------------------------------------
