@@ -24,7 +24,7 @@ import numpy as np
 # Logged changes kept for mirrors not read for a while; a mirror further behind
 # is rebuilt whole. Reading every step keeps a step's few entries.
 LIMIT = 64
-WRITE, RESTART, COLUMNS, BLOCK = range(4)  # the kinds of logged changes
+WRITE, RESTART, COLUMNS, BLOCK, PUBLIC = range(5)  # the kinds of logged changes
 # Groups of rows a private copy with a reach is split in (each one copy a slice).
 GROUPS = 4
 
@@ -82,10 +82,12 @@ class Store:
         private=None,
         whole=False,
         reach=None,
+        seats=None,
     ):
         self.blank = blank  # the row every restart sets, if one for all (the boards)
         self.private = private
         self.reach = reach
+        self.seats = seats  # store rows b * seats .. b * seats + seats - 1: row b (`public`)
         self.whole = whole
         self.array = np.zeros((rows, size), np.uint8)
         self.flat = self.array.reshape(-1)
@@ -115,6 +117,24 @@ class Store:
         self.flat[index] = values
         if self.mirrors:
             self._append(WRITE, index, block, rows, values)
+
+    def public(self, rows: np.ndarray, columns: np.ndarray, values) -> None:
+        """Set `values` at `columns` ((m,) or (m, k), with values of that shape or
+        a scalar) in every store row of the batch rows `rows` (m,): a public fact
+        (a store with `private` and `seats`). A mirror row shows every seat's
+        public columns alike, so a read writes them in the rows shown as they
+        are, with no look at which store row each shows."""
+        P, D = self.seats, self.size
+        cols = columns if columns.ndim == 2 else columns[:, None]
+        at = (rows * (P * D))[:, None] + cols  # (m, k): seat 0's
+        seat = (np.arange(P) * D)[:, None]
+        if np.ndim(values):
+            values = values.reshape(cols.shape)
+            self.flat[at[:, None, :] + seat] = values[:, None, :]
+        else:
+            self.flat[at[:, None, :] + seat] = values
+        if self.mirrors:
+            self._append(PUBLIC, rows[:, None] * D + cols, None, None, values)
 
     def restart(self, rows: np.ndarray) -> None:
         if self.mirrors:
@@ -198,6 +218,8 @@ class Store:
                 if kind == WRITE:
                     if block is None or block == mirror.key:  # (else one it never shows)
                         self._replay(mirror, data, srow, values)
+                elif kind == PUBLIC:  # (finished rows write none: zeros stay zeros)
+                    out.reshape(-1)[data] = values
                 elif kind == COLUMNS:  # the store's values now, in the rows to show
                     lo, hi = data
                     if live is None:

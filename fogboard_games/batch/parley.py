@@ -490,15 +490,8 @@ class Parley(Env):
 
     def _write_all(self, rows, at, values) -> None:
         """`values` at offsets `at` ((m,) or (m, k)) of every seat's tensor of
-        `rows`: a public fact, the same in every seat's row (Store.private)."""
-        n = self.n
-        srow = rows[:, None] * n + np.arange(n)  # (m, n)
-        if np.ndim(at) == 1:
-            index = srow * self.tensor_size + at[:, None]
-        else:  # (m, n, k), values (m, k) to each seat
-            index = (srow * self.tensor_size)[:, :, None] + at[:, None, :]
-            values = values[:, None, :] if np.ndim(values) else values
-        self.info.write(index, values, rows=srow)
+        `rows`: a public fact, the same in every seat's row (Store.public)."""
+        self.info.public(rows, np.asarray(at), values)
 
     def _write_act(self, rows, it, target, passing, hip, hit) -> None:
         """An act into the tensors: a pass, or a shot: its aim and target in
@@ -544,6 +537,7 @@ class Parley(Env):
                 private=[slice(0, self.Dp)],
                 # (a short private part is copied whole: sorting rows by reach costs more)
                 reach=self._private_reach if self.Dp > WIDE else None,
+                seats=self.n,
             )
             self.info = store
             self.tensors = self.info.array.reshape(B, self.n, self.tensor_size)
