@@ -40,7 +40,6 @@ from fogboard_games.batch.observations import Store
 from fogboard_games.mind_bluff import rules, series
 
 EAT, CLAIM, RESPOND, OVER = range(4)  # rules.EAT .. rules.OVER, counted from EAT
-SEATS = np.arange(2)
 STATUS = 12  # mover (2), phase (4), forced_now (1), debts (2), ending (3): contiguous
 REVIEW = series.REVIEW_KEY  # a finished game as every seat sees it
 # The latest turn's record kept for the observation (rows of o_turn; -1: none).
@@ -545,10 +544,10 @@ class MindBluff(Env):
             store[flat] = value
             store[flat + D] = value
             return
-        srow = np.broadcast_to(rows * 2, np.shape(flat))[..., None] + SEATS
-        flat = flat[..., None] + SEATS * D  # (both seats' in one write)
-        value = value[..., None] if np.ndim(value) else value
-        self.info.write(flat, value, rows=srow)
+        rows = np.asarray(rows)  # ((n,), or (n, 1) beside columns (n, k))
+        at = np.broadcast_to(at, np.shape(flat))
+        if len(at):
+            self.info.public(rows.reshape(-1), at.reshape(len(at), -1), value)
 
     def _review(self, rows, at, value) -> None:
         """A write into the review under construction (series only)."""
@@ -623,7 +622,9 @@ class MindBluff(Env):
         D = self.tensor_size
         reach = None if whole else self._private_reach
         # (and a spare row, _move_tables)
-        self.info = Store(2 * B + 1, D, self.row_of, private=self.own, whole=whole, reach=reach)
+        self.info = Store(
+            2 * B + 1, D, self.row_of, private=self.own, whole=whole, reach=reach, seats=2
+        )
         self._quiet = whole  # (no log: writes go straight into the store)
         self.tensors = self.info.array[: 2 * B].reshape(B, 2, D)
         self.tracking = True
