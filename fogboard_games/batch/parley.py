@@ -151,8 +151,11 @@ class Parley(Env):
             [base, self.s_hp + cogs * (self.hp0 + 1), self.s_passes + cogs * (self.passes + 1)]
         )
         base[5 + n :] += self.passes
-        self.status_base = (np.arange(B) * (S + 1))[:, None] + base
-        self.status_at = np.empty((B, 5 + 2 * n), np.int64)
+        # (int32 where every index fits: the buffer is kept, a few bytes a row)
+        index = np.int32 if B * (S + 1) < 2**31 else np.int64
+        self.status_base = base.astype(index)
+        self.status_rows = (np.arange(B) * (S + 1)).astype(index)[:, None]
+        self.status_at = np.empty((B, 5 + 2 * n), index)
         self.tracking = False
         self.row_of = (np.arange(B * n) // n).astype(np.int32)  # store row b * n + c: row b
         self.info = self.tensors = None  # the Store and its (B, n, D) view, once tracking
@@ -571,8 +574,9 @@ class Parley(Env):
     def _status(self) -> np.ndarray:
         """(B, S) uint8, a new array: the status pieces (round .. misses) of every
         row, one entry set per piece (or per cog's piece): each entry's flat
-        index is a fixed base (`status_base`) plus the row's value, gathered in a
-        kept (B, 5 + 2n) buffer (a fresh one a read would fault in anew)."""
+        index is the row's value plus the piece's base (`status_base`) and the
+        row's (`status_rows`), gathered in a kept (B, 5 + 2n) buffer (a fresh
+        one a read would fault in anew)."""
         S = self.status_size
         n = self.n
         at = self.status_at
@@ -585,6 +589,7 @@ class Parley(Env):
         at[:, 5 : 5 + n] = self.hp
         np.negative(self.passes_used, out=at[:, 5 + n :])
         at += self.status_base
+        at += self.status_rows
         out = np.zeros(
             (self.batch_size, S + 1), np.uint8
         )  # (the last column: a finished row's mover)
