@@ -19,10 +19,11 @@ Both seats' information-state tensors are kept in one uint8 `Store`
 (batch/observations.py: store row 2b + p is seat p of row b), made and
 filled at the first tensor read (by replaying every row's history): from
 then on each step writes its few entries through the store (the eat to its
-eater, the claim, response and verdict to both seats), then every row's
-status block (mover, phase, forced_now, debts, ending) by whole slices,
-logged as one block of columns; in the series the finished game's review
-(the view of every seat) is built beside it and copied into both seats
+eater, the claim, response and verdict to both seats; the series' in one
+write from tables), then every row's status block (mover, phase,
+forced_now, debts, ending), logged as a block of columns (the series': one
+per game, with its values); in the series the finished game's review (the
+view of every seat) is built beside it and copied into both seats' columns
 when that game ends. `State.observation` is the store's read-only mirror
 (docs/batch.md#observations). The observation form (the seat's view now:
 the latest turn, the counts still possible) has its own whole store, made

@@ -51,14 +51,17 @@ class Mirror:
 class Store:
     """Every seat's tensors of one kind: `array` uint8 (R, D), store row r shown
     as row `row_of[r]` of the batch. The game writes through `write` (flat
-    indices into `array`), `restart` (rows of the batch whose store rows it
-    set afresh) and `columns` (a block of columns it rewrote in place, in any
-    rows: a status block kept from the rows' state); `read` hands out a
-    mirror. Writes are logged only while some mirror exists.
+    indices into `array`), `public` (a fact written into every seat's row of
+    batch rows), `restart` (rows of the batch whose store rows it set
+    afresh), `rewrote` (rows, or some of their columns, it rewrote in bulk)
+    and `columns` (a block of columns it rewrote in place, in any rows: a
+    status block kept from the rows' state); `read` hands out a mirror.
+    Writes are logged only while some mirror exists.
 
     `private`: where the game keeps every other column the same in all the
     store rows of one batch row (the public pieces, written to every seat),
-    the columns that may differ (a list of slices: the seats' own pieces); a
+    the columns that may differ (a list of slices in column order: the
+    seats' own pieces); a
     mirror row whose store row changed within its batch row (the
     turn passed) then copies only those. `reach`: a function giving (B,) per
     batch row the column before which every private entry of its store rows

@@ -17,13 +17,15 @@ step writes its few entries into one uint8 `Store` of every seat's tensor
 (batch/observations.py; store row b * n + c is cog c of row b): into a
 seat's row its private pieces (`player`, `cards`, `shots`, the first of the
 layout), into every seat's row the public record (the `turn_*` pieces and
-`points`); the status pieces (`round` to `misses`) are made from the rows'
-state at each read, into the rows read (the movers', or one seat's), and
-logged as one block of columns. Everything after the private pieces is the
-same in every seat's row of a game (but the status, rewritten at each
-read), so a mirror whose row's mover changed copies only the new mover's
-private pieces (the store's `private` columns). `State.observation` is the store's read-only
-mirror (docs/batch.md#observations). The observation form (the seat's view
+`points`, through `Store.public`); the status pieces (`round` to `misses`)
+are made from the rows' state at each read, into the rows read (the
+movers', or one seat's), and logged as one block of columns with its values.
+Everything after the private pieces is the same in every seat's row of a
+game (but the status, rewritten at each read), so a mirror whose row's
+mover changed copies only the new mover's private pieces (the store's
+`private` columns), up to the turn under way (its `reach`).
+`State.observation` is the store's read-only mirror
+(docs/batch.md#observations). The observation form (the seat's view
 now) has a store of its own, made at its first read the same way: a step
 writes into a seat's row its cards of this round and its shot in the
 latest turn (the cards and shot they replace set back to 0), and keeps the
