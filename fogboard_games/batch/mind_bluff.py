@@ -85,7 +85,7 @@ class MindBluff(Env):
     """A batch of fogboard_mind_bluff or fogboard_mind_bluff_series games."""
 
     TABLES = ("legal", "legal_by_action", "legal_flat")
-    TABLES += ("move_column", "move_stride", "move_reach", "move_shift")
+    TABLES += ("move_column", "move_stride", "move_reach", "move_shift", "start_rows")
 
     def __init__(
         self, game, batch_size: int, seed=None, observation="information_state", dtype=None
@@ -160,6 +160,8 @@ class MindBluff(Env):
         self.row_of = (np.arange(2 * B + 1) // 2 % B).astype(np.int32)
         if self.is_series:
             self._move_tables()
+        else:
+            self._start_table()
         self.info = self.tensors = None  # the Store and its (B, 2, D) view, once tracking
         # The columns where the seats' tensors differ: `player` and each game's eats
         # (everything else is written to both seats alike; Store.private).
@@ -236,6 +238,18 @@ class MindBluff(Env):
         self.spare = 2 * B * D  # (flat index of the spare store row)
         self.pair_base = (np.arange(B) * 2 * D)[:, None] + np.array([0, D])  # (B, 2) seats
 
+    def _start_table(self) -> None:
+        """A single game's start, both seats' whole rows, by the first seat (the
+        `player` marks, the first seat, the status at the first eat)."""
+        v = self.view
+        self.start_rows = np.zeros((2, 2, self.tensor_size), np.uint8)
+        for first in (0, 1):
+            for seat in (0, 1):
+                row = self.start_rows[first, seat]
+                row[self.o_player + seat] = 1
+                row[v.first[0] + first] = 1
+                row[v.mover[0] : v.mover[0] + STATUS] = STATUS_TABLE[EAT * 4 + first]
+
     @property
     def mover(self) -> np.ndarray:
         """(B,) int64: the seat to decide (in a finished row, the last one's)."""
@@ -253,8 +267,9 @@ class MindBluff(Env):
 
     def _start(self, rows: np.ndarray) -> None:
         if self.tracking:
-            self.tensors[rows] = 0
             self.info.restart(rows)
+        if self.tracking and self.is_series:
+            self.tensors[rows] = 0
             self._put(rows, 0, self.o_player, 1)
             self._put(rows, 1, self.o_player + 1, 1)
         if self.is_series:
@@ -265,7 +280,7 @@ class MindBluff(Env):
         outcomes = self._start_game(rows, g)
         if outcomes is not None and self._replay is None:
             self._log(rows, outcomes)
-        if self.tracking:
+        if self.tracking and self.is_series:
             self._status(rows, g)
 
     def _draw(self, rows: np.ndarray, low: int, high: int) -> np.ndarray:
@@ -304,7 +319,9 @@ class MindBluff(Env):
         self.ending[rows] = -1
         if self.obs is not None:
             self._view_start(rows)
-        if self.tracking:
+        if self.tracking and not self.is_series:  # (whole rows, both seats: a single game)
+            self.tensors[rows] = self.start_rows.take(first, 0)
+        elif self.tracking:
             v = self.view
             for seat in (0, 1):
                 self._put(rows, seat, v.player[g] + seat, 1)
