@@ -57,3 +57,44 @@ def joined(geo, seat, stones) -> bool:
                 reached.add(nb)
                 todo.append(nb)
     return any(geo.edges[seat][c] & 2 for c in reached)
+
+
+def mover_views_read_now_and_then(env, draw, steps, seed):
+    """Play `steps` random steps (`draw(rng, state)` gives the actions), reading
+    only `State.observation` (the handed-out mirror, no seat's tensor) after
+    gaps of 1 to 4 steps, and restarting only some of the finished rows, at
+    random: at each read every row agrees with pyspiel (the mover's tensor of
+    the environment's form, zeros in finished rows). Between reads the mirror
+    falls behind by several steps of logged writes, seat changes, endings and
+    restarts (docs/batch.md#observations). Returns how many reads it made."""
+    rng = np.random.default_rng(seed)
+    game = env.game
+    s = env.reset()
+    states = [replay(game, env.history_of(r)) for r in range(env.batch_size)]
+    reads, next_read = 0, 0
+    for step in range(steps + 1):
+        if step == next_read or step == steps:
+            obs = s.observation
+            reads += 1
+            for r, state in enumerate(states):
+                if state.is_terminal():
+                    assert not obs[r].any(), (step, r)
+                else:
+                    want = pyspiel_tensor(state, env.form)
+                    assert np.array_equal(obs[r], want), (step, r, state.history())
+            next_read = step + int(rng.integers(1, 5))
+        if step == steps:
+            break
+        before = s.terminated.copy()
+        s = env.step(draw(rng, s))
+        for r, state in enumerate(states):
+            if not before[r]:
+                history = env.history_of(r)
+                for action in history[len(state.history()) :]:
+                    state.apply_action(action)
+        pick = s.terminated & (rng.random(env.batch_size) < 0.5)
+        if pick.any():
+            s = env.reset(pick)
+            for r in np.flatnonzero(pick):
+                states[r] = replay(game, env.history_of(int(r)))
+    return reads

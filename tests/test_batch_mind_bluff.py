@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from batch_checks import expect_row, replay
+from batch_checks import expect_row, mover_views_read_now_and_then, replay
 
 import fogboard_games
 from fogboard_games import batch
@@ -175,6 +175,18 @@ def test_tensors_first_read_mid_game_are_built_from_the_histories(
     )
     if game == "mind-bluff-series":
         assert "game 3" in endings
+
+
+def test_the_series_movers_tensor_read_now_and_then_with_some_rows_restarted():
+    """State.observation alone, read after gaps of several steps, across the
+    series' later games: each finished game's review copied into both seats'
+    columns, a seat change's private columns up to the game under way, the
+    status blocks of every game, endings and restarts of some rows."""
+    env = batch.make("mind-bluff-series", batch_size=16, seed=7)
+    reads = mover_views_read_now_and_then(
+        env, lambda rng, s: draw(rng, s.legal_action_mask, env.M, env), steps=160, seed=8
+    )
+    assert reads > 40 and env.game_index.max() == 2
 
 
 def test_series_plays_to_the_end_and_pays_the_series_winner():

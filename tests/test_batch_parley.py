@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from batch_checks import expect_row, replay
+from batch_checks import expect_row, mover_views_read_now_and_then, replay
 
 from fogboard_games import batch
 from fogboard_games.__main__ import main
@@ -150,6 +150,17 @@ def test_tensors_first_read_late_and_rows_restarted(game_string, first_read, rea
         dtype="uint8",
         form="observation",
     )
+
+
+@pytest.mark.parametrize("preset, rows, steps", [("parley", 6, 70), ("parley-tiny", 24, 60)])
+def test_the_movers_tensor_read_now_and_then_with_some_rows_restarted(preset, rows, steps):
+    """State.observation alone, read after gaps of several steps: the public
+    turn record replayed into whichever seat each row shows, a seat change's
+    private columns (`parley`: only up to the turn under way), the status block
+    copied from the values written, endings and restarts of some rows."""
+    env = batch.make(preset, batch_size=rows, seed=5)
+    draw = lambda rng, s: random_actions(rng, s.legal_action_mask)  # noqa: E731
+    assert mover_views_read_now_and_then(env, draw, steps, seed=6) > steps // 4
 
 
 def arrays(env):

@@ -19,10 +19,11 @@ Both seats' information-state tensors are kept in one uint8 `Store`
 (batch/observations.py: store row 2b + p is seat p of row b), made and
 filled at the first tensor read (by replaying every row's history): from
 then on each step writes its few entries through the store (the eat to its
-eater, the claim, response and verdict to both seats), then every row's
-status block (mover, phase, forced_now, debts, ending) by whole slices,
-logged as one block of columns; in the series the finished game's review
-(the view of every seat) is built beside it and copied into both seats
+eater, the claim, response and verdict to both seats; the series' in one
+write from tables), then every row's status block (mover, phase,
+forced_now, debts, ending), logged as a block of columns (the series': one
+per game, with its values); in the series the finished game's review (the
+view of every seat) is built beside it and copied into both seats' columns
 when that game ends. `State.observation` is the store's read-only mirror
 (docs/batch.md#observations). The observation form (the seat's view now:
 the latest turn, the counts still possible) has its own whole store, made
@@ -40,7 +41,6 @@ from fogboard_games.batch.observations import Store
 from fogboard_games.mind_bluff import rules, series
 
 EAT, CLAIM, RESPOND, OVER = range(4)  # rules.EAT .. rules.OVER, counted from EAT
-SEATS = np.arange(2)
 STATUS = 12  # mover (2), phase (4), forced_now (1), debts (2), ending (3): contiguous
 REVIEW = series.REVIEW_KEY  # a finished game as every seat sees it
 # The latest turn's record kept for the observation (rows of o_turn; -1: none).
@@ -85,6 +85,7 @@ class MindBluff(Env):
     """A batch of fogboard_mind_bluff or fogboard_mind_bluff_series games."""
 
     TABLES = ("legal", "legal_by_action", "legal_flat")
+    TABLES += ("move_column", "move_stride", "move_reach", "move_shift", "start_rows")
 
     def __init__(
         self, game, batch_size: int, seed=None, observation="information_state", dtype=None
@@ -154,7 +155,13 @@ class MindBluff(Env):
         self.block = np.zeros((B, STATUS), np.uint8)  # (scratch for _status_all)
         # legal_flat[key * (A + 1) + action]: a spare False column for every id out of range
         self.legal_flat = np.concatenate([legal, np.zeros((M + 4, 1), bool)], 1).reshape(-1)
-        self.row_of = (np.arange(2 * B) // 2).astype(np.int32)  # store row 2b + p: row b
+        # Store row 2b + p: row b; a spare last row (2B, shown nowhere) takes the
+        # writes of the rows a series move writes nothing into (see _move_tables).
+        self.row_of = (np.arange(2 * B + 1) // 2 % B).astype(np.int32)
+        if self.is_series:
+            self._move_tables()
+        else:
+            self._start_table()
         self.info = self.tensors = None  # the Store and its (B, 2, D) view, once tracking
         # The columns where the seats' tensors differ: `player` and each game's eats
         # (everything else is written to both seats alike; Store.private).
@@ -166,6 +173,8 @@ class MindBluff(Env):
                 self.own[-1] = slice(self.own[-1].start, max(hi, self.own[-1].stop))
             else:
                 self.own.append(slice(lo, hi))
+        # The end of each game's own columns: past a row's game, both seats' are 0.
+        self.own_reach = np.array([int(hi) for hi in self.view.first], np.int64)
         # The observation (the seat's view now): per game its pieces' absolute offsets.
         obs = game.obs_layout
         if self.is_series:
@@ -185,6 +194,62 @@ class MindBluff(Env):
         self._chance = None  # (rows, outcomes) drawn in `_play`, logged after the action
         self.reset()
 
+    def _move_tables(self) -> None:
+        """What a series decision writes into the information state, by (game, key,
+        action), the code of `_write`: two entries, each a column (a base plus
+        the turn times a stride), whether it goes to the mover and to the other
+        seat, and for the second a shift of one where the claim was false (a
+        doubt's verdict, BLUFF). An eat (its count) is the eater's alone; a
+        claim (and its forced mark) and a response (and a doubt's verdict) are
+        both seats'; everything else (an all done, an out-of-range action, a
+        finished row) writes nothing."""
+        M, A, G = self.M, self.num_actions, len(self.setups)
+        K = M + 4
+        column = np.zeros((G, K, A + 1, 2), np.int64)
+        stride = np.zeros((K, A + 1, 2), np.int64)
+        reach = np.zeros((K, A + 1, 2, 2), bool)  # [.., seat: mover / other, entry]
+        shift = np.zeros((K, A + 1, 2), np.int64)
+        v = self.view
+        for g in range(G):
+            for a in range(M):  # eat a + 1
+                column[g, 0, a, 0] = v.eats[g] + a
+            for key in range(1, M + 2):
+                for a in range(M + 1, 2 * M + 1):  # claim a - M
+                    column[g, key, a] = v.claims[g] + a - M - 1, v.forced[g]
+            for a in (2 * M + 1, 2 * M + 2):  # accept, doubt
+                column[g, M + 2, a] = v.responses[g] + a - 2 * M - 1, v.verdicts[g]
+        stride[0, :M, 0] = M
+        reach[0, :M, 0, 0] = True
+        stride[1 : M + 2, M + 1 : 2 * M + 1, 0] = M
+        reach[1, M + 1 : 2 * M + 1, :, 0] = True
+        for k in range(1, M + 1):  # key 1 + k: the claim forced to k, and its mark
+            stride[1 + k, M + k, 1] = 1
+            reach[1 + k, M + k, :, :] = True
+        stride[M + 2, 2 * M + 1 :, :] = 2
+        reach[M + 2, 2 * M + 1 :, :, 0] = True
+        reach[M + 2, 2 * M + 2, :, 1] = True
+        shift[M + 2, 2 * M + 2, 1] = 1
+        self.move_column = column.reshape(G * K * (A + 1), 2)
+        self.move_stride = np.tile(stride.reshape(K * (A + 1), 2), (G, 1))
+        self.move_reach = np.tile(reach.reshape(K * (A + 1), 2, 2), (G, 1, 1))
+        self.move_shift = np.tile(shift.reshape(K * (A + 1), 2), (G, 1))
+        D = self.tensor_size
+        B = self.batch_size
+        self.spare = 2 * B * D  # (flat index of the spare store row)
+        self.pair_base = (np.arange(B) * 2 * D)[:, None] + np.array([0, D])  # (B, 2) seats
+
+    def _start_table(self) -> None:
+        """A single game's start, both seats' whole rows, by the first seat (the
+        `player` marks, the first seat, the status at the first eat)."""
+        v = self.view
+        self.start_rows = np.zeros((2, 2, self.tensor_size), np.uint8)
+        for first in (0, 1):
+            for seat in (0, 1):
+                row = self.start_rows[first, seat]
+                row[self.o_player + seat] = 1
+                row[v.first[0] + first] = 1
+                row[v.mover[0] : v.mover[0] + STATUS] = STATUS_TABLE[EAT * 4 + first]
+
     @property
     def mover(self) -> np.ndarray:
         """(B,) int64: the seat to decide (in a finished row, the last one's)."""
@@ -202,8 +267,9 @@ class MindBluff(Env):
 
     def _start(self, rows: np.ndarray) -> None:
         if self.tracking:
-            self.tensors[rows] = 0
             self.info.restart(rows)
+        if self.tracking and self.is_series:
+            self.tensors[rows] = 0
             self._put(rows, 0, self.o_player, 1)
             self._put(rows, 1, self.o_player + 1, 1)
         if self.is_series:
@@ -214,7 +280,7 @@ class MindBluff(Env):
         outcomes = self._start_game(rows, g)
         if outcomes is not None and self._replay is None:
             self._log(rows, outcomes)
-        if self.tracking:
+        if self.tracking and self.is_series:
             self._status(rows, g)
 
     def _draw(self, rows: np.ndarray, low: int, high: int) -> np.ndarray:
@@ -253,7 +319,9 @@ class MindBluff(Env):
         self.ending[rows] = -1
         if self.obs is not None:
             self._view_start(rows)
-        if self.tracking:
+        if self.tracking and not self.is_series:  # (whole rows, both seats: a single game)
+            self.tensors[rows] = self.start_rows.take(first, 0)
+        elif self.tracking:
             v = self.view
             for seat in (0, 1):
                 self._put(rows, seat, v.player[g] + seat, 1)
@@ -340,7 +408,7 @@ class MindBluff(Env):
         doubt = respond & (a8 == 2 * M + 2)
         true = self.actual == self.claim
         if self.tracking:  # what the move shows, written before the turn moves on
-            self._write(a, p2, ate, claim, forced, respond, doubt, true)
+            self._write(a, p2, ate, claim, forced, respond, doubt, true, active)
         if self.obs is not None:
             self._view_move(a8, p2, eat, ate, claim, forced, respond, doubt, true)
         d0 -= forced & ~p2  # a forced claim pays one back, before the response
@@ -383,7 +451,7 @@ class MindBluff(Env):
                 r = rows[g == i]
                 size, base = self.review_size[i], self.review_base[i]
                 self.tensors[r, :, base : base + size] = self.reviews[r, None, :size]
-                self.info.rewrote(r)  # (a block of every seat's row: copied whole at a read)
+                self.info.rewrote(r, (base, base + size))  # (every seat's: a read copies it)
                 self.reviews[r] = 0
         self.score[rows, winner] += 1  # (each row once)
         score = self.score[rows]
@@ -403,34 +471,62 @@ class MindBluff(Env):
 
     # ---- tensors --------------------------------------------------------------------
 
-    def _write(self, a, p2, ate, claim, forced, respond, doubt, true) -> None:
+    def _write_table(self, a, p2, true, active) -> None:
+        """A series move's entries into both seats' tensors, in one write (a
+        dozen calls, where a write per kind of move took ten of its own): an eat (the
+        last one too) to the eater alone; a claim, its forced mark, a response
+        and a verdict to both seats (_move_tables); the rows writing nothing
+        write into the spare store row."""
+        A, D = self.num_actions, self.tensor_size
+        code = self.key * (A + 1) + np.minimum(a.view(np.uint64), A).astype(np.int64)
+        code += self.game_index * ((self.M + 4) * (A + 1))
+        if active is not None:  # (building tensors: the rows with no move left write nothing)
+            code = np.where(active, code, self.finished_key * (A + 1))
+        cols = self.move_stride.take(code, 0)
+        cols *= self.turn[:, None]
+        cols += self.move_column.take(code, 0)
+        cols[:, 1] += self.move_shift.take(code, 0)[:, 1] * ~true  # (BLUFF)
+        seats = np.where(p2[:, None], self.pair_base[:, ::-1], self.pair_base)  # mover first
+        index = seats[:, :, None] + cols[:, None, :]
+        np.putmask(index, ~self.move_reach.take(code, 0), self.spare)
+        self.info.write(index, 1, rows=index // D)
+
+    def _write(self, a, p2, ate, claim, forced, respond, doubt, true, active) -> None:
         """A move's entries: an eat (the last one too) to the eater alone; a claim,
-        its forced mark, a response and a verdict to both seats (and the review)."""
+        its forced mark, a response and a verdict to both seats (and the review).
+        A single game writes by kind of move (its small whole store takes them
+        unlogged); the series in one write (_write_table), then its review."""
         M, v, rv = self.M, self.view, self.review
         g, t = self.game_index, self.turn
+        series = self.is_series
+        if series:
+            self._write_table(a, p2, true, active)
         r = np.flatnonzero(ate)
         if len(r):
             gr, tr, seat, k = g[r], t[r].astype(np.int64), p2[r].astype(np.int64), a[r] + 1
-            self._put(r, seat, v.eats[gr] + tr * M + k - 1, 1)
-            if self.is_series:
+            if series:
                 self._review(r, rv.eats[gr] + (seat * self.g_turns[gr] + tr) * M + k - 1, 1)
+            else:
+                self._put(r, seat, v.eats[gr] + tr * M + k - 1, 1)
         r = np.flatnonzero(claim)
         if len(r):
             gr, tr, c, f = g[r], t[r].astype(np.int64), a[r] - M, forced[r]
-            self._put_both(r, v.claims[gr] + tr * M + c - 1, 1)
-            self._put_both(r, v.forced[gr] + tr, 1, where=f)
-            if self.is_series:
+            if series:
                 self._review(r, rv.claims[gr] + tr * M + c - 1, 1)
                 self._review(r[f], rv.forced[gr[f]] + tr[f], 1)
+            else:
+                self._put_both(r, v.claims[gr] + tr * M + c - 1, 1)
+                self._put_both(r, v.forced[gr] + tr, 1, where=f)
         r = np.flatnonzero(respond)
         if len(r):
             gr, tr, d = g[r], t[r].astype(np.int64), doubt[r]
             response, verdict = d.astype(np.int64), np.where(true[r], 0, 1)
-            self._put_both(r, v.responses[gr] + 2 * tr + response, 1)
-            self._put_both(r, v.verdicts[gr] + 2 * tr + verdict, 1, where=d)
-            if self.is_series:
+            if series:
                 self._review(r, rv.responses[gr] + 2 * tr + response, 1)
                 self._review(r[d], (rv.verdicts[gr] + 2 * tr + verdict)[d], 1)
+            else:
+                self._put_both(r, v.responses[gr] + 2 * tr + response, 1)
+                self._put_both(r, v.verdicts[gr] + 2 * tr + verdict, 1, where=d)
 
     def _end(self, ended: np.ndarray) -> None:
         """A game's end, in its own status block (the series may start the next
@@ -467,10 +563,10 @@ class MindBluff(Env):
             store[flat] = value
             store[flat + D] = value
             return
-        srow = np.broadcast_to(rows * 2, np.shape(flat))[..., None] + SEATS
-        flat = flat[..., None] + SEATS * D  # (both seats' in one write)
-        value = value[..., None] if np.ndim(value) else value
-        self.info.write(flat, value, rows=srow)
+        rows = np.asarray(rows)  # ((n,), or (n, 1) beside columns (n, k))
+        at = np.broadcast_to(at, np.shape(flat))
+        if len(at):
+            self.info.public(rows.reshape(-1), at.reshape(len(at), -1), value)
 
     def _review(self, rows, at, value) -> None:
         """A write into the review under construction (series only)."""
@@ -501,18 +597,23 @@ class MindBluff(Env):
         """Every row's status block of its game under way, by whole slices (at a
         few thousand rows cheaper than picking the rows that moved or started; a
         series game's final block is written at its end, `_end`)."""
-        block = self._status_block(slice(None), self.block)[:, None, :]
-        for g in range(len(self.setups)):
-            at = int(self.view.mover[g])
-            where = None if not self.is_series else (self.game_index == g)[:, None, None]
-            if where is None:
-                self.tensors[:, :, at : at + STATUS] = block
-            else:
-                np.copyto(self.tensors[:, :, at : at + STATUS], block, where=where)
+        block = self._status_block(slice(None), self.block)
+        if not self.is_series:
+            at = int(self.view.mover[0])
+            self.tensors[:, :, at : at + STATUS] = block[:, None, :]
             self.info.columns(at, at + STATUS)  # (written in place: the mirrors gather it)
-            if where is not None:
-                at = int(self.review.mover[g])
-                np.copyto(self.reviews[:, at : at + STATUS], block[:, 0], where=where[:, 0])
+            return
+        # The series: each game's block in the rows playing it; a read copies each
+        # game's block from seat 0's rows (the same in both), not gathers it.
+        for g in range(len(self.setups)):
+            rows = np.flatnonzero(self.game_index == g)
+            if not len(rows):
+                continue
+            at = int(self.view.mover[g])
+            self.tensors[rows, :, at : at + STATUS] = block[rows, None, :]
+            self.info.columns(at, at + STATUS, self.tensors[:, 0, at : at + STATUS].copy())
+            at = int(self.review.mover[g])
+            self.reviews[rows, at : at + STATUS] = block[rows]
 
     def _shown(self, rows, g, seat, pieces) -> None:
         """At a game's end: the secret start (if any) and the count left."""
@@ -537,11 +638,21 @@ class MindBluff(Env):
         # in every row at every ply: a read gathering whole rows costs less than
         # replaying a log; the series' (2,566 entries) is brought up to date.
         whole = not self.is_series
-        self.info = Store(2 * B, self.tensor_size, self.row_of, private=self.own, whole=whole)
+        D = self.tensor_size
+        reach = None if whole else self._private_reach
+        # (and a spare row, _move_tables)
+        self.info = Store(
+            2 * B + 1, D, self.row_of, private=self.own, whole=whole, reach=reach, seats=2
+        )
         self._quiet = whole  # (no log: writes go straight into the store)
-        self.tensors = self.info.array.reshape(B, 2, self.tensor_size)
+        self.tensors = self.info.array[: 2 * B].reshape(B, 2, D)
         self.tracking = True
         self._replay_history()
+
+    def _private_reach(self) -> np.ndarray:
+        """(B,): the column before which a series row's private entries lie (the
+        Store's reach): its games' eats up to the game under way."""
+        return self.own_reach.take(self.game_index)
 
     def _replay_history(self) -> None:
         """Replay every row's history with the kept tensors' writes on: they end

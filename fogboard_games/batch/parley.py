@@ -17,13 +17,15 @@ step writes its few entries into one uint8 `Store` of every seat's tensor
 (batch/observations.py; store row b * n + c is cog c of row b): into a
 seat's row its private pieces (`player`, `cards`, `shots`, the first of the
 layout), into every seat's row the public record (the `turn_*` pieces and
-`points`); the status pieces (`round` to `misses`) are made from the rows'
-state at each read, into the rows read (the movers', or one seat's), and
-logged as one block of columns. Everything after the private pieces is the
-same in every seat's row of a game (but the status, rewritten at each
-read), so a mirror whose row's mover changed copies only the new mover's
-private pieces (the store's `private` columns). `State.observation` is the store's read-only
-mirror (docs/batch.md#observations). The observation form (the seat's view
+`points`, through `Store.public`); the status pieces (`round` to `misses`)
+are made from the rows' state at each read, into the rows read (the
+movers', or one seat's), and logged as one block of columns with its values.
+Everything after the private pieces is the same in every seat's row of a
+game (but the status, rewritten at each read), so a mirror whose row's
+mover changed copies only the new mover's private pieces (the store's
+`private` columns), up to the turn under way (its `reach`).
+`State.observation` is the store's read-only mirror
+(docs/batch.md#observations). The observation form (the seat's view
 now) has a store of its own, made at its first read the same way: a step
 writes into a seat's row its cards of this round and its shot in the
 latest turn (the cards and shot they replace set back to 0), and keeps the
@@ -44,6 +46,9 @@ BYTE_BITS = (1 << np.arange(8, dtype=np.uint8))[:, None]  # bit i of a byte, per
 # Phases as the tensors' `phase` piece numbers them; a batch row is never at a
 # chance node (a deal, a wake, a hip-shot waiting), so only these four occur.
 LINE, ACT, REACT, OVER = (SHOWN_PHASE[p] for p in (rules.LINE, rules.ACT, rules.REACT, rules.OVER))
+# Private columns (a seat's cards and shots) past which a seat change copies only
+# up to the turn under way (Store's reach).
+WIDE = 256
 
 
 class Parley(Env):
@@ -140,7 +145,19 @@ class Parley(Env):
         self.s_phase, self.s_it = off["phase"] - st, off["it"] - st
         self.s_hp, self.s_passes = off["hp"] - st, off["passes_left"] - st
         self.s_misses = off["misses"] - st
-        self.status_size = D - st
+        self.status_size = S = D - st
+        # Each status entry's flat index in a (B, S + 1) block, less the row's value.
+        cogs = np.arange(n)
+        base = [self.s_round, self.s_mover, self.s_phase, self.s_it, self.s_misses]
+        base = np.concatenate(
+            [base, self.s_hp + cogs * (self.hp0 + 1), self.s_passes + cogs * (self.passes + 1)]
+        )
+        base[5 + n :] += self.passes
+        # (int32 where every index fits: the buffer is kept, a few bytes a row)
+        index = np.int32 if B * (S + 1) < 2**31 else np.int64
+        self.status_base = base.astype(index)
+        self.status_rows = (np.arange(B) * (S + 1)).astype(index)[:, None]
+        self.status_at = np.empty((B, 5 + 2 * n), index)
         self.tracking = False
         self.row_of = (np.arange(B * n) // n).astype(np.int32)  # store row b * n + c: row b
         self.info = self.tensors = None  # the Store and its (B, n, D) view, once tracking
@@ -478,15 +495,8 @@ class Parley(Env):
 
     def _write_all(self, rows, at, values) -> None:
         """`values` at offsets `at` ((m,) or (m, k)) of every seat's tensor of
-        `rows`: a public fact, the same in every seat's row (Store.private)."""
-        n = self.n
-        srow = rows[:, None] * n + np.arange(n)  # (m, n)
-        if np.ndim(at) == 1:
-            index = srow * self.tensor_size + at[:, None]
-        else:  # (m, n, k), values (m, k) to each seat
-            index = (srow * self.tensor_size)[:, :, None] + at[:, None, :]
-            values = values[:, None, :] if np.ndim(values) else values
-        self.info.write(index, values, rows=srow)
+        `rows`: a public fact, the same in every seat's row (Store.public)."""
+        self.info.public(rows, np.asarray(at), values)
 
     def _write_act(self, rows, it, target, passing, hip, hit) -> None:
         """An act into the tensors: a pass, or a shot: its aim and target in
@@ -525,7 +535,15 @@ class Parley(Env):
             if self.tracking:
                 return
             self.tracking = True
-            store = Store(B * self.n, self.tensor_size, self.row_of, private=[slice(0, self.Dp)])
+            store = Store(
+                B * self.n,
+                self.tensor_size,
+                self.row_of,
+                private=[slice(0, self.Dp)],
+                # (a short private part is copied whole: sorting rows by reach costs more)
+                reach=self._private_reach if self.Dp > WIDE else None,
+                seats=self.n,
+            )
             self.info = store
             self.tensors = self.info.array.reshape(B, self.n, self.tensor_size)
         else:
@@ -556,21 +574,28 @@ class Parley(Env):
                 store.invalidate()  # (rewritten whole: any mirror is rebuilt)
 
     def _status(self) -> np.ndarray:
-        """(B, S) uint8: the status pieces (round .. misses) of every row."""
-        B, n = self.batch_size, self.n
+        """(B, S) uint8, a new array: the status pieces (round .. misses) of every
+        row, one entry set per piece (or per cog's piece): each entry's flat
+        index is the row's value plus the piece's base (`status_base`) and the
+        row's (`status_rows`), gathered in a kept (B, 5 + 2n) buffer (a fresh
+        one a read would fault in anew)."""
         S = self.status_size
-        out = np.zeros((B, S + 1), np.uint8)  # (the last column: a finished row's mover)
-        moving = self.phase != OVER
-        cogs = np.arange(n)
-        at = np.empty((B, 5 + 2 * n), np.int64)
-        at[:, 0] = self.s_round + self.round
-        at[:, 1] = np.where(moving, self.s_mover + self.mover, S)
-        at[:, 2] = self.s_phase + self.phase
-        at[:, 3] = self.s_it + self.it
-        at[:, 4] = self.s_misses + self.misses
-        at[:, 5 : 5 + n] = self.s_hp + cogs * (self.hp0 + 1) + self.hp
-        at[:, 5 + n :] = self.s_passes + cogs * (self.passes + 1) + self.passes - self.passes_used
-        out.reshape(-1)[(self.rows * (S + 1))[:, None] + at] = 1
+        n = self.n
+        at = self.status_at
+        at[:, 0] = self.round
+        np.copyto(at[:, 1], self.mover)
+        np.copyto(at[:, 1], S - self.s_mover, where=self.phase == OVER)  # (a spare column)
+        at[:, 2] = self.phase
+        at[:, 3] = self.it
+        at[:, 4] = self.misses
+        at[:, 5 : 5 + n] = self.hp
+        np.negative(self.passes_used, out=at[:, 5 + n :])
+        at += self.status_base
+        at += self.status_rows
+        out = np.zeros(
+            (self.batch_size, S + 1), np.uint8
+        )  # (the last column: a finished row's mover)
+        out.reshape(-1)[at] = 1
         return out[:, :S]
 
     # ---- tensors: the Env hooks -------------------------------------------------------
@@ -582,18 +607,24 @@ class Parley(Env):
         logged as one block of columns."""
         self._track(form)
         rows = self.rows * self.n + (self.mover if seat is None else seat)
+        # (the same in every seat's row: the mirrors copy the block, not gather it)
         if form == "information_state":
             st = self.o_status
-            self.info.array[rows, st:] = self._status()
-            self.info.columns(st, self.tensor_size)
+            status = self._status()
+            self.info.array[rows, st:] = status
+            self.info.columns(st, self.tensor_size, status)
             return self.info
-        lo, st = self.v_public, self.v_public + self.v_last + self.n
-        view = self.obs.array
-        view[rows, lo : lo + self.v_last] = self.last
-        view[rows, lo + self.v_last : st] = self.totals
-        view[rows, st:] = self._status()
-        self.obs.columns(lo, self.obs_size)
+        lo = self.v_public
+        block = np.concatenate([self.last, self.totals.astype(np.uint8), self._status()], 1)
+        self.obs.array[rows, lo:] = block
+        self.obs.columns(lo, self.obs_size, block)
         return self.obs
+
+    def _private_reach(self) -> np.ndarray:
+        """(B,): the column before which a row's private entries lie in every
+        seat's tensor (Store's reach): its cards and its `shots` up to the turn
+        under way (a round's rows of E turns, the later ones all zero)."""
+        return self.o_shots + (self.round * self.E + self.turn + 1) * (2 + self.n)
 
     def _seat_store(self, form: str, player: int) -> Store:
         return self._store(form, player)  # (the status rewritten in that seat's rows only)
