@@ -11,6 +11,8 @@ and the compact one).
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pyspiel
 import pytest
@@ -542,6 +544,51 @@ def test_random_actions_are_legal_and_uniform():
     row_major = np.zeros((100, 5), bool)
     row_major[:, 3] = True
     assert (random_actions(rng, row_major) == 3).all()
+
+
+def _kth_legal(u, mask):
+    """The documented draw, written plainly: row b with c legal actions plays
+    its (floor(u * c) + 1)-th legal action, A - 1 where it has none."""
+    counts = mask.sum(axis=1)
+    k = (u * counts).astype(np.int64)
+    picked = (np.cumsum(mask, axis=1) > k[:, None]).argmax(axis=1)
+    return np.where(counts > 0, picked, mask.shape[1] - 1)
+
+
+@pytest.mark.parametrize("actions", [9, 16, 25, 49, 64, 121, 244, 300])
+def test_random_actions_is_uniform_per_row_and_the_documented_draw(actions):
+    """Either way of drawing (running counts up to RUNNING_COUNT_UP_TO actions,
+    blocks of 8 above) plays uniformly over each row's legal actions, and
+    exactly the (floor(u * c) + 1)-th legal action of the same float64 u."""
+    rng = np.random.default_rng(actions)
+    kinds = np.zeros((7, actions), bool)
+    kinds[0, actions - 1] = True  # one legal action, the last
+    kinds[1] = True  # all legal
+    kinds[2, [0, actions // 2, actions - 1]] = True
+    kinds[3, rng.permutation(actions)[: actions // 3]] = True
+    kinds[4, 8 * (actions // 8) - 1 :] = True  # across the last block's edge
+    kinds[5] = rng.random(actions) < 0.9
+    # kinds[6]: none legal, A - 1
+    tile = 1024  # rows of each kind in a batch
+    mask = np.repeat(kinds, tile, axis=0).T.copy().T  # (the (A, B) layout)
+    counts = np.zeros((7, actions), np.int64)
+    passes = -(-100 * actions // tile)  # about 100 draws an action where all are legal
+    for i in range(passes):
+        if i < 2:  # the same draws as the plain formula from the same u
+            same = copy.deepcopy(rng)
+            picked = random_actions(rng, mask)
+            assert np.array_equal(picked, _kth_legal(same.random(len(mask)), mask))
+        else:
+            picked = random_actions(rng, mask)
+        for kind in range(7):
+            counts[kind] += np.bincount(picked[kind * tile : (kind + 1) * tile], minlength=actions)
+    assert (counts[6] == [0] * (actions - 1) + [passes * tile]).all()
+    for kind in range(6):
+        row = kinds[kind]
+        assert counts[kind][~row].sum() == 0  # only legal actions
+        expect = passes * tile / np.count_nonzero(row)
+        spread = 5 * np.sqrt(expect) + 1  # (five standard deviations: wide bounds)
+        assert np.abs(counts[kind][row] - expect).max() < spread, (kind, counts[kind][row])
 
 
 @pytest.mark.parametrize(

@@ -105,3 +105,26 @@ def test_boards_up_to_11_are_covered():
         assert env.wide and env.reset().legal_action_mask.shape == (2, size * size)
     assert not batch.make("fogboard_dark_hex(board_size=5)", batch_size=2).wide
     assert "square boards of side 2..11" in batch.COVERED
+
+
+@pytest.mark.parametrize(
+    "game", ["fogboard_dark_hex(board_size=11)", "fogboard_recon_hex(board_size=9,sense=2)"]
+)
+def test_a_held_legal_mask_stays_the_snapshots_own(game):
+    """Every snapshot's legal mask is its own array (docs/batch.md): later
+    steps and restarts, finished rows among them, never change a held one."""
+    env = batch.make(game, batch_size=64, seed=0)
+    rng = np.random.default_rng(1)
+    s = env.reset()
+    held = []
+    finished = 0
+    for _ in range(160):
+        held.append((s.legal_action_mask, s.legal_action_mask.copy()))
+        s = env.step(random_actions(rng, s.legal_action_mask))
+        finished += int(np.count_nonzero(s.terminated))
+        if s.terminated.any() and rng.random() < 0.5:  # (some snapshots keep finished rows)
+            held.append((s.legal_action_mask, s.legal_action_mask.copy()))
+            s = env.reset(s.terminated)
+    assert finished
+    for mask, kept in held:
+        assert np.array_equal(mask, kept)

@@ -379,6 +379,11 @@ class Boards(Env):
         self.uf_slot_row = np.repeat(self.rows.astype(np.int32), 6)
         self.uf_slot_major = (np.arange(6) * B + self.rows[:, None]).reshape(-1).astype(np.int32)
         self.uf_nodes = np.full((2, B, C), NONE, np.uint8)  # [seat, row, cell]
+        # Scratch of _uf_join, never handed out: its (B, 6) int64 temporaries are
+        # 192 KB at batch 4096, past the size where malloc maps fresh pages for an
+        # array (docs/batch.md#speed), so a step would fault them in anew.
+        self._uf_nb = np.empty((B, 6), np.int64)
+        self._uf_at = np.empty((B, 6), np.int64)
 
     def _uf_clear(self, rows: np.ndarray) -> None:
         self.uf_nodes[:, rows] = self.NONE
@@ -395,9 +400,9 @@ class Boards(Env):
         cell = np.where(placed_one, acts, self.DUMP)
         base = self.mover * (B * C)
         base += self.uf_rows  # each row's mover's union-find
-        nb = self.uf_neighbors.take(cell, axis=0)  # (B, 6) cells
         # (indices all in range: mode="clip" only skips numpy's bounds check)
-        node = nodes.take(nb + base[:, None], mode="clip")
+        nb = self.uf_neighbors.take(cell, axis=0, out=self._uf_nb, mode="clip")  # (B, 6) cells
+        node = nodes.take(np.add(nb, base[:, None], out=self._uf_at), mode="clip")
         slots = np.flatnonzero(node != NONE)  # the mover's stones, (row, slot) flat
         row = self.uf_slot_row.take(slots)
         at = base.take(row)  # the slot's row's union-find
@@ -467,12 +472,18 @@ class Boards(Env):
         """(B, A) bool, a transposed view of an (A, B) array: per action, every row
         (so a reduction over the actions runs across rows, the fast way)."""
         B, n2 = self.batch_size, self.cells
-        free = self.full ^ self.my_known  # the cells the mover does not know
+        if self.wide:  # the cells the mover does not know: the low word is all cells
+            free = np.invert(self.my_known)  # (a (B, 2) ^ (2,) broadcast ran 4x slower)
+            free[:, 1] &= self.full[1]
+        else:
+            free = self.full ^ self.my_known
         if self.sense:
             free[self.sensing] = 0
         if self._finished:
-            done = self.terminated
-            np.putmask(free, done.repeat(2).reshape(-1, 2) if self.wide else done, 0)
+            if self.wide:  # (few rows: faster than a (B, 2) mask)
+                free[self.terminated.nonzero()[0]] = 0
+            else:
+                np.putmask(free, self.terminated, 0)
         self._free = free  # the next step's legal attempts
         # Byte i of every row, then its 8 bits against 8 masks: action-major rows
         # in two vectorized calls (unpackbits along that axis is much slower),
