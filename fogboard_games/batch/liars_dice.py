@@ -20,6 +20,14 @@ as is a chips-mode showdown (a row restarted before the read never writes
 it), so play that never reads a tensor pays one small write a step for it. The
 observation (the view now) is made at its first read and brought up to
 date from what changed.
+
+One round in chips mode without rerolls or pass (every preset but the table:
+a raise or a call, then the round ends) takes a shorter road through the
+same engine, as it is most of what is played: a row keeps only its mover,
+standing bid, holder and legal key; what was rolled stays in the history
+alone (the hands are worked out from it where a tensor or a showdown needs
+them) and each decision's tensor entry too, since decision j is seat j mod P's;
+a restart sets the tensors only at the next read (docs/batch.md#speed).
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ class LiarsDice(Env):
     """A batch of one fogboard_liars_dice game, any parameters."""
 
     TABLES = ("legal", "legal_by_action", "bid_quantity", "bid_face", "blank", "act_base",
-              "act_round", "k_rows")  # fmt: skip
+              "act_round", "k_rows", "flat_legal", "key_after", "hand_of")  # fmt: skip
 
     def __init__(
         self, game, batch_size: int, seed=None, observation="information_state", dtype=None
@@ -66,6 +74,8 @@ class LiarsDice(Env):
         self.keep, self.reroll = setup.keep, setup.reroll
         self.wild = setup.wild_face  # 0: no wild face
         self.payout = setup.payout
+        # The one-round road (module docstring): every decision a raise or a call.
+        self.quick = self.chips and not k and not setup.allow_pass
 
         # legal[key]: the mover's legal actions, as the rules list them
         # (Match.bidding_actions). key = (in_play - lo) * W + 2 * (bid + 1) + (the
@@ -86,13 +96,24 @@ class LiarsDice(Env):
         if k:
             legal[self.choose_key, [self.keep, self.reroll]] = True
         self.legal = legal
-        start = self.choose_key if k else (T - lo) * W
+        self.flat_legal = legal.reshape(-1)
+        start = self.start_key = self.choose_key if k else (T - lo) * W
         opening = np.flatnonzero(legal[start])  # the actions legal at a game's start
         self.start_block = (int(opening[0]), int(opening[-1]) + 1)
         assert len(opening) == opening[-1] + 1 - opening[0], "one block (Env.start_block)"
         self.legal_by_action = np.ascontiguousarray(legal.T)  # (A, keys)
         self.bid_quantity = np.array(setup.bid_quantity)
         self.bid_face = np.array(setup.bid_face)
+        # The one-round road's key after each action: a raise of bid a leaves the
+        # turn to a seat that does not hold it (2 a + 2); a call ends the game.
+        self.key_after = np.full(A, self.finished_key, np.int64)
+        self.key_after[:NB] = 2 * np.arange(NB) + 2
+        # hand_of[f, d]: a die showing face d + 1 counts for a bid on face f + 1
+        # (its face, or the wild face unless f + 1 is the wild face: the same test).
+        faces = np.arange(S)
+        self.hand_of = faces[:, None] == faces
+        if self.wild:
+            self.hand_of[:, self.wild - 1] = True
 
         # Where each decision puts its public 1.0 in a seat's tensor: act_base[a]
         # + the seat + (bid-row pieces) K_r * P or (round pieces) r * P, and for a
@@ -113,12 +134,15 @@ class LiarsDice(Env):
             self.act_round[self.keep] = True
             self.o_rerolled = off["rerolled"]
         self.k_rows = np.array(setup.round_rows, np.int64) * P  # K_r * P, per round
+        self.next_seat = (np.arange(P) + 1) % P  # (chips mode: every seat has dice)
 
-        self.hands = np.zeros((B, P, S), np.int8)  # dice per face, per seat
+        # dice per face, per seat (the one-round road: read from the history)
+        self.hands = None if self.quick else np.zeros((B, P, S), np.int8)
         self.dice = np.full((B, P), D, np.int8)  # dice per seat
         self.mover = np.zeros(B, np.int64)
         self.bid = np.full(B, -1, np.int64)  # standing bid id, -1 before the opening bid
         self.holder = np.full(B, -1, np.int64)
+        self.key = np.full(B, start, np.int64)  # the legal key now (finished_key at the end)
         self.round = np.zeros(B, np.int64)
         self.in_play = np.full(B, T, np.int64)
         self.opener = np.zeros(B, np.int64)
@@ -127,10 +151,15 @@ class LiarsDice(Env):
         self.last_shown = np.zeros((B, P, S), np.int8)  # the latest showdown's hands
         # Decisions' offsets, written into the tensors when read (_tensors).
         # (flat indices into `decided`, as the history's hstart and hpos)
-        self.decided = np.zeros((B, self.max_decisions), np.int32)
-        self.dstart = self.rows * self.max_decisions
-        self.dpos = self.dstart.copy()  # each row's next decision
-        self.t_decided = self.dstart.copy()  # of those, written into the tensors up to here
+        if self.quick:  # the history's decisions, from each row's first (after the roll)
+            self.first = self.hstart + P * D
+            self.t_decided = self.first.copy()  # written into the tensors up to here
+            self.fresh = np.ones(B, bool)  # restarted, its tensors not set yet
+        else:
+            self.decided = np.zeros((B, self.max_decisions), np.int32)
+            self.dstart = self.rows * self.max_decisions
+            self.dpos = self.dstart.copy()  # each row's next decision
+            self.t_decided = self.dstart.copy()  # of those, written into the tensors up to here
         self.t_shown = np.zeros(B, bool)  # chips mode: the showdown written
         self._pending = []  # the dice a step rolled, logged after its decision
         # Store row b * P + p is seat p's tensor of row b.
@@ -177,8 +206,19 @@ class LiarsDice(Env):
         self.history.reshape(-1)[at[real]] = faces[real]
         self.hpos[rows] += real.sum(1)
 
+    def _hands(self, rows: np.ndarray) -> np.ndarray:
+        """(rows, P, S) int8: each seat's dice per face (the one-round road: from
+        the roll, the first P * D entries of the history)."""
+        if not self.quick:
+            return self.hands[rows]
+        P, D, S = self.num_players, self.setup.numdice, self.sides
+        faces = self.history.take(rows, 0)[:, : P * D].reshape(len(rows), P, D, 1)
+        return (faces == np.arange(S)).sum(2, dtype=np.int8)
+
     def step(self, actions, rows=None):
         """Env.step, then the dice it rolled logged after their rows' decisions."""
+        if self.quick:  # (nothing is rolled after a decision)
+            return super().step(actions, rows)
         self._pending = []
         state = super().step(actions, rows)
         for rolled, faces, real in self._pending:
@@ -189,6 +229,8 @@ class LiarsDice(Env):
     # ---- restart: the roll ------------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
+        if self.quick:
+            return self._restart_round(rows)
         B, P, D, S = self.batch_size, self.num_players, self.setup.numdice, self.sides
         n = len(rows)
         if not self.chips:  # (in chips mode every seat keeps its D dice)
@@ -198,6 +240,7 @@ class LiarsDice(Env):
         self.mover[rows] = 0
         self.bid[rows] = -1
         self.holder[rows] = -1
+        self.key[rows] = self.start_key
         if not self.chips:  # (constant in chips mode)
             self.round[rows] = 0
             self.in_play[rows] = self.setup.total
@@ -214,6 +257,21 @@ class LiarsDice(Env):
         if self.obs is not None:  # (made whole when first made)
             self.stale[rows] = True
 
+    def _restart_round(self, rows: np.ndarray) -> None:
+        """The one-round road's restart: the roll into the history, the row's
+        four numbers; the tensors are set at the next read (_tensors)."""
+        PD = self.num_players * self.setup.numdice
+        # Every seat rolls its D dice, seat by seat: face - 1, as pyspiel logs them.
+        self.history[rows, :PD] = self.rng.integers(0, self.sides, (len(rows), PD), np.int16)
+        self.hpos[rows] = self.first[rows]
+        self.mover[rows] = 0
+        self.bid[rows] = -1
+        self.holder[rows] = -1
+        self.key[rows] = self.start_key
+        self.fresh[rows] = True
+        if self.obs is not None:
+            self.stale[rows] = True
+
     # ---- what the mover may do ----------------------------------------------------
 
     def _keys(self, rows) -> np.ndarray:
@@ -226,33 +284,105 @@ class LiarsDice(Env):
 
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (see Boards._legal_mask)."""
-        keys = np.where(self.terminated, self.finished_key, self._keys(self.rows))
-        return self.legal_by_action.take(keys, 1).T
+        return self.legal_by_action.take(self.key, 1).T
 
-    def _check(self, rows: np.ndarray, acts: np.ndarray) -> np.ndarray:
+    def _check(self, key: np.ndarray, acts: np.ndarray) -> np.ndarray:
+        """Whether each action is legal at its row's key."""
         A = self.num_actions
-        inside = (acts >= 0) & (acts < A)
-        return inside & self.legal.reshape(-1)[self._keys(rows) * A + np.where(inside, acts, 0)]
+        at = key * A
+        at += acts
+        ok = self.flat_legal.take(at, mode="clip")
+        ok &= acts.view(np.uint64) < A  # (a negative action: past 2**63 as unsigned)
+        return ok
 
     # ---- the moves ------------------------------------------------------------------
 
     def _play(self, acts: np.ndarray, active):
         # The running rows, compacted: a round's few kinds of move touch few rows each.
+        if self.quick:
+            return self._play_round(acts, active)
         rows = self.rows if active is None else np.flatnonzero(active)
         mine = acts if active is None else acts[rows]
-        ok = self._check(rows, mine)
+        ok = self._check(self.key if active is None else self.key[rows], mine)
         if not ok.all():
             every = np.ones(self.batch_size, bool)
             every[rows] = ok
             self._refuse(active, acts, every)
         done, returns = self._apply(rows, mine)
+        self.key[rows] = self._keys(rows)
         if not len(done):
             return None, None
+        self.key[done] = self.finished_key
         ended = np.zeros(self.batch_size, bool)
         ended[done] = True
         rewards = np.zeros((self.batch_size, self.num_players), np.float32)
         rewards[done] = returns
         return ended, rewards
+
+    def _play_round(self, acts: np.ndarray, active):
+        """_play on the one-round road, on whole rows (masked where some sit out
+        or finished): a raise stands and moves the turn on, a call ends the game."""
+        key = self.key
+        ok = self._check(key, acts)
+        if active is not None:
+            ok |= ~active  # (their actions are not checked)
+        if not ok.all():
+            self._refuse(active, acts, ok)
+        raised = acts < self.num_bids
+        if active is None:
+            calls = ~raised
+            self.key = self.key_after.take(acts)
+        else:
+            raised &= active
+            calls = active & ~raised
+            np.copyto(key, self.key_after.take(acts, mode="clip"), where=active)
+        mover = self.mover
+        np.copyto(self.holder, mover, where=raised)
+        np.copyto(self.bid, acts, where=raised)
+        if self.num_players == 2:
+            mover ^= raised
+        else:
+            np.copyto(mover, self.next_seat.take(mover), where=raised)
+        c = np.flatnonzero(calls)
+        if not len(c):
+            return None, None
+        return calls, self._showdown(c, acts[c])
+
+    def _showdown(self, c: np.ndarray, calls: np.ndarray) -> np.ndarray:
+        """The one-round road's calls in rows c (`liar` or a prophecy): the (B, P)
+        rewards. The counted dice are the roll, the history's first P * D entries."""
+        P = self.num_players
+        holder, caller, said = self.holder[c], self.mover[c], self.bid[c]
+        if self.prophecy:
+            prophecy = calls != self.liar
+            said = np.where(prophecy, calls - self.prophecy_base, said)
+        at = self.bid_face.take(said) - 1
+        at *= self.sides
+        faces = self.history.take(c, 0)[:, : P * self.setup.numdice]
+        counts = self.hand_of.reshape(-1).take(faces + at[:, None])  # (rows, P * D)
+        count = counts[:, 0].astype(np.int64)
+        for d in range(1, counts.shape[1]):  # (a sum along a short axis runs slowly)
+            count += counts[:, d]
+        quantity = self.bid_quantity.take(said)
+        if self.prophecy:
+            exact = count == quantity  # the prophet was right
+            caller_wins = np.where(prophecy, exact, count < quantity)
+        else:
+            caller_wins = count < quantity
+        winner = np.where(caller_wins, caller, holder)
+        loser = np.where(caller_wins, holder, caller)
+        if self.obs is not None:
+            self.stale[c] = True
+        rewards = np.zeros((self.batch_size, P), np.float32)
+        flat, c = rewards.reshape(-1), c * P
+        if self.prophecy:
+            amount = np.where(prophecy & exact, np.float32(self.payout), np.float32(1))
+            flat[c + winner] = amount
+            flat[c + loser] = -amount
+        else:
+            flat[c + winner] = 1
+            flat[c + loser] = -1
+        return rewards
 
     def _next_seat(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
         """The next seat after `seat` that has dice (Match.next_with_dice)."""
@@ -444,7 +574,7 @@ class LiarsDice(Env):
         seats = np.arange(P)
         i = np.arange(n)
         blank[:, seats, self.q_seat + seats] = 1
-        blank[:, :, self.q_hand : self.q_hand + S] = self.hands[rows]  # each its own
+        blank[:, :, self.q_hand : self.q_hand + S] = self._hands(rows)  # each its own
         if self.q_counts is not None:
             at = self.q_counts + seats * (self.setup.numdice + 1) + self.dice[rows]
             for s in seats:
@@ -462,9 +592,8 @@ class LiarsDice(Env):
         blank[m, :, self.q_move + mover[m]] = 1
         # The latest showdown, once there is one (last_shown is not cleared at a restart).
         s = np.flatnonzero(self.terminated[rows] | (self.round[rows] > 0))
-        blank[s, :, self.q_shown : self.q_shown + P * S] = (
-            self.hands if self.chips else self.last_shown
-        )[rows[s]].reshape(len(s), 1, P * S)
+        shown = self._hands(rows[s]) if self.chips else self.last_shown[rows[s]]
+        blank[s, :, self.q_shown : self.q_shown + P * S] = shown.reshape(len(s), 1, P * S)
         self.obs.array.reshape(self.batch_size, P, Do)[rows] = blank
         self.obs.restart(rows)
         self.shown_bid[rows] = bid
@@ -508,14 +637,25 @@ class LiarsDice(Env):
         """Write the decisions made since the last read into every seat's
         information-state tensor (all of them at once)."""
         P, D = self.num_players, self.tensor_size
+        if self.quick:  # the rows restarted since the last read: their start
+            q = np.flatnonzero(self.fresh)
+            if len(q):
+                start = self.info.array.reshape(self.batch_size, P, D)
+                start[q] = self.blank
+                start[q, :, self.o_hands : self.o_hands + self.sides] = self._hands(q)
+                self.info.restart(q)
+                self.fresh[q] = False
+                self.t_shown[q] = False
+                self.t_decided[q] = self.first[q]
         if self.chips:  # the showdown of the rows that ended: every hand, shown to all
             q = np.flatnonzero(self.terminated & ~self.t_shown)
             if len(q):
-                shown = self.hands[q].reshape(len(q), 1, -1)
+                shown = self._hands(q).reshape(len(q), 1, -1)
                 at = ((q * P)[:, None] + np.arange(P)) * D + self.o_shown
                 self.info.write(at[:, :, None] + np.arange(shown.shape[2]), shown)
                 self.t_shown[q] = True
-        count = self.dpos - self.t_decided
+        done = self.hpos if self.quick else self.dpos
+        count = done - self.t_decided
         if count.max() <= 1:  # (read at every step: one each)
             row = np.flatnonzero(count)
             i = self.t_decided[row]
@@ -526,6 +666,12 @@ class LiarsDice(Env):
             i = np.repeat(self.t_decided - starts, count) + np.arange(len(row))
         if not len(row):
             return
-        at = self.decided.reshape(-1)[i].astype(np.int64)
+        if self.quick:  # decision j of a row is seat j mod P's (a raise moves the turn on)
+            i = i.astype(np.int64, copy=False)
+            at = self.act_base.take(self.history.reshape(-1).take(i))
+            j = i - self.first.take(row)
+            at += j & 1 if P == 2 else j % P
+        else:
+            at = self.decided.reshape(-1)[i].astype(np.int64)
         self.info.write(((row * P)[:, None] + np.arange(P)) * D + at[:, None], 1)
-        self.t_decided[:] = self.dpos
+        self.t_decided[:] = done
