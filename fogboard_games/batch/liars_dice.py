@@ -368,8 +368,9 @@ class LiarsDice(Env):
             calls = active & ~raised
             np.copyto(key, self.key_after.take(acts, mode="clip"), where=active)
         mover = self.mover
-        np.copyto(self.holder, mover, where=raised)
-        np.copyto(self.bid, acts, where=raised)
+        # (new arrays: a masked copyto runs 4x slower)
+        self.holder = np.where(raised, mover, self.holder)
+        self.bid = np.where(raised, acts, self.bid)
         if self.num_players == 2:
             mover ^= raised
         else:
