@@ -118,10 +118,11 @@ class LiarsDice(Env):
         # hand_of[f, d]: a die showing face d + 1 counts for a bid on face f + 1
         # (its face, or the wild face unless f + 1 is the wild face: the same test).
         faces = np.arange(S)
-        self.hand_of = faces[:, None] == faces
-        self.one_hot = np.eye(S, dtype=np.int8)  # a die's count per face
+        hand_of = faces[:, None] == faces
         if self.wild:
-            self.hand_of[:, self.wild - 1] = True
+            hand_of[:, self.wild - 1] = True
+        self.hand_of = hand_of.reshape(-1).astype(np.int16)  # [f * S + d], summed
+        self.one_hot = np.eye(S, dtype=np.int8)  # a die's count per face
 
         # Where each decision puts its public 1.0 in a seat's tensor: act_base[a]
         # + the seat + (bid-row pieces) K_r * P or (round pieces) r * P, and for a
@@ -390,11 +391,11 @@ class LiarsDice(Env):
             said = np.where(prophecy, calls - self.prophecy_base, said)
         at = self.bid_face.take(said) - 1
         at *= self.sides
-        faces = self.history.take(c, 0)[:, : P * self.setup.numdice]
-        counts = self.hand_of.reshape(-1).take(faces + at[:, None])  # (rows, P * D)
-        count = counts[:, 0].astype(np.int64)
-        for d in range(1, counts.shape[1]):  # (a sum along a short axis runs slowly)
-            count += counts[:, d]
+        faces = self.history.take(c, 0)
+        # A die at a time (numpy is slow along a short last axis).
+        count = self.hand_of.take(faces[:, 0] + at)
+        for d in range(1, P * self.setup.numdice):
+            count += self.hand_of.take(faces[:, d] + at)
         quantity = self.bid_quantity.take(said)
         if self.prophecy:
             exact = count == quantity  # the prophet was right
