@@ -42,7 +42,7 @@ class LiarsDice(Env):
     """A batch of one fogboard_liars_dice game, any parameters."""
 
     TABLES = ("legal", "legal_by_action", "bid_quantity", "bid_face", "blank", "act_base",
-              "act_round", "k_rows", "flat_legal", "key_after", "hand_of", "one_hot", "bid_ids")  # fmt: skip
+              "act_round", "k_rows", "flat_legal", "key_after", "hand_of", "one_hot", "bid_ids", "hand_at")  # fmt: skip
 
     def __init__(
         self, game, batch_size: int, seed=None, observation="information_state", dtype=None
@@ -123,6 +123,8 @@ class LiarsDice(Env):
             hand_of[:, self.wild - 1] = True
         self.hand_of = hand_of.reshape(-1).astype(np.int16)  # [f * S + d], summed
         self.one_hot = np.eye(S, dtype=np.int8)  # a die's count per face
+        # Die k of the roll (seat k // D's) counts at hand_at[k] + its face - 1.
+        self.hand_at = (np.arange(P * D) // D * layout.size + off["hands"])[:, None]
 
         # Where each decision puts its public 1.0 in a seat's tensor: act_base[a]
         # + the seat + (bid-row pieces) K_r * P or (round pieces) r * P, and for a
@@ -673,9 +675,19 @@ class LiarsDice(Env):
         if self.quick:  # the rows restarted since the last read: their start
             q = np.flatnonzero(self.fresh)
             if len(q):
-                start = self.info.array.reshape(self.batch_size, P, D)
-                start[q] = self.blank
-                start[q, :, self.o_hands : self.o_hands + self.sides] = self._hands(q)
+                self.info.array.reshape(self.batch_size, P, D)[q] = self.blank
+                # Each seat's hand: a count per die at its face, in the seat's row,
+                # indexed (dice, rows) (numpy is slow along a short last axis); a
+                # die of every seat at a time (within one, every index differs).
+                n = self.setup.numdice
+                at = self.history.take(q, 0)[:, : P * n].T + self.hand_at
+                at += q * (P * D)
+                flat = self.info.flat
+                if n == 1:
+                    flat[at] = 1
+                else:
+                    for d in range(n):
+                        flat[at[d::n]] += 1
                 self.info.restart(q)
                 self.fresh[q] = False
                 self.t_shown[q] = False
