@@ -42,7 +42,8 @@ class LiarsDice(Env):
     """A batch of one fogboard_liars_dice game, any parameters."""
 
     TABLES = ("legal", "legal_by_action", "bid_quantity", "bid_face", "blank", "act_base",
-              "act_round", "k_rows", "flat_legal", "key_after", "hand_of", "one_hot", "bid_ids", "hand_at")  # fmt: skip
+              "act_round", "k_rows", "flat_legal", "key_after", "hand_of", "one_hot", "bid_ids", "hand_at",
+              "raise_lo", "raise_hi", "calls", "passes", "chooses")  # fmt: skip
 
     def __init__(
         self, game, batch_size: int, seed=None, observation="information_state", dtype=None
@@ -108,13 +109,25 @@ class LiarsDice(Env):
         # turn to a seat that does not hold it (2 a + 2); a call ends the game.
         self.key_after = np.full(A, self.finished_key, np.int64)
         self.key_after[:NB] = 2 * np.arange(NB) + 2
+        # The legal mask is built from the rules' shape (Match.bidding_actions),
+        # per key: the raises from raise_lo up to raise_hi, and where `calls`
+        # liar, the prophecies of those raises and pass where `passes`; keep and
+        # reroll where `chooses`. (A gather of the table along its rows ran 5x
+        # slower.) Checked against the table for every key.
+        bids = legal[:, :NB]
+        some = bids.any(1)
+        self.raise_lo = np.where(some, bids.argmax(1), NB)
+        self.raise_hi = np.where(some, NB - bids[:, ::-1].argmax(1), NB)
+        self.capped = not (self.raise_hi == NB).all()  # (dice mode: fewer dice, fewer bids)
         self.bid_ids = np.arange(NB)[:, None]
-        if self.quick:  # (the actions are the bids, liar, the prophecies: nothing else)
-            every = np.arange(self.finished_key + 1)
-            assert self.liar == NB and A == NB + 1 + NB * self.prophecy
-            assert not self.prophecy or self.prophecy_base == NB + 1
-            assert np.array_equal(self._round_mask(every[every % 2 == 0]), legal_by_action[:, ::2])
-            assert not self._round_mask(every[-1:]).any()
+        self.calls = legal[:, self.liar].copy()
+        self.passes = legal[:, self.pass_action].copy() if setup.allow_pass else None
+        self.chooses = legal[:, self.keep].copy() if k else None
+        kinds = [*range(NB + 1), self.pass_action, self.keep, self.reroll]
+        if self.prophecy:
+            kinds += range(self.prophecy_base, self.prophecy_base + NB)
+        assert self.liar == NB and sorted(a for a in kinds if a >= 0) == list(range(A))
+        assert np.array_equal(self._mask_of(np.arange(len(legal))), legal_by_action)
         # hand_of[f, d]: a die showing face d + 1 counts for a bid on face f + 1
         # (its face, or the wild face unless f + 1 is the wild face: the same test).
         faces = np.arange(S)
@@ -299,25 +312,24 @@ class LiarsDice(Env):
 
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (see Boards._legal_mask)."""
-        if self.quick:
-            return self._round_mask(self.key).T
-        return self.legal_by_action.take(self.key, 1).T
+        return self._mask_of(self.key).T
 
-    def _round_mask(self, key: np.ndarray) -> np.ndarray:
-        """The one-round road's (A, len(key)) legal actions, from the rules' shape
-        rather than the table (a gather along the rows ran 5x slower): with
-        v = key // 2 (the standing bid + 1; 0 at the start, NB + 1 at the end),
-        the raises v..NB-1, and once there is a bid `liar` and the prophecies
-        v..NB-1 (Match.bidding_actions; __init__ checks it against the table)."""
+    def _mask_of(self, key: np.ndarray) -> np.ndarray:
+        """(A, len(key)) bool: the legal actions at each key (see __init__)."""
         NB = self.num_bids
-        v = key >> 1
-        out = np.empty((self.num_actions, len(key)), bool)
-        np.greater_equal(self.bid_ids, v, out=out[:NB])
-        v -= 1  # (as unsigned, no bid yet is past every bid)
-        np.less(v.view(np.uint64), NB, out=out[self.liar])
+        out = np.empty((self.num_actions, len(key)), bool)  # (every row is set)
+        bids = out[:NB]
+        np.greater_equal(self.bid_ids, self.raise_lo.take(key), out=bids)
+        if self.capped:
+            bids &= self.bid_ids < self.raise_hi.take(key)
+        out[self.liar] = self.calls.take(key)
         if self.prophecy:
             base = self.prophecy_base
-            np.logical_and(out[:NB], out[self.liar], out=out[base : base + NB])
+            np.logical_and(bids, out[self.liar], out=out[base : base + NB])
+        if self.passes is not None:
+            out[self.pass_action] = self.passes.take(key)
+        if self.chooses is not None:
+            out[self.keep] = out[self.reroll] = self.chooses.take(key)
         return out
 
     def _check(self, key: np.ndarray, acts: np.ndarray) -> np.ndarray:
