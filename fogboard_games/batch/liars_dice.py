@@ -21,13 +21,12 @@ it), so play that never reads a tensor pays one small write a step for it. The
 observation (the view now) is made at its first read and brought up to
 date from what changed.
 
-One round in chips mode without rerolls or pass (every preset but the table:
-a raise or a call, then the round ends) takes a shorter road through the
-same engine, as it is most of what is played: a row keeps only its mover,
-standing bid, holder and legal key; what was rolled stays in the history
-alone (the hands are worked out from it where a tensor or a showdown needs
-them) and each decision's tensor entry too, since decision j is seat j mod P's;
-a restart sets the tensors only at the next read (docs/batch.md#speed).
+One round in chips mode without rerolls or pass (every preset but the table)
+takes a shorter road through the same engine: a row keeps its mover,
+standing bid, holder and legal key; the roll stays in the history alone
+(the hands are worked out from it where a tensor or a showdown needs them),
+and so do the decisions' tensor entries (decision j is seat j mod P's); a
+restart sets its tensors at the next read (docs/batch.md#interface).
 """
 
 from __future__ import annotations
