@@ -42,7 +42,8 @@ class LiarsDice(Env):
 
     TABLES = ("legal", "legal_by_action", "bid_quantity", "bid_face", "blank", "act_base",
               "act_round", "k_rows", "flat_legal", "key_after", "hand_of", "one_hot", "bid_ids", "hand_at",
-              "raise_lo", "raise_hi", "calls", "passes", "chooses")  # fmt: skip
+              "raise_lo", "raise_hi", "calls", "passes", "chooses",
+              "after_seat")  # fmt: skip
 
     def __init__(
         self, game, batch_size: int, seed=None, observation="information_state", dtype=None
@@ -158,6 +159,14 @@ class LiarsDice(Env):
             self.o_rerolled = off["rerolled"]
         self.k_rows = np.array(setup.round_rows, np.int64) * P  # K_r * P, per round
         self.next_seat = (np.arange(P) + 1) % P  # (chips mode: every seat has dice)
+        # after_seat[bits * P + s]: the nearest seat after s whose bit is set (s if none).
+        self.after_seat = np.array(
+            [
+                next((t for t in ((s + j) % P for j in range(1, P)) if bits >> t & 1), s)
+                for bits in range(1 << P)
+                for s in range(P)
+            ]
+        )
 
         # dice per face, per seat (the one-round road: read from the history)
         self.hands = None if self.quick else np.zeros((B, P, S), np.int8)
@@ -264,7 +273,6 @@ class LiarsDice(Env):
         if self.quick:
             return self._restart_round(rows)
         B, P, D, S = self.batch_size, self.num_players, self.setup.numdice, self.sides
-        n = len(rows)
         if not self.chips:  # (in chips mode every seat keeps its D dice)
             self.dice[rows] = D
         hands = self._roll(rows, None if self.chips else self.dice[rows], log=True)
@@ -282,9 +290,9 @@ class LiarsDice(Env):
             self.used[rows] = 0
         self.dpos[rows] = self.t_decided[rows] = self.dstart[rows]
         self.t_shown[rows] = False
-        blank = np.broadcast_to(self.blank, (n, *self.blank.shape)).copy()
-        blank[:, np.arange(P), self.o_hands : self.o_hands + S] = hands  # round 0, hand 0
-        self.info.array.reshape(B, P, -1)[rows] = blank
+        store = self.info.array.reshape(B, P, -1)
+        store[rows] = self.blank
+        store[rows, :, self.o_hands : self.o_hands + S] = hands  # round 0, hand 0
         self.info.restart(rows)
         if self.obs is not None:  # (made whole when first made)
             self.stale[rows] = True
@@ -440,13 +448,9 @@ class LiarsDice(Env):
         P = self.num_players
         if self.chips:  # every seat keeps its dice
             return (seat + 1) % P
-        dice = self.dice[rows]
-        i = np.arange(len(rows))
-        out = seat.copy()
-        for j in range(P - 1, 0, -1):  # the nearest seat with dice written last
-            s = (seat + j) % P
-            out = np.where(dice[i, s] > 0, s, out)
-        return out
+        # By the seats with dice as bits (seat s: bit s) and the seat (after_seat).
+        alive = np.packbits(self.dice[rows] > 0, axis=1, bitorder="little")[:, 0]
+        return self.after_seat.take(alive.astype(np.int64) * P + seat)
 
     def _decided(self, rows, acts, seat) -> None:
         """Log each decision's public offset (before the move changes the row)."""
