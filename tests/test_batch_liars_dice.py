@@ -188,6 +188,8 @@ ONE_ROUND = [
     "liars-dice",
     "fogboard_liars_dice(players=3,numdice=2,dice_sides=3,wild=none,prophecy_payout=2)",
     "fogboard_liars_dice(players=4,numdice=1,dice_sides=2,wild=one)",
+    # (1,350 entries: a read where the turn passes copies only the seat's own columns)
+    "fogboard_liars_dice(players=6,numdice=3)",
 ]
 
 
@@ -200,6 +202,7 @@ def test_the_one_round_road_read_now_and_then_agrees(game):
     rows = 24
     env = batch.make(game, batch_size=rows, seed=7)
     assert env.quick and env.hands is None
+    assert (env.info.private is not None) == (env.tensor_size > 1024)
     pyspiel_game, players = env.game, env.num_players
     rng = np.random.default_rng(7)
     s = env.reset()

@@ -36,6 +36,8 @@ import numpy as np
 from fogboard_games.batch.env import Env
 from fogboard_games.batch.observations import Store
 
+LONG = 1024  # entries of a seat's tensor past which a read copies only its own columns
+
 
 class LiarsDice(Env):
     """A batch of one fogboard_liars_dice game, any parameters."""
@@ -196,7 +198,16 @@ class LiarsDice(Env):
         self._pending = []  # the dice a step rolled, logged after its decision
         # Store row b * P + p is seat p's tensor of row b.
         self.row_of = (np.arange(B * P) // P).astype(np.int32)
-        self.info = Store(B * P, layout.size, self.row_of)
+        # A seat's own columns: whose view it is and what it rolled (every other
+        # piece is written into every seat's tensor alike), so where the turn
+        # passes a read can copy only those (observations.Store's `private`),
+        # which pays on long tensors (liars-dice-table's 15,988 entries: reads 10x
+        # faster) but not on short ones (at 262 even, at 46 to 142 slower than
+        # copying whole rows).
+        assert off["seat"] == 0 and off["hands"] == P
+        own = min(v for v in [*off.values(), layout.size] if v > off["hands"])
+        private = [slice(0, own)] if layout.size > LONG else None
+        self.info = Store(B * P, layout.size, self.row_of, private=private)
         self.blank = np.zeros((P, layout.size), np.uint8)
         self.blank[np.arange(P), self.o_seat + np.arange(P)] = 1  # whose view it is
         if self.o_counts is not None:  # every seat starts with D dice
