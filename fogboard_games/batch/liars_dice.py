@@ -227,19 +227,16 @@ class LiarsDice(Env):
 
     def _roll(self, rows: np.ndarray, counts: np.ndarray, log: bool) -> np.ndarray:
         """Roll counts[i, s] dice for seat s of rows[i], seat by seat: the new
-        hands (rows, P, S), the faces logged now (log) or after the step."""
+        hands (rows, P, S), the faces logged now (log: a game's start, every
+        seat's D dice) or after the step."""
         P, S, D = self.num_players, self.sides, self.setup.numdice
         faces = self.rng.integers(0, S, size=(len(rows), P * D))
-        if log and self.chips:  # every seat rolls all its dice (a game's start)
+        if log:  # a game's start: every seat rolls all its D dice
             self._log(rows, faces)
             return self._count(faces.reshape(-1, P, D))
         real = np.arange(D) < counts[:, :, None]  # (rows, P, D): dice rolled
         hands = self._count(faces.reshape(-1, P, D), real)
-        real = real.reshape(len(rows), P * D)
-        if log:
-            self._log_some(rows, faces, real)
-        else:
-            self._pending.append((rows, faces, real))
+        self._pending.append((rows, faces, real.reshape(len(rows), P * D)))
         return hands
 
     def _count(self, faces: np.ndarray, real=None) -> np.ndarray:
@@ -286,7 +283,7 @@ class LiarsDice(Env):
         B, P, D, S = self.batch_size, self.num_players, self.setup.numdice, self.sides
         if not self.chips:  # (in chips mode every seat keeps its D dice)
             self.dice[rows] = D
-        hands = self._roll(rows, None if self.chips else self.dice[rows], log=True)
+        hands = self._roll(rows, None, log=True)
         self.hands[rows] = hands
         self.mover[rows] = 0
         self.bid[rows] = -1
