@@ -179,3 +179,85 @@ def test_bench_measures_the_dice_mode_table_beside_our_own_loop():
     (row,) = run_batch(rounds=1, seconds=0.01, only=["liars-dice-table"], batch_size=8)
     assert row["cpp"] == "ours: liars-dice-table"
     assert row["plain_cpp"] > 0 and row["tensor_cpp"] > 0 and row["plain_ratio"] > 0
+
+
+# The one-round road (chips mode, no rerolls, no pass): every preset but the table.
+ONE_ROUND = [
+    "liars-dice-classic-1",
+    "liars-dice-classic",
+    "liars-dice",
+    "fogboard_liars_dice(players=3,numdice=2,dice_sides=3,wild=none,prophecy_payout=2)",
+    "fogboard_liars_dice(players=4,numdice=1,dice_sides=2,wild=one)",
+    # (1,350 entries: a read where the turn passes copies only the seat's own columns)
+    "fogboard_liars_dice(players=6,numdice=3)",
+]
+
+
+@pytest.mark.parametrize("game", ONE_ROUND)
+def test_the_one_round_road_read_now_and_then_agrees(game):
+    # Its tensors are set at a read from the history alone: rows restarted (some
+    # twice, some mid-game), sitting out, finished and left so, between reads.
+    from batch_checks import expect_row as expect
+
+    rows = 24
+    env = batch.make(game, batch_size=rows, seed=7)
+    assert env.quick and env.hands is None
+    assert (env.info.private is not None) == (env.tensor_size > 1024)
+    pyspiel_game, players = env.game, env.num_players
+    rng = np.random.default_rng(7)
+    s = env.reset()
+    reads = 0
+    for _ in range(90):
+        states = [replay(pyspiel_game, env.history_of(r)) for r in range(rows)]
+        tensors = None
+        if rng.random() < 0.2:  # a read, after steps without one
+            reads += 1
+            tensors = {
+                form: [read(p) for p in range(players)]
+                for form, read in (
+                    ("information_state", env.information_state_tensor),
+                    ("observation", env.observation_tensor),
+                )
+            }
+        for r, state in enumerate(states):
+            expect(env, state, s, r, tensors)
+        acts = random_actions(rng, s.legal_action_mask)
+        plays = rng.random(rows) < 0.7
+        acts[~plays | s.terminated] = -7  # (never checked)
+        before = s.terminated.copy()
+        s = env.step(acts, plays)
+        for r in range(rows):
+            if s.terminated[r] and not before[r]:
+                paid = np.array(env.to_pyspiel(r).returns(), np.float32)
+                assert np.array_equal(s.rewards[r], paid), (r, env.history_of(r))
+            else:
+                assert not s.rewards[r].any()
+        again = s.terminated & (rng.random(rows) < 0.5) | (rng.random(rows) < 0.05)
+        if again.any():
+            s = env.reset(again)
+    assert reads > 5
+
+
+def test_the_one_round_road_refuses_an_illegal_action_and_changes_nothing():
+    env = batch.make("liars-dice-classic", batch_size=8, seed=1)
+    s = env.reset()
+    rng = np.random.default_rng(1)
+    sits = np.ones(8, bool)
+    sits[5] = False
+    # At the start (the first legal key: an out-of-range action there lands in
+    # the table's next rows, which allow bids) and after a bid.
+    for _ in range(2):
+        env.information_state_tensor(0)
+        before = {k: np.copy(v) for k, v in vars(env).items() if isinstance(v, np.ndarray)}
+        acts = random_actions(rng, s.legal_action_mask)
+        for wrong in (-1, env.num_actions, int(np.flatnonzero(~s.legal_action_mask[2])[0])):
+            bad = acts.copy()
+            bad[2] = wrong
+            bad[5] = -3  # (sits out: never checked)
+            with pytest.raises(ValueError, match=f"illegal action {wrong} in row 2 "):
+                env.step(bad, sits)
+            for k, v in vars(env).items():
+                if k in before:
+                    assert np.array_equal(v, before[k]), k
+        acts[5] = -3
+        s = env.step(acts, sits)  # (the sitting row's action unchecked)

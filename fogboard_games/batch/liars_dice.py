@@ -20,6 +20,13 @@ as is a chips-mode showdown (a row restarted before the read never writes
 it), so play that never reads a tensor pays one small write a step for it. The
 observation (the view now) is made at its first read and brought up to
 date from what changed.
+
+One round in chips mode without rerolls or pass (every preset but the table)
+takes a shorter road through the same engine: a row keeps its mover,
+standing bid, holder and legal key; the roll stays in the history alone
+(the hands are worked out from it where a tensor or a showdown needs them),
+and so do the decisions' tensor entries (decision j is seat j mod P's); a
+restart sets its tensors at the next read (docs/batch.md#interface).
 """
 
 from __future__ import annotations
@@ -29,12 +36,16 @@ import numpy as np
 from fogboard_games.batch.env import Env
 from fogboard_games.batch.observations import Store
 
+LONG = 1024  # entries of a seat's tensor past which a read copies only its own columns
+
 
 class LiarsDice(Env):
     """A batch of one fogboard_liars_dice game, any parameters."""
 
     TABLES = ("legal", "legal_by_action", "bid_quantity", "bid_face", "blank", "act_base",
-              "act_round", "k_rows")  # fmt: skip
+              "act_round", "k_rows", "flat_legal", "key_after", "hand_of", "one_hot", "bid_ids", "hand_at",
+              "raise_lo", "raise_hi", "calls", "passes", "chooses",
+              "after_seat")  # fmt: skip
 
     def __init__(
         self, game, batch_size: int, seed=None, observation="information_state", dtype=None
@@ -66,6 +77,8 @@ class LiarsDice(Env):
         self.keep, self.reroll = setup.keep, setup.reroll
         self.wild = setup.wild_face  # 0: no wild face
         self.payout = setup.payout
+        # The one-round road (module docstring): every decision a raise or a call.
+        self.quick = self.chips and not k and not setup.allow_pass
 
         # legal[key]: the mover's legal actions, as the rules list them
         # (Match.bidding_actions). key = (in_play - lo) * W + 2 * (bid + 1) + (the
@@ -86,13 +99,47 @@ class LiarsDice(Env):
         if k:
             legal[self.choose_key, [self.keep, self.reroll]] = True
         self.legal = legal
-        start = self.choose_key if k else (T - lo) * W
+        self.flat_legal = legal.reshape(-1)
+        start = self.start_key = self.choose_key if k else (T - lo) * W
         opening = np.flatnonzero(legal[start])  # the actions legal at a game's start
         self.start_block = (int(opening[0]), int(opening[-1]) + 1)
         assert len(opening) == opening[-1] + 1 - opening[0], "one block (Env.start_block)"
-        self.legal_by_action = np.ascontiguousarray(legal.T)  # (A, keys)
+        self.legal_by_action = legal_by_action = np.ascontiguousarray(legal.T)  # (A, keys)
         self.bid_quantity = np.array(setup.bid_quantity)
         self.bid_face = np.array(setup.bid_face)
+        # The one-round road's key after each action: a raise of bid a leaves the
+        # turn to a seat that does not hold it (2 a + 2); a call ends the game.
+        self.key_after = np.full(A, self.finished_key, np.int64)
+        self.key_after[:NB] = 2 * np.arange(NB) + 2
+        # The legal mask is built from the rules' shape (Match.bidding_actions),
+        # per key: the raises from raise_lo up to raise_hi, and where `calls`
+        # liar, the prophecies of those raises and pass where `passes`; keep and
+        # reroll where `chooses`. (A gather of the table along its rows ran 5x
+        # slower.) Checked against the table for every key.
+        bids = legal[:, :NB]
+        some = bids.any(1)
+        self.raise_lo = np.where(some, bids.argmax(1), NB)
+        self.raise_hi = np.where(some, NB - bids[:, ::-1].argmax(1), NB)
+        self.capped = not (self.raise_hi == NB).all()  # (dice mode: fewer dice, fewer bids)
+        self.bid_ids = np.arange(NB)[:, None]
+        self.calls = legal[:, self.liar].copy()
+        self.passes = legal[:, self.pass_action].copy() if setup.allow_pass else None
+        self.chooses = legal[:, self.keep].copy() if k else None
+        kinds = [*range(NB + 1), self.pass_action, self.keep, self.reroll]
+        if self.prophecy:
+            kinds += range(self.prophecy_base, self.prophecy_base + NB)
+        assert self.liar == NB and sorted(a for a in kinds if a >= 0) == list(range(A))
+        assert np.array_equal(self._mask_of(np.arange(len(legal))), legal_by_action)
+        # hand_of[f, d]: a die showing face d + 1 counts for a bid on face f + 1
+        # (its face, or the wild face unless f + 1 is the wild face: the same test).
+        faces = np.arange(S)
+        hand_of = faces[:, None] == faces
+        if self.wild:
+            hand_of[:, self.wild - 1] = True
+        self.hand_of = hand_of.reshape(-1).astype(np.int16)  # [f * S + d], summed
+        self.one_hot = np.eye(S + 1, S, dtype=np.int8)  # a die's count per face; none
+        # Die k of the roll (seat k // D's) counts at hand_at[k] + its face - 1.
+        self.hand_at = (np.arange(P * D) // D * layout.size + off["hands"])[:, None]
 
         # Where each decision puts its public 1.0 in a seat's tensor: act_base[a]
         # + the seat + (bid-row pieces) K_r * P or (round pieces) r * P, and for a
@@ -113,12 +160,23 @@ class LiarsDice(Env):
             self.act_round[self.keep] = True
             self.o_rerolled = off["rerolled"]
         self.k_rows = np.array(setup.round_rows, np.int64) * P  # K_r * P, per round
+        self.next_seat = (np.arange(P) + 1) % P  # (chips mode: every seat has dice)
+        # after_seat[bits * P + s]: the nearest seat after s whose bit is set (s if none).
+        self.after_seat = np.array(
+            [
+                next((t for t in ((s + j) % P for j in range(1, P)) if bits >> t & 1), s)
+                for bits in range(1 << P)
+                for s in range(P)
+            ]
+        )
 
-        self.hands = np.zeros((B, P, S), np.int8)  # dice per face, per seat
+        # dice per face, per seat (the one-round road: read from the history)
+        self.hands = None if self.quick else np.zeros((B, P, S), np.int8)
         self.dice = np.full((B, P), D, np.int8)  # dice per seat
         self.mover = np.zeros(B, np.int64)
         self.bid = np.full(B, -1, np.int64)  # standing bid id, -1 before the opening bid
         self.holder = np.full(B, -1, np.int64)
+        self.key = np.full(B, start, np.int64)  # the legal key now (finished_key at the end)
         self.round = np.zeros(B, np.int64)
         self.in_play = np.full(B, T, np.int64)
         self.opener = np.zeros(B, np.int64)
@@ -127,15 +185,29 @@ class LiarsDice(Env):
         self.last_shown = np.zeros((B, P, S), np.int8)  # the latest showdown's hands
         # Decisions' offsets, written into the tensors when read (_tensors).
         # (flat indices into `decided`, as the history's hstart and hpos)
-        self.decided = np.zeros((B, self.max_decisions), np.int32)
-        self.dstart = self.rows * self.max_decisions
-        self.dpos = self.dstart.copy()  # each row's next decision
-        self.t_decided = self.dstart.copy()  # of those, written into the tensors up to here
+        if self.quick:  # the history's decisions, from each row's first (after the roll)
+            self.first = self.hstart + P * D
+            self.t_decided = self.first.copy()  # written into the tensors up to here
+            self.fresh = np.ones(B, bool)  # restarted, its tensors not set yet
+        else:
+            self.decided = np.zeros((B, self.max_decisions), np.int32)
+            self.dstart = self.rows * self.max_decisions
+            self.dpos = self.dstart.copy()  # each row's next decision
+            self.t_decided = self.dstart.copy()  # of those, written into the tensors up to here
         self.t_shown = np.zeros(B, bool)  # chips mode: the showdown written
         self._pending = []  # the dice a step rolled, logged after its decision
         # Store row b * P + p is seat p's tensor of row b.
         self.row_of = (np.arange(B * P) // P).astype(np.int32)
-        self.info = Store(B * P, layout.size, self.row_of)
+        # A seat's own columns: whose view it is and what it rolled (every other
+        # piece is written into every seat's tensor alike), so where the turn
+        # passes a read can copy only those (observations.Store's `private`),
+        # which pays on long tensors (liars-dice-table's 15,988 entries: reads 10x
+        # faster) but not on short ones (at 262 even, at 46 to 142 slower than
+        # copying whole rows).
+        assert off["seat"] == 0 and off["hands"] == P
+        own = min(v for v in [*off.values(), layout.size] if v > off["hands"])
+        private = [slice(0, own)] if layout.size > LONG else None
+        self.info = Store(B * P, layout.size, self.row_of, private=private)
         self.blank = np.zeros((P, layout.size), np.uint8)
         self.blank[np.arange(P), self.o_seat + np.arange(P)] = 1  # whose view it is
         if self.o_counts is not None:  # every seat starts with D dice
@@ -155,21 +227,28 @@ class LiarsDice(Env):
 
     def _roll(self, rows: np.ndarray, counts: np.ndarray, log: bool) -> np.ndarray:
         """Roll counts[i, s] dice for seat s of rows[i], seat by seat: the new
-        hands (rows, P, S), the faces logged now (log) or after the step."""
+        hands (rows, P, S), the faces logged now (log: a game's start, every
+        seat's D dice) or after the step."""
         P, S, D = self.num_players, self.sides, self.setup.numdice
         faces = self.rng.integers(0, S, size=(len(rows), P * D))
-        hit = faces.reshape(-1, P, D, 1) == np.arange(S)
-        if log and self.chips:  # every seat rolls all its dice (a game's start)
+        if log:  # a game's start: every seat rolls all its D dice
             self._log(rows, faces)
-            return hit.sum(2, dtype=np.int8)
+            return self._count(faces.reshape(-1, P, D))
         real = np.arange(D) < counts[:, :, None]  # (rows, P, D): dice rolled
-        hit &= real[..., None]
-        real = real.reshape(len(rows), P * D)
-        if log:
-            self._log_some(rows, faces, real)
-        else:
-            self._pending.append((rows, faces, real))
-        return hit.sum(2, dtype=np.int8)
+        hands = self._count(faces.reshape(-1, P, D), real)
+        self._pending.append((rows, faces, real.reshape(len(rows), P * D)))
+        return hands
+
+    def _count(self, faces: np.ndarray, real=None) -> np.ndarray:
+        """(..., S) int8: the dice per face of faces (..., D) (face - 1), only
+        those `real` if given. One die at a time, as a row of the identity (a
+        sum over the dice axis ran 10x slower)."""
+        if real is not None:
+            faces = np.where(real, faces, self.sides)  # (the identity's zero row)
+        hands = self.one_hot.take(faces[..., 0], 0)
+        for d in range(1, faces.shape[-1]):
+            hands += self.one_hot.take(faces[..., d], 0)
+        return hands
 
     def _log_some(self, rows, faces, real) -> None:
         """Log the rolled faces (real) of each row, in order."""
@@ -177,8 +256,18 @@ class LiarsDice(Env):
         self.history.reshape(-1)[at[real]] = faces[real]
         self.hpos[rows] += real.sum(1)
 
+    def _hands(self, rows: np.ndarray) -> np.ndarray:
+        """(rows, P, S) int8: each seat's dice per face (the one-round road: from
+        the roll, the first P * D entries of the history)."""
+        if not self.quick:
+            return self.hands[rows]
+        P, D = self.num_players, self.setup.numdice
+        return self._count(self.history.take(rows, 0)[:, : P * D].reshape(len(rows), P, D))
+
     def step(self, actions, rows=None):
         """Env.step, then the dice it rolled logged after their rows' decisions."""
+        if self.quick:  # (nothing is rolled after a decision)
+            return super().step(actions, rows)
         self._pending = []
         state = super().step(actions, rows)
         for rolled, faces, real in self._pending:
@@ -189,15 +278,17 @@ class LiarsDice(Env):
     # ---- restart: the roll ------------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
+        if self.quick:
+            return self._restart_round(rows)
         B, P, D, S = self.batch_size, self.num_players, self.setup.numdice, self.sides
-        n = len(rows)
         if not self.chips:  # (in chips mode every seat keeps its D dice)
             self.dice[rows] = D
-        hands = self._roll(rows, None if self.chips else self.dice[rows], log=True)
+        hands = self._roll(rows, None, log=True)
         self.hands[rows] = hands
         self.mover[rows] = 0
         self.bid[rows] = -1
         self.holder[rows] = -1
+        self.key[rows] = self.start_key
         if not self.chips:  # (constant in chips mode)
             self.round[rows] = 0
             self.in_play[rows] = self.setup.total
@@ -207,11 +298,26 @@ class LiarsDice(Env):
             self.used[rows] = 0
         self.dpos[rows] = self.t_decided[rows] = self.dstart[rows]
         self.t_shown[rows] = False
-        blank = np.broadcast_to(self.blank, (n, *self.blank.shape)).copy()
-        blank[:, np.arange(P), self.o_hands : self.o_hands + S] = hands  # round 0, hand 0
-        self.info.array.reshape(B, P, -1)[rows] = blank
+        store = self.info.array.reshape(B, P, -1)
+        store[rows] = self.blank
+        store[rows, :, self.o_hands : self.o_hands + S] = hands  # round 0, hand 0
         self.info.restart(rows)
         if self.obs is not None:  # (made whole when first made)
+            self.stale[rows] = True
+
+    def _restart_round(self, rows: np.ndarray) -> None:
+        """The one-round road's restart: the roll into the history, the row's
+        four numbers; the tensors are set at the next read (_tensors)."""
+        PD = self.num_players * self.setup.numdice
+        # Every seat rolls its D dice, seat by seat: face - 1, as pyspiel logs them.
+        self.history[rows, :PD] = self.rng.integers(0, self.sides, (len(rows), PD), np.int16)
+        self.hpos[rows] = self.first[rows]
+        self.mover[rows] = 0
+        self.bid[rows] = -1
+        self.holder[rows] = -1
+        self.key[rows] = self.start_key
+        self.fresh[rows] = True
+        if self.obs is not None:
             self.stale[rows] = True
 
     # ---- what the mover may do ----------------------------------------------------
@@ -226,46 +332,133 @@ class LiarsDice(Env):
 
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (see Boards._legal_mask)."""
-        keys = np.where(self.terminated, self.finished_key, self._keys(self.rows))
-        return self.legal_by_action.take(keys, 1).T
+        return self._mask_of(self.key).T
 
-    def _check(self, rows: np.ndarray, acts: np.ndarray) -> np.ndarray:
+    def _mask_of(self, key: np.ndarray) -> np.ndarray:
+        """(A, len(key)) bool: the legal actions at each key (see __init__)."""
+        NB = self.num_bids
+        out = np.empty((self.num_actions, len(key)), bool)  # (every row is set)
+        bids = out[:NB]
+        np.greater_equal(self.bid_ids, self.raise_lo.take(key), out=bids)
+        if self.capped:
+            bids &= self.bid_ids < self.raise_hi.take(key)
+        out[self.liar] = self.calls.take(key)
+        if self.prophecy:
+            base = self.prophecy_base
+            np.logical_and(bids, out[self.liar], out=out[base : base + NB])
+        if self.passes is not None:
+            out[self.pass_action] = self.passes.take(key)
+        if self.chooses is not None:
+            out[self.keep] = out[self.reroll] = self.chooses.take(key)
+        return out
+
+    def _check(self, key: np.ndarray, acts: np.ndarray) -> np.ndarray:
+        """Whether each action is legal at its row's key."""
         A = self.num_actions
-        inside = (acts >= 0) & (acts < A)
-        return inside & self.legal.reshape(-1)[self._keys(rows) * A + np.where(inside, acts, 0)]
+        at = key * A
+        at += acts
+        ok = self.flat_legal.take(at, mode="clip")
+        ok &= acts.view(np.uint64) < A  # (a negative action: past 2**63 as unsigned)
+        return ok
 
     # ---- the moves ------------------------------------------------------------------
 
     def _play(self, acts: np.ndarray, active):
         # The running rows, compacted: a round's few kinds of move touch few rows each.
+        if self.quick:
+            return self._play_round(acts, active)
         rows = self.rows if active is None else np.flatnonzero(active)
         mine = acts if active is None else acts[rows]
-        ok = self._check(rows, mine)
+        ok = self._check(self.key if active is None else self.key[rows], mine)
         if not ok.all():
             every = np.ones(self.batch_size, bool)
             every[rows] = ok
             self._refuse(active, acts, every)
         done, returns = self._apply(rows, mine)
+        self.key[rows] = self._keys(rows)
         if not len(done):
             return None, None
+        self.key[done] = self.finished_key
         ended = np.zeros(self.batch_size, bool)
         ended[done] = True
         rewards = np.zeros((self.batch_size, self.num_players), np.float32)
         rewards[done] = returns
         return ended, rewards
 
+    def _play_round(self, acts: np.ndarray, active):
+        """_play on the one-round road, on whole rows (masked where some sit out
+        or finished): a raise stands and moves the turn on, a call ends the game."""
+        key = self.key
+        ok = self._check(key, acts)
+        if active is not None:
+            ok |= ~active  # (their actions are not checked)
+        if not ok.all():
+            self._refuse(active, acts, ok)
+        raised = acts < self.num_bids
+        if active is None:
+            calls = ~raised
+            self.key = self.key_after.take(acts)
+        else:
+            raised &= active
+            calls = active & ~raised
+            np.copyto(key, self.key_after.take(acts, mode="clip"), where=active)
+        mover = self.mover
+        # (new arrays: a masked copyto runs 4x slower)
+        self.holder = np.where(raised, mover, self.holder)
+        self.bid = np.where(raised, acts, self.bid)
+        if self.num_players == 2:
+            mover ^= raised
+        else:
+            np.copyto(mover, self.next_seat.take(mover), where=raised)
+        c = np.flatnonzero(calls)
+        if not len(c):
+            return None, None
+        return calls, self._showdown(c, acts[c])
+
+    def _showdown(self, c: np.ndarray, calls: np.ndarray) -> np.ndarray:
+        """The one-round road's calls in rows c (`liar` or a prophecy): the (B, P)
+        rewards. The counted dice are the roll, the history's first P * D entries."""
+        P = self.num_players
+        holder, caller, said = self.holder[c], self.mover[c], self.bid[c]
+        if self.prophecy:
+            prophecy = calls != self.liar
+            said = np.where(prophecy, calls - self.prophecy_base, said)
+        at = self.bid_face.take(said) - 1
+        at *= self.sides
+        faces = self.history.take(c, 0)
+        # A die at a time (numpy is slow along a short last axis).
+        count = self.hand_of.take(faces[:, 0] + at)
+        for d in range(1, P * self.setup.numdice):
+            count += self.hand_of.take(faces[:, d] + at)
+        quantity = self.bid_quantity.take(said)
+        if self.prophecy:
+            exact = count == quantity  # the prophet was right
+            caller_wins = np.where(prophecy, exact, count < quantity)
+        else:
+            caller_wins = count < quantity
+        winner = np.where(caller_wins, caller, holder)
+        loser = np.where(caller_wins, holder, caller)
+        if self.obs is not None:
+            self.stale[c] = True
+        rewards = np.zeros((self.batch_size, P), np.float32)
+        flat, c = rewards.reshape(-1), c * P
+        if self.prophecy:
+            amount = np.where(prophecy & exact, np.float32(self.payout), np.float32(1))
+            flat[c + winner] = amount
+            flat[c + loser] = -amount
+        else:
+            flat[c + winner] = 1
+            flat[c + loser] = -1
+        return rewards
+
     def _next_seat(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
         """The next seat after `seat` that has dice (Match.next_with_dice)."""
         P = self.num_players
         if self.chips:  # every seat keeps its dice
             return (seat + 1) % P
-        dice = self.dice[rows]
-        i = np.arange(len(rows))
-        out = seat.copy()
-        for j in range(P - 1, 0, -1):  # the nearest seat with dice written last
-            s = (seat + j) % P
-            out = np.where(dice[i, s] > 0, s, out)
-        return out
+        # By the seats with dice as bits (seat s: bit s) and the seat (after_seat).
+        alive = np.packbits(self.dice[rows] > 0, axis=1, bitorder="little")[:, 0]
+        return self.after_seat.take(alive.astype(np.int64) * P + seat)
 
     def _decided(self, rows, acts, seat) -> None:
         """Log each decision's public offset (before the move changes the row)."""
@@ -329,7 +522,7 @@ class LiarsDice(Env):
             # The seat's whole hand rolled again (its dice only), logged after the step.
             faces = self.rng.integers(0, S, size=(len(rw), self.setup.numdice))
             real = np.arange(self.setup.numdice) < self.dice[rw, s][:, None]
-            hand = ((faces[:, :, None] == np.arange(S)) & real[:, :, None]).sum(1, dtype=np.int8)
+            hand = self._count(faces, real)
             self._pending.append((rw, faces, real))
             self.hands[rw, s] = hand
             at = (rw * self.num_players + s) * D + self.o_hands
@@ -441,7 +634,7 @@ class LiarsDice(Env):
         seats = np.arange(P)
         i = np.arange(n)
         blank[:, seats, self.q_seat + seats] = 1
-        blank[:, :, self.q_hand : self.q_hand + S] = self.hands[rows]  # each its own
+        blank[:, :, self.q_hand : self.q_hand + S] = self._hands(rows)  # each its own
         if self.q_counts is not None:
             at = self.q_counts + seats * (self.setup.numdice + 1) + self.dice[rows]
             for s in seats:
@@ -459,9 +652,8 @@ class LiarsDice(Env):
         blank[m, :, self.q_move + mover[m]] = 1
         # The latest showdown, once there is one (last_shown is not cleared at a restart).
         s = np.flatnonzero(self.terminated[rows] | (self.round[rows] > 0))
-        blank[s, :, self.q_shown : self.q_shown + P * S] = (
-            self.hands if self.chips else self.last_shown
-        )[rows[s]].reshape(len(s), 1, P * S)
+        shown = self._hands(rows[s]) if self.chips else self.last_shown[rows[s]]
+        blank[s, :, self.q_shown : self.q_shown + P * S] = shown.reshape(len(s), 1, P * S)
         self.obs.array.reshape(self.batch_size, P, Do)[rows] = blank
         self.obs.restart(rows)
         self.shown_bid[rows] = bid
@@ -505,14 +697,35 @@ class LiarsDice(Env):
         """Write the decisions made since the last read into every seat's
         information-state tensor (all of them at once)."""
         P, D = self.num_players, self.tensor_size
+        if self.quick:  # the rows restarted since the last read: their start
+            q = np.flatnonzero(self.fresh)
+            if len(q):
+                self.info.array.reshape(self.batch_size, P, D)[q] = self.blank
+                # Each seat's hand: a count per die at its face, in the seat's row,
+                # indexed (dice, rows) (numpy is slow along a short last axis); a
+                # die of every seat at a time (within one, every index differs).
+                n = self.setup.numdice
+                at = self.history.take(q, 0)[:, : P * n].T + self.hand_at
+                at += q * (P * D)
+                flat = self.info.flat
+                if n == 1:
+                    flat[at] = 1
+                else:
+                    for d in range(n):
+                        flat[at[d::n]] += 1
+                self.info.restart(q)
+                self.fresh[q] = False
+                self.t_shown[q] = False
+                self.t_decided[q] = self.first[q]
         if self.chips:  # the showdown of the rows that ended: every hand, shown to all
             q = np.flatnonzero(self.terminated & ~self.t_shown)
             if len(q):
-                shown = self.hands[q].reshape(len(q), 1, -1)
+                shown = self._hands(q).reshape(len(q), 1, -1)
                 at = ((q * P)[:, None] + np.arange(P)) * D + self.o_shown
                 self.info.write(at[:, :, None] + np.arange(shown.shape[2]), shown)
                 self.t_shown[q] = True
-        count = self.dpos - self.t_decided
+        done = self.hpos if self.quick else self.dpos
+        count = done - self.t_decided
         if count.max() <= 1:  # (read at every step: one each)
             row = np.flatnonzero(count)
             i = self.t_decided[row]
@@ -523,6 +736,13 @@ class LiarsDice(Env):
             i = np.repeat(self.t_decided - starts, count) + np.arange(len(row))
         if not len(row):
             return
-        at = self.decided.reshape(-1)[i].astype(np.int64)
-        self.info.write(((row * P)[:, None] + np.arange(P)) * D + at[:, None], 1)
-        self.t_decided[:] = self.dpos
+        if self.quick:  # decision j of a row is seat j mod P's (a raise moves the turn on)
+            i = i.astype(np.int64, copy=False)
+            at = self.act_base.take(self.history.reshape(-1).take(i))
+            j = i - self.first.take(row)
+            at += j & 1 if P == 2 else j % P
+        else:
+            at = self.decided.reshape(-1)[i].astype(np.int64)
+        at += row * (P * D)  # seat 0's entry; (P, rows): numpy is slow along a short last axis
+        self.info.write(np.add.outer(np.arange(0, P * D, D), at), 1)
+        self.t_decided[:] = done
