@@ -78,7 +78,9 @@ class Env:
     and `mover` (B,) int64 (a seat in every row: finished rows are told by
     `terminated`), and implements `_restart(rows)` (rows: an int index array;
     chance is drawn there and logged with `_log`), `_legal_mask()`,
-    `_play(actions, active)`, `_store(form)` (the form's Store, made and
+    `_play(actions, active)` (chance it draws goes through `_log_later`,
+    logged after the step's action, as pyspiel's history orders it),
+    `_store(form)` (the form's Store, made and
     filled when first asked), `_mover_rows()` (the mirror key and (B,) store
     rows of the movers, -1 in finished rows) and `_seat_rows(p)`.
 
@@ -129,6 +131,7 @@ class Env:
         self._finished = 0  # count of terminated rows (0: every row plays)
         self._stamp = 0  # bumped at every step and reset (stale lazy observations)
         self._sitting = False  # in a step: some running row sits it out (see _play)
+        self._later: list = []  # chance drawn by a step's play, logged after it (_log_later)
         self._state: State | None = None
 
     @property
@@ -155,6 +158,7 @@ class Env:
             self.terminated[index] = False
             self._finished = int(np.count_nonzero(self.terminated))
             self._restart(index)
+            self._log_drawn()  # (a restart's chance, drawn by the rules' own functions)
         self._stamp += 1
         rewards = np.zeros((self.batch_size, self.num_players), np.float32)
         last = self._state
@@ -210,10 +214,14 @@ class Env:
                 self._sitting = True  # (engines then mask what they do in every row)
         try:
             ended, rewards = self._play(a, active)
+        except BaseException:
+            self._later.clear()  # (a refusal draws nothing; nothing is left to log)
+            raise
         finally:
             self._sitting = False
         self.history.reshape(-1)[self.hpos] = a.astype(np.int16)  # (rows not playing: garbage)
         self.hpos += 1 if active is None else active
+        self._log_drawn()  # the chance the actions led to, after them
         if ended is None:
             rewards = np.zeros((self.batch_size, self.num_players), np.float32)
         else:
@@ -272,12 +280,29 @@ class Env:
 
     # ---- shared machinery -----------------------------------------------------
 
-    def _log(self, rows: np.ndarray, outcomes: np.ndarray) -> None:
-        """Append chance outcomes (rows, k) to the rows' histories."""
+    def _log(self, rows: np.ndarray, outcomes: np.ndarray, real=None) -> None:
+        """Append chance outcomes (rows, k) to the rows' histories (with `real`,
+        a (rows, k) bool mask, only those, in order)."""
         at = self.hpos[rows]
+        if real is not None:
+            self.history.reshape(-1)[(at[:, None] + np.cumsum(real, 1) - 1)[real]] = outcomes[real]
+            self.hpos[rows] = at + real.sum(1)
+            return
         k = outcomes.shape[1]
         self.history.reshape(-1)[at[:, None] + np.arange(k)] = outcomes
         self.hpos[rows] = at + k
+
+    def _log_later(self, rows: np.ndarray, outcomes: np.ndarray, real=None) -> None:
+        """Chance drawn while a step plays (a round's deal, a reroll, the next
+        game's coin), logged as `_log` does after the step's action, in the
+        order drawn: pyspiel's history holds the decision, then the chance it
+        leads to."""
+        self._later.append((rows, outcomes, real))
+
+    def _log_drawn(self) -> None:
+        for rows, outcomes, real in self._later:
+            self._log(rows, outcomes, real)
+        self._later.clear()
 
     def _snapshot(self, rewards: np.ndarray) -> State:
         if self._finished:

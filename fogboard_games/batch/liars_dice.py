@@ -195,7 +195,6 @@ class LiarsDice(Env):
             self.dpos = self.dstart.copy()  # each row's next decision
             self.t_decided = self.dstart.copy()  # of those, written into the tensors up to here
         self.t_shown = np.zeros(B, bool)  # chips mode: the showdown written
-        self._pending = []  # the dice a step rolled, logged after its decision
         # Store row b * P + p is seat p's tensor of row b.
         self.row_of = (np.arange(B * P) // P).astype(np.int32)
         # A seat's own columns: whose view it is and what it rolled (every other
@@ -236,7 +235,7 @@ class LiarsDice(Env):
             return self._count(faces.reshape(-1, P, D))
         real = np.arange(D) < counts[:, :, None]  # (rows, P, D): dice rolled
         hands = self._count(faces.reshape(-1, P, D), real)
-        self._pending.append((rows, faces, real.reshape(len(rows), P * D)))
+        self._log_later(rows, faces, real.reshape(len(rows), P * D))
         return hands
 
     def _count(self, faces: np.ndarray, real=None) -> np.ndarray:
@@ -250,12 +249,6 @@ class LiarsDice(Env):
             hands += self.one_hot.take(faces[..., d], 0)
         return hands
 
-    def _log_some(self, rows, faces, real) -> None:
-        """Log the rolled faces (real) of each row, in order."""
-        at = self.hpos[rows][:, None] + np.cumsum(real, 1) - 1
-        self.history.reshape(-1)[at[real]] = faces[real]
-        self.hpos[rows] += real.sum(1)
-
     def _hands(self, rows: np.ndarray) -> np.ndarray:
         """(rows, P, S) int8: each seat's dice per face (the one-round road: from
         the roll, the first P * D entries of the history)."""
@@ -263,17 +256,6 @@ class LiarsDice(Env):
             return self.hands[rows]
         P, D = self.num_players, self.setup.numdice
         return self._count(self.history.take(rows, 0)[:, : P * D].reshape(len(rows), P, D))
-
-    def step(self, actions, rows=None):
-        """Env.step, then the dice it rolled logged after their rows' decisions."""
-        if self.quick:  # (nothing is rolled after a decision)
-            return super().step(actions, rows)
-        self._pending = []
-        state = super().step(actions, rows)
-        for rolled, faces, real in self._pending:
-            self._log_some(rolled, faces, real)
-        self._pending = []
-        return state
 
     # ---- restart: the roll ------------------------------------------------------
 
@@ -523,7 +505,7 @@ class LiarsDice(Env):
             faces = self.rng.integers(0, S, size=(len(rw), self.setup.numdice))
             real = np.arange(self.setup.numdice) < self.dice[rw, s][:, None]
             hand = self._count(faces, real)
-            self._pending.append((rw, faces, real))
+            self._log_later(rw, faces, real)
             self.hands[rw, s] = hand
             at = (rw * self.num_players + s) * D + self.o_hands
             at += (self.round[rw] * self.H + used) * S

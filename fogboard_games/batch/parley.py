@@ -181,7 +181,6 @@ class Parley(Env):
         self.obs_blank = np.zeros((n, self.obs_size), np.uint8)
         self.obs_blank[np.arange(n), np.arange(n)] = 1
 
-        self._pending: list = []  # chance drawn by a step, logged after its action
         self._read_at = None  # during the replay: each row's next history entry
         self.reset()
 
@@ -205,11 +204,6 @@ class Parley(Env):
 
     # ---- the interface ----------------------------------------------------------
 
-    def step(self, actions, rows=None):
-        state = super().step(actions, rows)  # (the step's action is in the history now)
-        self._flush()
-        return state
-
     # ---- chance ---------------------------------------------------------------------
 
     def _chance(self, rows: np.ndarray, k: int, draw) -> np.ndarray:
@@ -222,13 +216,8 @@ class Parley(Env):
             self._read_at[rows] = at + k
             return outcomes
         outcomes = draw(len(rows))
-        self._pending.append((rows, outcomes))
+        self._log_later(rows, outcomes)  # (in the order drawn: a result before a deal)
         return outcomes
-
-    def _flush(self) -> None:
-        for rows, outcomes in self._pending:  # in the order drawn: a result before a deal
-            self._log(rows, outcomes)
-        self._pending.clear()
 
     def _draw_round(self, m: int) -> np.ndarray:
         """Every cog's deal (an ordered pair, uniform), then the wake (uniform)."""
@@ -244,7 +233,6 @@ class Parley(Env):
 
     def _restart(self, rows: np.ndarray) -> None:
         self._begin(rows)
-        self._flush()  # (reset: the history is at the row's start)
 
     def _begin(self, rows: np.ndarray) -> None:
         self.round[rows] = 0
