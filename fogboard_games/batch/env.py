@@ -146,12 +146,7 @@ class Env:
         if rows is None:
             index = self.rows
         else:
-            mask = np.asarray(rows)
-            if mask.dtype != bool or mask.shape != (self.batch_size,):
-                raise ValueError(
-                    f"reset(rows) takes a boolean mask of shape ({self.batch_size},), "
-                    f"got dtype {mask.dtype} and shape {mask.shape}"
-                )
+            mask = self._row_mask(rows, "reset(rows)")
             index = mask.nonzero()[0]
         if len(index):
             self.hpos[index] = self.hstart[index]
@@ -201,13 +196,7 @@ class Env:
         if rows is None:
             active = ~self.terminated if self._finished else None
         else:
-            mask = np.asarray(rows)
-            if mask.dtype != bool or mask.shape != (self.batch_size,):
-                raise ValueError(
-                    f"step(actions, rows) takes a boolean mask of shape ({self.batch_size},), "
-                    f"got dtype {mask.dtype} and shape {mask.shape}"
-                )
-            active = mask & ~self.terminated
+            active = self._row_mask(rows, "step(actions, rows)") & ~self.terminated
             if np.count_nonzero(active) == self.batch_size - self._finished:
                 active = ~self.terminated if self._finished else None  # (none sits out)
             else:
@@ -279,6 +268,16 @@ class Env:
         return -(-sum(a.nbytes for a in blocks.values()) // self.batch_size)
 
     # ---- shared machinery -----------------------------------------------------
+
+    def _row_mask(self, rows, call: str) -> np.ndarray:
+        """`rows` as a (B,) bool mask, or a ValueError naming `call` and the shape."""
+        mask = np.asarray(rows)
+        if mask.dtype != bool or mask.shape != (self.batch_size,):
+            raise ValueError(
+                f"{call} takes a boolean mask of shape ({self.batch_size},), "
+                f"got dtype {mask.dtype} and shape {mask.shape}"
+            )
+        return mask
 
     def _log(self, rows: np.ndarray, outcomes: np.ndarray, real=None) -> None:
         """Append chance outcomes (rows, k) to the rows' histories (with `real`,
