@@ -85,7 +85,9 @@ class MindBluff(Env):
     """A batch of fogboard_mind_bluff or fogboard_mind_bluff_series games."""
 
     TABLES = ("legal", "legal_by_action", "legal_flat")
-    TABLES += ("move_column", "move_stride", "move_reach", "move_shift", "start_rows")
+    TABLES += ("move_column", "move_stride", "move_reach", "move_shift", "move_next")
+    TABLES += ("move_mine",)
+    TABLES += ("start_rows", "start_hand")
 
     def __init__(
         self, game, batch_size: int, seed=None, observation="information_state", dtype=None
@@ -121,6 +123,20 @@ class MindBluff(Env):
             self.o_score, self.o_game = at["score"], at["game"]
             self.o_player = at["player"]
             self.reviews = np.zeros((B, max(self.review_size)), np.uint8)
+            # What a game's end and the next one's start write (_hand_after): the
+            # score and game marks, the review, the game's status and what its end
+            # shows, the next game's first seat marks, and (the new game's first
+            # seat may be the other) the mover's own columns up to the new game.
+            v = self.view
+            self.next_spans = [
+                [
+                    slice(self.o_score, self.o_game + 3),
+                    slice(self.review_base[g], self.review_base[g] + self.review_size[g]),
+                    slice(int(v.mover[g]), self.review_base[g + 1]),
+                    slice(int(v.first[g + 1]), int(v.first[g + 1]) + 2),
+                ]
+                for g in (0, 1)
+            ]
         else:
             self.view = _Pieces([0], [layout])
             self.review = None
@@ -152,19 +168,23 @@ class MindBluff(Env):
         self.claim = np.zeros(B, np.int8)  # its claim
         self.score = np.zeros((B, 2), np.int64)
         self.ending = np.full(B, -1, np.int8)  # LAST_DANGO .. ALL_DONE_LOSS, -1 while running
-        self.block = np.zeros((B, STATUS), np.uint8)  # (scratch for _status_all)
+        self.block = np.zeros((B, STATUS), np.uint8)  # (scratch for _status_block)
         # legal_flat[key * (A + 1) + action]: a spare False column for every id out of range
         self.legal_flat = np.concatenate([legal, np.zeros((M + 4, 1), bool)], 1).reshape(-1)
         # Store row 2b + p: row b; a spare last row (2B, shown nowhere) takes the
-        # writes of the rows a series move writes nothing into (see _move_tables).
+        # writes of the rows a move writes nothing into (see _move_tables).
         self.row_of = (np.arange(2 * B + 1) // 2 % B).astype(np.int32)
-        if self.is_series:
-            self._move_tables()
-        else:
-            self._start_table()
+        self._move_tables()
         self.info = self.tensors = None  # the Store and its (B, 2, D) view, once tracking
+        # The handed-out array (the movers' tensors, kept by the step: _hand_step),
+        # once State.observation is read; row B a scratch row for rows showing none.
+        self.hand = self.hand_view = None
+        self.settled = True  # the store's status blocks as the rows stand (_settle)
+        # A single game's hand holds its running rows' tensors (the store those of
+        # finished rows, and the others' only when a seat's is read: _settle).
+        self.swapping = False
         # The columns where the seats' tensors differ: `player` and each game's eats
-        # (everything else is written to both seats alike; Store.private).
+        # (everything else is written to both seats alike; _hand_step).
         spans = [(self.o_player, self.o_player + 2)]
         spans += [(int(lo), int(hi)) for lo, hi in zip(self.view.player, self.view.first)]
         self.own = []
@@ -173,8 +193,11 @@ class MindBluff(Env):
                 self.own[-1] = slice(self.own[-1].start, max(hi, self.own[-1].stop))
             else:
                 self.own.append(slice(lo, hi))
-        # The end of each game's own columns: past a row's game, both seats' are 0.
-        self.own_reach = np.array([int(hi) for hi in self.view.first], np.int64)
+        if not self.is_series:
+            self._start_table()
+        else:  # (the own columns of the game that began, and those before it)
+            for g in (0, 1):
+                self.next_spans[g] += self.own[: g + 3]
         # The observation (the seat's view now): per game its pieces' absolute offsets.
         obs = game.obs_layout
         if self.is_series:
@@ -188,15 +211,14 @@ class MindBluff(Env):
         self.obs_size = obs.size
         self.obs = None  # its Store, once read; then the last turn and the sums below
         self.obs_fresh = False  # the store shows the rows as they stand
-        self._quiet = False  # writes straight into the store, unlogged (restarts; a whole store)
         self.tracking = False  # tensors kept up to date (from the first read on)
         self._replay = None  # while tensors are built: each row's next history entry
         self._chance = None  # (rows, outcomes) drawn in `_play`, logged after the action
         self.reset()
 
     def _move_tables(self) -> None:
-        """What a series decision writes into the information state, by (game, key,
-        action), the code of `_write`: two entries, each a column (a base plus
+        """What a decision writes into the information state, by (game, key,
+        action), the code of `_write_table`: two entries, each a column (a base plus
         the turn times a stride), whether it goes to the mover and to the other
         seat, and for the second a shift of one where the claim was false (a
         doubt's verdict, BLUFF). An eat (its count) is the eater's alone; a
@@ -233,10 +255,16 @@ class MindBluff(Env):
         self.move_stride = np.tile(stride.reshape(K * (A + 1), 2), (G, 1))
         self.move_reach = np.tile(reach.reshape(K * (A + 1), 2, 2), (G, 1, 1))
         self.move_shift = np.tile(shift.reshape(K * (A + 1), 2), (G, 1))
+        # The entries the next mover sees: the other seat's after a claim, else the mover's.
+        after = reach[:, :, 0].copy()
+        after[1 : M + 2, M + 1 : 2 * M + 1] = reach[1 : M + 2, M + 1 : 2 * M + 1, 1]
+        self.move_next = np.tile(after.reshape(K * (A + 1), 2), (G, 1))
+        self.move_mine = np.ascontiguousarray(self.move_reach[:, 0])  # (the mover's)
         D = self.tensor_size
         B = self.batch_size
         self.spare = 2 * B * D  # (flat index of the spare store row)
         self.pair_base = (np.arange(B) * 2 * D)[:, None] + np.array([0, D])  # (B, 2) seats
+        self.pair_sum = self.pair_base.sum(1)  # (a seat's store row and the other's)
 
     def _start_table(self) -> None:
         """A single game's start, both seats' whole rows, by the first seat (the
@@ -249,6 +277,9 @@ class MindBluff(Env):
                 row[self.o_player + seat] = 1
                 row[v.first[0] + first] = 1
                 row[v.mover[0] : v.mover[0] + STATUS] = STATUS_TABLE[EAT * 4 + first]
+        # The hand's start by the first seat: its row, and the other seat's own columns.
+        self.start_hand = self.start_rows[[0, 1], [0, 1]].astype(self.dtype)
+        self.start_other = self.start_rows[[0, 1], [1, 0], self.own[0]].astype(self.dtype)
 
     @property
     def mover(self) -> np.ndarray:
@@ -258,16 +289,12 @@ class MindBluff(Env):
     # ---- starts: the chance draws -------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
-        quiet = self._quiet
-        self._quiet = self.tracking  # (the mirrors copy restarted rows whole at a read)
-        try:
-            self._start(rows)
-        finally:
-            self._quiet = quiet
+        self._start(rows)
+        if self.hand is not None and self._replay is None and not self.swapping:
+            self._hand_copy(rows)  # (a new game's tensor changes whole)
 
     def _start(self, rows: np.ndarray) -> None:
-        if self.tracking:
-            self.info.restart(rows)
+        self.settled = False
         if self.tracking and self.is_series:
             self.tensors[rows] = 0
             self._put(rows, 0, self.o_player, 1)
@@ -319,7 +346,10 @@ class MindBluff(Env):
         self.ending[rows] = -1
         if self.obs is not None:
             self._view_start(rows)
-        if self.tracking and not self.is_series:  # (whole rows, both seats: a single game)
+        if self.swapping:  # (the mover's row, the other seat's own columns: _hand_step)
+            self.hand[rows] = self.start_hand.take(first, 0)
+            self.other[rows] = self.start_other.take(first, 0)
+        elif self.tracking and not self.is_series:  # (whole rows, both seats: a single game)
             self.tensors[rows] = self.start_rows.take(first, 0)
         elif self.tracking:
             v = self.view
@@ -372,17 +402,16 @@ class MindBluff(Env):
         """Play checked actions (in the rows of `active`, or every running row):
         returns the rows whose game (the series: whose series) ended and the
         winners, or None, None."""
+        self.settled = False  # (the store's status blocks: written when a seat's is read)
         ended, winner = self._apply(a, active)
-        if ended is None:
-            if self.tracking:
-                self._status_all()
-            return None, None
-        if self.is_series:
-            ended, winner = self._next_game(ended, winner)
-        self.key[ended] = self.finished_key
-        if self.tracking:
-            self._status_all()
-        return (ended, winner) if len(ended) else (None, None)
+        started = None
+        if ended is not None:
+            if self.is_series:
+                ended, winner, started = self._next_game(ended, winner)
+            self.key[ended] = self.finished_key
+        if self.hand is not None and self._replay is None:
+            self._hand_after(started, ended)
+        return (ended, winner) if ended is not None and len(ended) else (None, None)
 
     def _apply(self, a: np.ndarray, active):
         """The rules on whole rows, with masks for the kinds of move (at a few
@@ -407,8 +436,9 @@ class MindBluff(Env):
         forced = claim & in_debt
         doubt = respond & (a8 == 2 * M + 2)
         true = self.actual == self.claim
+        entries = None
         if self.tracking:  # what the move shows, written before the turn moves on
-            self._write(a, p2, ate, claim, forced, respond, doubt, true, active)
+            entries = self._write(a, p2, ate, claim, forced, respond, doubt, true, active)
         if self.obs is not None:
             self._view_move(a8, p2, eat, ate, claim, forced, respond, doubt, true)
         d0 -= forced & ~p2  # a forced claim pays one back, before the response
@@ -426,6 +456,10 @@ class MindBluff(Env):
         np.putmask(self.phase, respond, EAT)
         np.putmask(self.phase, ended_mask, OVER)
         self.p2 ^= claim  # the other seat responds, then eats
+        if self.swapping:
+            self._hand_swap(claim)
+        elif entries is not None:
+            self._hand_step(claim, *entries)
         # The next decision: a claim (forced to the eat when in debt), a response, an eat.
         np.putmask(self.key, survived, np.where(in_debt, k + 1, 1))
         np.putmask(self.key, claim, self.respond_key)
@@ -438,7 +472,7 @@ class MindBluff(Env):
             winner = np.where(won, m, 1 - m)
             ending = np.where(all_done[ended], 1 + ~won, rules.LAST_DANGO)
             self.ending[ended] = ending
-            if self.tracking:
+            if self.tracking and not self.swapping:  # (else at the step's end: _hand_after)
                 self._end(ended)
         return ended, winner
 
@@ -451,7 +485,6 @@ class MindBluff(Env):
                 r = rows[g == i]
                 size, base = self.review_size[i], self.review_base[i]
                 self.tensors[r, :, base : base + size] = self.reviews[r, None, :size]
-                self.info.rewrote(r, (base, base + size))  # (every seat's: a read copies it)
                 self.reviews[r] = 0
         self.score[rows, winner] += 1  # (each row once)
         score = self.score[rows]
@@ -467,66 +500,70 @@ class MindBluff(Env):
             outcomes = self._start_game(r, np.full(len(r), i + 1, np.int64))
             if outcomes is not None and self._replay is None:
                 self._chance = (r, outcomes)
-        return rows[over], np.where(score[over, 0] == 2, 0, 1)
+        return rows[over], np.where(score[over, 0] == 2, 0, 1), rows[~over]
 
     # ---- tensors --------------------------------------------------------------------
 
-    def _write_table(self, a, p2, true, active) -> None:
-        """A series move's entries into both seats' tensors, in one write (a
-        dozen calls, where a write per kind of move took ten of its own): an eat (the
-        last one too) to the eater alone; a claim, its forced mark, a response
-        and a verdict to both seats (_move_tables); the rows writing nothing
-        write into the spare store row."""
+    def _write_table(self, a, p2, true, active):
+        """A move's entries, in one write (a dozen calls, where a write per kind
+        of move took ten of its own): an eat (the last one too) to the eater
+        alone; a claim, its forced mark, a response and a verdict to both seats
+        (_move_tables). While a single game's hand holds its running rows, into
+        the hand (every entry reaches the mover, who made it); else into both
+        seats' store rows, the rows writing nothing into the spare store row,
+        returning the entries' columns (B, 2) and whether each reaches the next
+        mover (B, 2), for the hand if there is one."""
         A, D = self.num_actions, self.tensor_size
         code = self.key * (A + 1) + np.minimum(a.view(np.uint64), A).astype(np.int64)
-        code += self.game_index * ((self.M + 4) * (A + 1))
+        if self.is_series:
+            code += self.game_index * ((self.M + 4) * (A + 1))
         if active is not None:  # (building tensors: the rows with no move left write nothing)
             code = np.where(active, code, self.finished_key * (A + 1))
         cols = self.move_stride.take(code, 0)
         cols *= self.turn[:, None]
         cols += self.move_column.take(code, 0)
         cols[:, 1] += self.move_shift.take(code, 0)[:, 1] * ~true  # (BLUFF)
-        seats = np.where(p2[:, None], self.pair_base[:, ::-1], self.pair_base)  # mover first
-        index = seats[:, :, None] + cols[:, None, :]
+        if self.swapping:
+            index = self.hand_rows[:, None] + cols
+            np.putmask(index, ~self.move_mine.take(code, 0), self.hand_scratch)
+            self.hand.reshape(-1)[index] = 1
+            return None
+        mover = p2 * D  # (the mover's store row, then the other seat's)
+        mover += self.pair_base[:, 0]
+        index = np.empty((len(code), 2, 2), np.int64)
+        np.add(mover[:, None], cols, out=index[:, 0])
+        mover -= self.pair_sum  # (minus the other's)
+        np.subtract(cols, mover[:, None], out=index[:, 1])
         np.putmask(index, ~self.move_reach.take(code, 0), self.spare)
-        self.info.write(index, 1, rows=index // D)
+        self.info.flat[index] = 1  # (no mirror of the store: the step keeps the hand)
+        if self.hand is not None and self._replay is None:
+            return cols, self.move_next.take(code, 0)
+        return None
 
-    def _write(self, a, p2, ate, claim, forced, respond, doubt, true, active) -> None:
-        """A move's entries: an eat (the last one too) to the eater alone; a claim,
-        its forced mark, a response and a verdict to both seats (and the review).
-        A single game writes by kind of move (its small whole store takes them
-        unlogged); the series in one write (_write_table), then its review."""
-        M, v, rv = self.M, self.view, self.review
+    def _write(self, a, p2, ate, claim, forced, respond, doubt, true, active):
+        """A move's entries in both seats' tensors (_write_table), and in the
+        series the review under construction. Returns what _write_table does."""
+        entries = self._write_table(a, p2, true, active)
+        if not self.is_series:
+            return entries
+        M, rv = self.M, self.review
         g, t = self.game_index, self.turn
-        series = self.is_series
-        if series:
-            self._write_table(a, p2, true, active)
         r = np.flatnonzero(ate)
         if len(r):
             gr, tr, seat, k = g[r], t[r].astype(np.int64), p2[r].astype(np.int64), a[r] + 1
-            if series:
-                self._review(r, rv.eats[gr] + (seat * self.g_turns[gr] + tr) * M + k - 1, 1)
-            else:
-                self._put(r, seat, v.eats[gr] + tr * M + k - 1, 1)
+            self._review(r, rv.eats[gr] + (seat * self.g_turns[gr] + tr) * M + k - 1, 1)
         r = np.flatnonzero(claim)
         if len(r):
             gr, tr, c, f = g[r], t[r].astype(np.int64), a[r] - M, forced[r]
-            if series:
-                self._review(r, rv.claims[gr] + tr * M + c - 1, 1)
-                self._review(r[f], rv.forced[gr[f]] + tr[f], 1)
-            else:
-                self._put_both(r, v.claims[gr] + tr * M + c - 1, 1)
-                self._put_both(r, v.forced[gr] + tr, 1, where=f)
+            self._review(r, rv.claims[gr] + tr * M + c - 1, 1)
+            self._review(r[f], rv.forced[gr[f]] + tr[f], 1)
         r = np.flatnonzero(respond)
         if len(r):
             gr, tr, d = g[r], t[r].astype(np.int64), doubt[r]
             response, verdict = d.astype(np.int64), np.where(true[r], 0, 1)
-            if series:
-                self._review(r, rv.responses[gr] + 2 * tr + response, 1)
-                self._review(r[d], (rv.verdicts[gr] + 2 * tr + verdict)[d], 1)
-            else:
-                self._put_both(r, v.responses[gr] + 2 * tr + response, 1)
-                self._put_both(r, v.verdicts[gr] + 2 * tr + verdict, 1, where=d)
+            self._review(r, rv.responses[gr] + 2 * tr + response, 1)
+            self._review(r[d], (rv.verdicts[gr] + 2 * tr + verdict)[d], 1)
+        return entries
 
     def _end(self, ended: np.ndarray) -> None:
         """A game's end, in its own status block (the series may start the next
@@ -544,12 +581,7 @@ class MindBluff(Env):
         if where is not None:
             rows, seat, at = _pick(where, rows, seat, at)
             value = _pick(where, value)[0] if np.ndim(value) else value
-        srow = rows * 2 + seat
-        flat = srow * self.tensor_size + at
-        if self._quiet:
-            self.tensors.reshape(-1)[flat] = value
-        else:  # (the store rows named: a read needs no division)
-            self.info.write(flat, value, rows=np.broadcast_to(srow, np.shape(flat)))
+        self.info.flat[(rows * 2 + seat) * self.tensor_size + at] = value
 
     def _put_both(self, rows, at, value, where=None) -> None:
         """The same write in both seats' tensors (a public fact)."""
@@ -558,15 +590,9 @@ class MindBluff(Env):
             value = _pick(where, value)[0] if np.ndim(value) else value
         D = self.tensor_size
         flat = rows * 2 * D + at
-        if self._quiet:
-            store = self.tensors.reshape(-1)
-            store[flat] = value
-            store[flat + D] = value
-            return
-        rows = np.asarray(rows)  # ((n,), or (n, 1) beside columns (n, k))
-        at = np.broadcast_to(at, np.shape(flat))
-        if len(at):
-            self.info.public(rows.reshape(-1), at.reshape(len(at), -1), value)
+        store = self.info.flat
+        store[flat] = value
+        store[flat + D] = value
 
     def _review(self, rows, at, value) -> None:
         """A write into the review under construction (series only)."""
@@ -593,27 +619,29 @@ class MindBluff(Env):
             at = self.review.mover[g][:, None] + np.arange(STATUS)
             self._review(rows[:, None], at, block)
 
-    def _status_all(self) -> None:
-        """Every row's status block of its game under way, by whole slices (at a
-        few thousand rows cheaper than picking the rows that moved or started; a
-        series game's final block is written at its end, `_end`)."""
+    def _settle(self) -> None:
+        """Every row's status block of its game under way into the store, where a
+        seat's tensor is read (a step leaves the store's stale: the hand has its
+        own, _hand_after; a series game's final block is written at its end,
+        `_end`), by whole slices (at a few thousand rows cheaper than picking
+        the rows that moved or started)."""
+        if self.settled:
+            return
+        self.settled = True
+        if self.swapping:  # the running rows' seats from the hand (the finished: _hand_end)
+            run = np.flatnonzero(self.key != self.finished_key)
+            self._unfold(run, self.hand[run])
+            return
         block = self._status_block(slice(None), self.block)
         if not self.is_series:
             at = int(self.view.mover[0])
             self.tensors[:, :, at : at + STATUS] = block[:, None, :]
-            self.info.columns(at, at + STATUS)  # (written in place: the mirrors gather it)
             return
-        # The series: each game's block in the rows playing it; a read copies each
-        # game's block from seat 0's rows (the same in both), not gathers it.
         for g in range(len(self.setups)):
             rows = np.flatnonzero(self.game_index == g)
-            if not len(rows):
-                continue
-            at = int(self.view.mover[g])
-            self.tensors[rows, :, at : at + STATUS] = block[rows, None, :]
-            self.info.columns(at, at + STATUS, self.tensors[:, 0, at : at + STATUS].copy())
-            at = int(self.review.mover[g])
-            self.reviews[rows, at : at + STATUS] = block[rows]
+            if len(rows):
+                at = int(self.view.mover[g])
+                self.tensors[rows, :, at : at + STATUS] = block[rows, None, :]
 
     def _shown(self, rows, g, seat, pieces) -> None:
         """At a game's end: the secret start (if any) and the count left."""
@@ -633,30 +661,17 @@ class MindBluff(Env):
         the rows' tensors are built by replaying their histories with writes on
         (play that never reads a tensor writes none). The replay ends in the
         state it started from: the rules and chance are the history's."""
-        B = self.batch_size
-        # A single game's tensor is a few hundred entries, its status block rewritten
-        # in every row at every ply: a read gathering whole rows costs less than
-        # replaying a log; the series' (2,566 entries) is brought up to date.
-        whole = not self.is_series
-        D = self.tensor_size
-        reach = None if whole else self._private_reach
-        # (and a spare row, _move_tables)
-        self.info = Store(
-            2 * B + 1, D, self.row_of, private=self.own, whole=whole, reach=reach, seats=2
-        )
-        self._quiet = whole  # (no log: writes go straight into the store)
+        B, D = self.batch_size, self.tensor_size
+        # No mirror of it is ever read (the step keeps the hand), so it logs nothing.
+        self.info = Store(2 * B + 1, D, self.row_of)  # (and a spare row, _move_tables)
         self.tensors = self.info.array[: 2 * B].reshape(B, 2, D)
         self.tracking = True
         self._replay_history()
 
-    def _private_reach(self) -> np.ndarray:
-        """(B,): the column before which a series row's private entries lie (the
-        Store's reach): its games' eats up to the game under way."""
-        return self.own_reach.take(self.game_index)
-
     def _replay_history(self) -> None:
         """Replay every row's history with the kept tensors' writes on: they end
         where the rows are (the rules and chance are the history's)."""
+        self.swapping = False  # (the store rebuilt whole, then the hand from it)
         if self.tracking and self.is_series:
             self.reviews[:] = 0
         self._replay = np.zeros(self.batch_size, np.int64)
@@ -672,9 +687,10 @@ class MindBluff(Env):
                 self._advance(a, active)
         finally:
             self._replay = None
-        for store in (self.info, self.obs):
-            if store is not None:
-                store.invalidate()  # (rewritten whole: any mirror is rebuilt)
+        if self.obs is not None:
+            self.obs.invalidate()  # (rewritten whole: any mirror is rebuilt)
+        if self.hand is not None:
+            self._hand_build()
 
     # ---- the observation: the seat's view now ------------------------------------------
 
@@ -807,7 +823,128 @@ class MindBluff(Env):
                 out[rows] = view
         self.obs_fresh = True
 
+    # ---- the hand: the movers' information-state tensors, kept by the step ------------
+
+    def _hand_build(self) -> None:
+        """Every row of the hand from the store (zeros in finished rows); in a
+        single game the other seats' own columns too, and from then on the
+        hand holds the running rows (`swapping`)."""
+        self._settle()
+        self._hand_copy(self.rows)
+        if not self.is_series:
+            other = self.rows * 2 + 1 - self.p2
+            self.other[:] = self.info.array[other, self.own[0]]
+            self.swapping = True
+
+    def _hand_copy(self, rows: np.ndarray) -> None:
+        """Rows of the hand copied whole from their movers' store rows (zeros in
+        finished rows: the store's padding row)."""
+        want = rows * 2 + self.p2[rows]
+        np.putmask(want, self.key[rows] == self.finished_key, -1)
+        self.hand[rows] = self.info.padded.take(want, 0)
+
+    def _unfold(self, rows: np.ndarray, mine: np.ndarray) -> None:
+        """A single game's rows into both seats' store rows: the mover's tensors
+        `mine`, and the other seat's, the same but for its own columns."""
+        mover = rows * 2 + self.p2[rows]
+        other = rows * 4 + 1 - mover
+        store = self.info.array
+        store[mover] = mine
+        store[other] = mine
+        store[other, self.own[0]] = self.other[rows]
+
+    def _hand_swap(self, claim: np.ndarray) -> None:
+        """Where a claim passed the turn, the seats' own columns (`player` and
+        the eats) exchanged between the hand and `other`: every other column
+        is the same in both seats' tensors."""
+        r = np.flatnonzero(claim)
+        if len(r):
+            own = self.own[0]
+            mine = self.hand[r, own]
+            self.hand[r, own] = self.other[r]
+            self.other[r] = mine
+
+    def _hand_step(self, claim: np.ndarray, cols: np.ndarray, seen: np.ndarray) -> None:
+        """A series move's entries into the hand where they reach the next mover
+        (`seen`: the other seat after a claim, else the mover), the others' into
+        its scratch row; then, where a claim passed the turn, the new mover's
+        own columns (its `player` and eats) from the store: every other column
+        is the same in both seats' tensors (docs/batch.md#observations)."""
+        index = self.hand_rows[:, None] + cols
+        np.putmask(index, ~seen, self.hand_scratch)
+        self.hand.reshape(-1)[index] = 1
+        claimed = np.flatnonzero(claim)
+        if not len(claimed):
+            return
+        games = self.game_index[claimed]
+        for g in range(len(self.setups)):  # (columns past a row's game: zero in both seats)
+            r = claimed[games == g] if g or games.any() else claimed
+            if len(r):
+                srow = 2 * r + self.p2[r]
+                for own in self.own[: g + 2]:
+                    self.hand[r, own] = self.info.array[srow, own]
+
+    def _hand_after(self, started, ended) -> None:
+        """The end of a step in the hand: rows that started a series' next game
+        copied whole from the store, every running row's status block (of its
+        game under way) from the rows' state, zeros where a row finished (a
+        single game's final tensors kept in the store first)."""
+        if started is not None and len(started):  # (their status block: written below)
+            games = self.game_index[started]
+            for g in (1, 2):  # the game that began: what the one before's end changed
+                r = started[games == g]
+                if len(r):
+                    srow = 2 * r + self.p2[r]
+                    for cols in self.next_spans[g - 1]:
+                        self.hand[r, cols] = self.info.array[srow, cols]
+        block = self._status_block(slice(None), self.block)
+        if self.is_series:
+            at = np.where(self.key != self.finished_key, self.hand_rows, self.hand_scratch)
+            at += self.view.mover.take(self.game_index)
+            self.hand.reshape(-1)[at[:, None] + self.status_cols] = block
+        else:  # (rows finished before the step keep their zeros)
+            at = int(self.view.mover[0])
+            status = self.hand[: self.batch_size, at : at + STATUS]
+            if self._finished:
+                np.copyto(status, block, where=~self.terminated[:, None])
+            else:
+                np.copyto(status, block)
+        if ended is None or not len(ended):
+            return
+        if self.swapping:  # the final tensors, and what the end shows, into the store
+            self._unfold(ended, self.hand[ended])
+            self._end(ended)
+        self.hand[ended] = 0
+
     # ---- tensors: the Env hooks -------------------------------------------------------
+
+    def _mover_tensor(self) -> np.ndarray:
+        """The movers' information-state tensors: a read-only view of the hand,
+        which every step keeps up to date from the first read on, so a read
+        costs nothing more (docs/batch.md#observations); the observation form
+        from its store, as the other engines read theirs."""
+        if self.form != "information_state":
+            return super()._mover_tensor()
+        if not self.tracking:
+            self._track()
+        if self.hand is None:
+            B, D = self.batch_size, self.tensor_size
+            self.hand = np.zeros((B + 1, D), self.dtype)  # (row B: the scratch row)
+            self.hand_view = self.hand[:B]
+            self.hand_view.flags.writeable = False
+            self.hand_rows = self.rows * D
+            self.hand_scratch = B * D
+            self.status_cols = np.arange(STATUS)
+            if not self.is_series:
+                self.other = np.zeros((B, self.own[0].stop), self.dtype)
+            self._hand_build()
+        return self.hand_view
+
+    def _seat_store(self, form: str, player: int) -> Store:
+        store = self._store(form)
+        if form == "information_state":
+            self._settle()
+        return store
 
     def _store(self, form: str) -> Store:
         if form == "observation":
