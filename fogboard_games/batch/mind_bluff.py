@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from fogboard_games.batch.env import Env
-from fogboard_games.batch.observations import Store
+from fogboard_games.batch.observations import LIMIT, Store
 from fogboard_games.mind_bluff import rules, series
 
 EAT, CLAIM, RESPOND, OVER = range(4)  # rules.EAT .. rules.OVER, counted from EAT
@@ -183,6 +183,11 @@ class MindBluff(Env):
         # A single game's hand holds its running rows' tensors (the store those of
         # finished rows, and the others' only when a seat's is read: _settle).
         self.swapping = False
+        # Its rows that finished since the last seat's read, and their final tensors
+        # (the hand's rows before their zeros), unfolded into the store only if read
+        # before the rows restart (a float cast of whole rows costs more than the rest).
+        self.finals: list = []
+        self.final_due = np.zeros(B, bool)
         # The columns where the seats' tensors differ: `player` and each game's eats
         # (everything else is written to both seats alike; _hand_step).
         spans = [(self.o_player, self.o_player + 2)]
@@ -349,6 +354,9 @@ class MindBluff(Env):
         if self.swapping:  # (the mover's row, the other seat's own columns: _hand_step)
             self.hand[rows] = self.start_hand.take(first, 0)
             self.other[rows] = self.start_other.take(first, 0)
+            self.final_due[rows] = False  # (its final tensors: no longer this row's)
+            if self.finals:  # (those of rows all restarted since: dropped)
+                self.finals = [f for f in self.finals if np.count_nonzero(self.final_due[f[0]])]
         elif self.tracking and not self.is_series:  # (whole rows, both seats: a single game)
             self.tensors[rows] = self.start_rows.take(first, 0)
         elif self.tracking:
@@ -628,7 +636,8 @@ class MindBluff(Env):
         if self.settled:
             return
         self.settled = True
-        if self.swapping:  # the running rows' seats from the hand (the finished: _hand_end)
+        if self.swapping:  # the running rows' seats from the hand, the finished from finals
+            self._unfold_finals()
             run = np.flatnonzero(self.key != self.finished_key)
             self._unfold(run, self.hand[run])
             return
@@ -672,6 +681,8 @@ class MindBluff(Env):
         """Replay every row's history with the kept tensors' writes on: they end
         where the rows are (the rules and chance are the history's)."""
         self.swapping = False  # (the store rebuilt whole, then the hand from it)
+        self.finals.clear()
+        self.final_due[:] = False
         if self.tracking and self.is_series:
             self.reviews[:] = 0
         self._replay = np.zeros(self.batch_size, np.int64)
@@ -911,10 +922,23 @@ class MindBluff(Env):
                 np.copyto(status, block)
         if ended is None or not len(ended):
             return
-        if self.swapping:  # the final tensors, and what the end shows, into the store
-            self._unfold(ended, self.hand[ended])
-            self._end(ended)
+        if self.swapping:  # the final tensors kept, for the store if read (_settle)
+            self.finals.append((ended, self.hand[ended]))
+            self.final_due[ended] = True
+            if len(self.finals) > LIMIT:  # (a batch never read nor restarted: bounded)
+                self._unfold_finals()
         self.hand[ended] = 0
+
+    def _unfold_finals(self) -> None:
+        """The finished rows' final tensors, and what their ends show, into the
+        store, for the rows not restarted since (the latest end last)."""
+        for rows, tensors in self.finals:
+            due = self.final_due[rows]
+            if np.count_nonzero(due):
+                self._unfold(rows[due], tensors[due])
+                self._end(rows[due])
+        self.finals.clear()
+        self.final_due[:] = False
 
     # ---- tensors: the Env hooks -------------------------------------------------------
 
