@@ -41,6 +41,7 @@ from fogboard_games.batch.observations import LIMIT, Store
 from fogboard_games.mind_bluff import rules, series
 
 EAT, CLAIM, RESPOND, OVER = range(4)  # rules.EAT .. rules.OVER, counted from EAT
+SWAP_TURNS = (3, 8)  # a single game's seat exchange by turn: [0, 3), [3, 8), [8, ..)
 STATUS = 12  # mover (2), phase (4), forced_now (1), debts (2), ending (3): contiguous
 REVIEW = series.REVIEW_KEY  # a finished game as every seat sees it
 # The latest turn's record kept for the observation (rows of o_turn; -1: none).
@@ -868,12 +869,28 @@ class MindBluff(Env):
         """Where a claim passed the turn, the seats' own columns (`player` and
         the eats) exchanged between the hand and `other`: every other column
         is the same in both seats' tensors."""
-        r = np.flatnonzero(claim)
-        if len(r):
-            own = self.own[0]
-            mine = self.hand[r, own]
-            self.hand[r, own] = self.other[r]
-            self.other[r] = mine
+        claimed = np.flatnonzero(claim)
+        if not len(claimed):
+            return
+        # Past the turn under way both seats' eats are zero: rows in groups by turn
+        # (most claims come early) exchange only up to their group's latest turn.
+        turn = self.turn[claimed]
+        M, low = self.M, 0
+        for high in (*SWAP_TURNS, None):
+            if high is None:
+                r, upto = claimed[turn >= low], int(turn.max()) + 1
+            elif low == 0:
+                r, upto = claimed[turn < high], high
+            else:
+                r, upto = claimed[(turn >= low) & (turn < high)], high
+            low = high
+            if len(r):
+                own = slice(0, min(int(self.view.eats[0]) + upto * M, self.own[0].stop))
+                mine = self.hand[r, own]
+                self.hand[r, own] = self.other[r, own]
+                self.other[r, own] = mine
+            if high is not None and not np.count_nonzero(turn >= high):
+                break
 
     def _hand_step(self, claim: np.ndarray, cols: np.ndarray, seen: np.ndarray) -> None:
         """A series move's entries into the hand where they reach the next mover
