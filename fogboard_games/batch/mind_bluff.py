@@ -87,7 +87,7 @@ class MindBluff(Env):
 
     TABLES = ("legal", "legal_by_action", "legal_flat")
     TABLES += ("move_column", "move_stride", "move_reach", "move_shift", "move_next")
-    TABLES += ("move_mine",)
+    TABLES += ("hand_column", "hand_stride")
     TABLES += ("start_rows", "start_hand")
 
     def __init__(
@@ -265,12 +265,31 @@ class MindBluff(Env):
         after = reach[:, :, 0].copy()
         after[1 : M + 2, M + 1 : 2 * M + 1] = reach[1 : M + 2, M + 1 : 2 * M + 1, 1]
         self.move_next = np.tile(after.reshape(K * (A + 1), 2), (G, 1))
-        self.move_mine = np.ascontiguousarray(self.move_reach[:, 0])  # (the mover's)
+        if not self.is_series:
+            self._hand_tables()
         D = self.tensor_size
         B = self.batch_size
         self.spare = 2 * B * D  # (flat index of the spare store row)
         self.pair_base = (np.arange(B) * 2 * D)[:, None] + np.array([0, D])  # (B, 2) seats
         self.pair_sum = self.pair_base.sum(1)  # (a seat's store row and the other's)
+
+    def _hand_tables(self) -> None:
+        """A single game's move entries in the hand (_write_table), by (code, the
+        claim true, the mover): each entry's column and stride (times the turn),
+        as _move_tables' with the verdict's shift applied; an entry that reaches
+        nobody (the mover made it, so reaches it if anyone) writes the 1 of the
+        mover's own `player` mark instead, which is there already (no mask)."""
+        codes = len(self.move_column)
+        column = np.zeros((codes, 2, 2, 2), np.int64)  # [code, true, mover, entry]
+        stride = np.zeros((codes, 2, 2, 2), np.int64)
+        mine = self.move_reach[:, 0]  # (codes, entry)
+        for true in (0, 1):
+            for mover in (0, 1):
+                col = self.move_column + self.move_shift * (1 - true) * [0, 1]
+                column[:, true, mover] = np.where(mine, col, self.o_player + mover)
+                stride[:, true, mover] = np.where(mine, self.move_stride, 0)
+        self.hand_column = column.reshape(codes * 4, 2)
+        self.hand_stride = stride.reshape(codes * 4, 2)
 
     def _start_table(self) -> None:
         """A single game's start, both seats' whole rows, by the first seat (the
@@ -528,15 +547,21 @@ class MindBluff(Env):
             code += self.game_index * ((self.M + 4) * (A + 1))
         if active is not None:  # (building tensors: the rows with no move left write nothing)
             code = np.where(active, code, self.finished_key * (A + 1))
+        if self.swapping:  # (by code, verdict and mover: hand_tables)
+            code *= 4
+            code += true * 2 + p2
+            cols = self.hand_stride.take(code, 0)
+            cols *= self.turn[:, None]
+            cols += self.hand_column.take(code, 0)
+            cols += self.hand_rows[:, None]
+            if self._finished:  # (their zeros stay)
+                cols[self.terminated] = self.hand_scratch
+            self.hand.reshape(-1)[cols] = 1
+            return None
         cols = self.move_stride.take(code, 0)
         cols *= self.turn[:, None]
         cols += self.move_column.take(code, 0)
         cols[:, 1] += self.move_shift.take(code, 0)[:, 1] * ~true  # (BLUFF)
-        if self.swapping:
-            index = self.hand_rows[:, None] + cols
-            np.putmask(index, ~self.move_mine.take(code, 0), self.hand_scratch)
-            self.hand.reshape(-1)[index] = 1
-            return None
         mover = p2 * D  # (the mover's store row, then the other seat's)
         mover += self.pair_base[:, 0]
         index = np.empty((len(code), 2, 2), np.int64)
@@ -873,9 +898,16 @@ class MindBluff(Env):
         if not len(claimed):
             return
         # Past the turn under way both seats' eats are zero: rows in groups by turn
-        # (most claims come early) exchange only up to their group's latest turn.
-        turn = self.turn[claimed]
+        # (most claims come early) exchange only up to their group's latest turn
+        # (narrow columns in one group: fewer calls cost less than fewer columns).
         M, low = self.M, 0
+        if self.own[0].stop <= 32:
+            own = self.own[0]
+            mine = self.hand[claimed, own]
+            self.hand[claimed, own] = self.other[claimed]
+            self.other[claimed] = mine
+            return
+        turn = self.turn[claimed]
         for high in (*SWAP_TURNS, None):
             if high is None:
                 r, upto = claimed[turn >= low], int(turn.max()) + 1
