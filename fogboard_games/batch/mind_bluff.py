@@ -88,7 +88,7 @@ class MindBluff(Env):
     TABLES = ("legal", "legal_by_action", "legal_flat")
     TABLES += ("move_column", "move_stride", "move_reach", "move_shift", "move_next")
     TABLES += ("hand_column", "hand_stride")
-    TABLES += ("start_rows", "start_hand")
+    TABLES += ("start_rows", "start_hand", "start_other", "start_ones")
 
     def __init__(
         self, game, batch_size: int, seed=None, observation="information_state", dtype=None
@@ -305,6 +305,8 @@ class MindBluff(Env):
         # The hand's start by the first seat: its row, and the other seat's own columns.
         self.start_hand = self.start_rows[[0, 1], [0, 1]].astype(self.dtype)
         self.start_other = self.start_rows[[0, 1], [1, 0], self.own[0]].astype(self.dtype)
+        ones = [np.flatnonzero(self.start_hand[f]) for f in (0, 1)]
+        self.start_ones = np.array(ones, np.int64)  # (the same count by either seat)
 
     @property
     def mover(self) -> np.ndarray:
@@ -350,6 +352,8 @@ class MindBluff(Env):
         n = len(rows)
         if not n:
             return None
+        # (a finished row's hand row is zeros: a start there writes only its ones)
+        finished = self.swapping and n == np.count_nonzero(self.key[rows] == self.finished_key)
         self.game_index[rows] = g
         setup = self.setups[int(g[0])]
         drawn = []
@@ -372,7 +376,12 @@ class MindBluff(Env):
         if self.obs is not None:
             self._view_start(rows)
         if self.swapping:  # (the mover's row, the other seat's own columns: _hand_step)
-            self.hand[rows] = self.start_hand.take(first, 0)
+            if finished:
+                ones = self.start_ones.take(first, 0)
+                ones += self.hand_rows[rows, None]
+                self.hand.reshape(-1)[ones] = 1
+            else:
+                self.hand[rows] = self.start_hand.take(first, 0)
             self.other[rows] = self.start_other.take(first, 0)
             self.final_due[rows] = False  # (its final tensors: no longer this row's)
             if self.finals:  # (those of rows all restarted since: dropped)
