@@ -87,7 +87,7 @@ class MindBluff(Env):
 
     TABLES = ("legal", "legal_by_action", "legal_flat")
     TABLES += ("move_column", "move_stride", "move_reach", "move_shift", "move_next")
-    TABLES += ("hand_column", "hand_stride")
+    TABLES += ("move_mine", "hand_column", "hand_stride")
     TABLES += ("start_rows", "start_hand", "start_other", "start_ones")
 
     def __init__(
@@ -126,8 +126,7 @@ class MindBluff(Env):
             self.reviews = np.zeros((B, max(self.review_size)), np.uint8)
             # What a game's end and the next one's start write (_hand_after): the
             # score and game marks, the review, the game's status and what its end
-            # shows, the next game's first seat marks, and (the new game's first
-            # seat may be the other) the mover's own columns up to the new game.
+            # shows, the next game's first seat and `player` marks.
             v = self.view
             self.next_spans = [
                 [
@@ -135,6 +134,7 @@ class MindBluff(Env):
                     slice(self.review_base[g], self.review_base[g] + self.review_size[g]),
                     slice(int(v.mover[g]), self.review_base[g + 1]),
                     slice(int(v.first[g + 1]), int(v.first[g + 1]) + 2),
+                    slice(int(v.player[g + 1]), int(v.player[g + 1]) + 2),
                 ]
                 for g in (0, 1)
             ]
@@ -201,9 +201,8 @@ class MindBluff(Env):
                 self.own.append(slice(lo, hi))
         if not self.is_series:
             self._start_table()
-        else:  # (the own columns of the game that began, and those before it)
-            for g in (0, 1):
-                self.next_spans[g] += self.own[: g + 3]
+        else:  # (where the new game's first seat is not the last mover: its own columns)
+            self.next_own = [self.own[: g + 3] for g in (0, 1)]
         # The observation (the seat's view now): per game its pieces' absolute offsets.
         obs = game.obs_layout
         if self.is_series:
@@ -265,13 +264,13 @@ class MindBluff(Env):
         after = reach[:, :, 0].copy()
         after[1 : M + 2, M + 1 : 2 * M + 1] = reach[1 : M + 2, M + 1 : 2 * M + 1, 1]
         self.move_next = np.tile(after.reshape(K * (A + 1), 2), (G, 1))
+        self.move_mine = np.ascontiguousarray(self.move_reach[:, 0])  # (the mover's)
         if not self.is_series:
             self._hand_tables()
         D = self.tensor_size
         B = self.batch_size
         self.spare = 2 * B * D  # (flat index of the spare store row)
         self.pair_base = (np.arange(B) * 2 * D)[:, None] + np.array([0, D])  # (B, 2) seats
-        self.pair_sum = self.pair_base.sum(1)  # (a seat's store row and the other's)
 
     def _hand_tables(self) -> None:
         """A single game's move entries in the hand (_write_table), by (code, the
@@ -571,14 +570,14 @@ class MindBluff(Env):
         cols *= self.turn[:, None]
         cols += self.move_column.take(code, 0)
         cols[:, 1] += self.move_shift.take(code, 0)[:, 1] * ~true  # (BLUFF)
-        mover = p2 * D  # (the mover's store row, then the other seat's)
-        mover += self.pair_base[:, 0]
-        index = np.empty((len(code), 2, 2), np.int64)
-        np.add(mover[:, None], cols, out=index[:, 0])
-        mover -= self.pair_sum  # (minus the other's)
-        np.subtract(cols, mover[:, None], out=index[:, 1])
-        np.putmask(index, ~self.move_reach.take(code, 0), self.spare)
-        self.info.flat[index] = 1  # (no mirror of the store: the step keeps the hand)
+        # Into the mover's store row only: an eat is the mover's, and a public entry
+        # (every entry but an eat) joins the other seat's row when a seat's tensor is
+        # read (_settle): the hand never reads them from the store.
+        index = p2 * D  # (the mover's store row)
+        index += self.pair_base[:, 0]
+        index = index[:, None] + cols
+        np.putmask(index, ~self.move_mine.take(code, 0), self.spare)
+        self.info.flat[index] = 1
         if self.hand is not None and self._replay is None:
             return cols, self.move_next.take(code, 0)
         return None
@@ -680,12 +679,24 @@ class MindBluff(Env):
         if not self.is_series:
             at = int(self.view.mover[0])
             self.tensors[:, :, at : at + STATUS] = block[:, None, :]
+            self._join_public()
             return
         for g in range(len(self.setups)):
             rows = np.flatnonzero(self.game_index == g)
             if len(rows):
                 at = int(self.view.mover[g])
                 self.tensors[rows, :, at : at + STATUS] = block[rows, None, :]
+        self._join_public()
+
+    def _join_public(self) -> None:
+        """Each game's public move entries (claims, forced marks, responses,
+        verdicts), written into the mover's store row only (_write_table), into
+        both seats' rows: their union, as every entry is a 1 in one or both."""
+        t = self.tensors
+        for lo, hi in zip(self.view.claims.tolist(), self.view.mover.tolist()):
+            both = np.maximum(t[:, 0, lo:hi], t[:, 1, lo:hi])
+            t[:, 0, lo:hi] = both
+            t[:, 1, lo:hi] = both
 
     def _shown(self, rows, g, seat, pieces) -> None:
         """At a game's end: the secret start (if any) and the count left."""
@@ -909,29 +920,18 @@ class MindBluff(Env):
         # Past the turn under way both seats' eats are zero: rows in groups by turn
         # (most claims come early) exchange only up to their group's latest turn
         # (narrow columns in one group: fewer calls cost less than fewer columns).
-        M, low = self.M, 0
+        M = self.M
         if self.own[0].stop <= 32:
             own = self.own[0]
             mine = self.hand[claimed, own]
             self.hand[claimed, own] = self.other[claimed]
             self.other[claimed] = mine
             return
-        turn = self.turn[claimed]
-        for high in (*SWAP_TURNS, None):
-            if high is None:
-                r, upto = claimed[turn >= low], int(turn.max()) + 1
-            elif low == 0:
-                r, upto = claimed[turn < high], high
-            else:
-                r, upto = claimed[(turn >= low) & (turn < high)], high
-            low = high
-            if len(r):
-                own = slice(0, min(int(self.view.eats[0]) + upto * M, self.own[0].stop))
-                mine = self.hand[r, own]
-                self.hand[r, own] = self.other[r, own]
-                self.other[r, own] = mine
-            if high is not None and not np.count_nonzero(turn >= high):
-                break
+        for r, upto in _by_turn(claimed, self.turn[claimed]):
+            own = slice(0, min(int(self.view.eats[0]) + upto * M, self.own[0].stop))
+            mine = self.hand[r, own]
+            self.hand[r, own] = self.other[r, own]
+            self.other[r, own] = mine
 
     def _hand_step(self, claim: np.ndarray, cols: np.ndarray, seen: np.ndarray) -> None:
         """A series move's entries into the hand where they reach the next mover
@@ -946,12 +946,18 @@ class MindBluff(Env):
         if not len(claimed):
             return
         games = self.game_index[claimed]
+        store, M = self.info.array, self.M
         for g in range(len(self.setups)):  # (columns past a row's game: zero in both seats)
-            r = claimed[games == g] if g or games.any() else claimed
-            if len(r):
-                srow = 2 * r + self.p2[r]
-                for own in self.own[: g + 2]:
-                    self.hand[r, own] = self.info.array[srow, own]
+            rows = claimed[games == g] if g or games.any() else claimed
+            if not len(rows):
+                continue
+            srow = 2 * rows + self.p2[rows]
+            for own in self.own[: g + 1]:  # `player`, the earlier games' eats
+                self.hand[rows, own] = store[srow, own]
+            lo, eats, stop = int(self.view.player[g]), int(self.view.eats[g]), self.own[g + 1].stop
+            for r, upto in _by_turn(rows, self.turn[rows]):  # this game's, to the turn
+                own = slice(lo, min(eats + upto * M, stop))
+                self.hand[r, own] = store[2 * r + self.p2[r], own]
 
     def _hand_after(self, started, ended) -> None:
         """The end of a step in the hand: rows that started a series' next game
@@ -964,13 +970,23 @@ class MindBluff(Env):
                 r = started[games == g]
                 if len(r):
                     srow = 2 * r + self.p2[r]
+                    # (the seat a row shows: its `player` mark; the other's, from the store)
+                    seat = self.hand[r, self.o_player + 1] != self.p2[r]
                     for cols in self.next_spans[g - 1]:
                         self.hand[r, cols] = self.info.array[srow, cols]
+                    if np.count_nonzero(seat):
+                        r, srow = r[seat], srow[seat]
+                        for cols in self.next_own[g - 1]:
+                            self.hand[r, cols] = self.info.array[srow, cols]
         block = self._status_block(slice(None), self.block)
-        if self.is_series:
-            at = np.where(self.key != self.finished_key, self.hand_rows, self.hand_scratch)
-            at += self.view.mover.take(self.game_index)
-            self.hand.reshape(-1)[at[:, None] + self.status_cols] = block
+        if self.is_series:  # (each game's block in the rows playing it)
+            for g in range(len(self.setups)):
+                rows = np.flatnonzero(self.game_index == g)
+                if self._finished:  # (rows ending now are zeroed below)
+                    rows = rows[self.key.take(rows) != self.finished_key]
+                if len(rows):
+                    at = int(self.view.mover[g])
+                    self.hand[rows, at : at + STATUS] = block[rows]
         else:  # (rows finished before the step keep their zeros)
             at = int(self.view.mover[0])
             status = self.hand[: self.batch_size, at : at + STATUS]
@@ -1045,6 +1061,22 @@ class MindBluff(Env):
         if not self.tracking:
             self._track()
         return self.info
+
+
+def _by_turn(rows: np.ndarray, turn: np.ndarray):
+    """`rows` in groups by their turn under way (SWAP_TURNS), each with the number
+    of turns its rows' eats may fill (past them both seats' eats are zero)."""
+    low = 0
+    for high in (*SWAP_TURNS, None):
+        if high is None:
+            yield rows[turn >= low], int(turn.max()) + 1
+            return
+        r = rows[turn < high] if low == 0 else rows[(turn >= low) & (turn < high)]
+        if len(r):
+            yield r, high
+        if not np.count_nonzero(turn >= high):
+            return
+        low = high
 
 
 def _pick(where, *arrays):
