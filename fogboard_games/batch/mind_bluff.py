@@ -219,6 +219,7 @@ class MindBluff(Env):
         self.tracking = False  # tensors kept up to date (from the first read on)
         self._replay = None  # while tensors are built: each row's next history entry
         self._chance = None  # (rows, outcomes) drawn in `_play`, logged after the action
+        self._code = None  # in `_play`: each row's key and action, as legal_flat reads them
         self.reset()
 
     def _move_tables(self) -> None:
@@ -418,13 +419,18 @@ class MindBluff(Env):
         # Every id out of range reads the spare False column (negatives too, as uint64).
         A = self.num_actions
         at = np.minimum(acts.view(np.uint64), A).astype(np.int64)
-        ok = self.legal_flat.take(self.key * (A + 1) + at)
+        at += self.key * (A + 1)  # (the move's code: the tensors' tables read it too)
+        ok = self.legal_flat.take(at)
         if active is not None:
             ok |= ~active  # (a finished row's key allows nothing; its action is ignored)
         if np.count_nonzero(ok) != self.batch_size:
             self._refuse(active, acts, ok)
         # (a finished row is in no phase of play; a row sitting out must be masked)
-        done, winner = self._advance(acts, active if self._sitting else None)
+        self._code = at
+        try:
+            done, winner = self._advance(acts, active if self._sitting else None)
+        finally:
+            self._code = None
         if done is None:
             return None, None
         ended = np.zeros(self.batch_size, bool)
@@ -550,7 +556,9 @@ class MindBluff(Env):
         returning the entries' columns (B, 2) and whether each reaches the next
         mover (B, 2), for the hand if there is one."""
         A, D = self.num_actions, self.tensor_size
-        code = self.key * (A + 1) + np.minimum(a.view(np.uint64), A).astype(np.int64)
+        code = self._code  # (from the legality check, or while tensors are built:)
+        if code is None:
+            code = self.key * (A + 1) + np.minimum(a.view(np.uint64), A).astype(np.int64)
         if self.is_series:
             code += self.game_index * ((self.M + 4) * (A + 1))
         if active is not None:  # (building tensors: the rows with no move left write nothing)
