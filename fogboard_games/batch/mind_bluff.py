@@ -17,19 +17,26 @@ masks, as the other engines do (see Env).
 
 Both seats' information-state tensors are kept in one uint8 `Store`
 (batch/observations.py: store row 2b + p is seat p of row b), made and
-filled at the first tensor read (by replaying every row's history): from
-then on each step writes its few entries through the store (the eat to its
-eater, the claim, response and verdict to both seats; the series' in one
-write from tables), then every row's status block (mover, phase,
-forced_now, debts, ending), logged as a block of columns (the series': one
-per game, with its values); in the series the finished game's review (the
-view of every seat) is built beside it and copied into both seats' columns
-when that game ends. `State.observation` is the store's read-only mirror
-(docs/batch.md#observations). The observation form (the seat's view now:
-the latest turn, the counts still possible) has its own whole store, made
-at its first read: each step keeps the latest turn and, per seat, the
-totals eaten before it that the seat cannot rule out (a bitset, one bit a
-total); a read after a step writes every row's view from them.
+filled at the first tensor read (by replaying every row's history). From
+the first read of `State.observation` on, the step itself keeps the array
+it hands out (the hand, docs/batch.md#observations), so a read costs
+nothing more: each move's entries from tables, every row's status block,
+and where a claim passes the turn the new mover's own columns (`player`
+and eats, up to the turn under way; everything else is the same in both
+seats). A single game's hand then holds its running rows outright: the
+other seat's own columns beside it, exchanged at a claim, and the store
+brought up to date only when a seat's tensor is read (a finished row's
+final tensors kept until then, or dropped at its restart). The series
+writes its store at every step (the mover's row; the public entries join
+the other seat's at a seat's read) and the hand copies from it what a game
+end changed; its finished game's review (the view of every seat) is built
+beside it and copied into both seats' columns when that game ends.
+
+The observation form (the seat's view now: the latest turn, the counts
+still possible) has its own whole store, made at its first read: each
+step keeps the latest turn and, per seat, the totals eaten before it that
+the seat cannot rule out (a bitset, one bit a total); a read after a step
+writes every row's view from them.
 """
 
 from __future__ import annotations
