@@ -585,13 +585,18 @@ class MindBluff(Env):
         cols *= self.turn[:, None]
         cols += self.move_column.take(code, 0)
         cols[:, 1] += self.move_shift.take(code, 0)[:, 1] * ~true  # (BLUFF)
-        # Into the mover's store row only: an eat is the mover's, and a public entry
-        # (every entry but an eat) joins the other seat's row when a seat's tensor is
-        # read (_settle): the hand never reads them from the store.
-        index = p2 * D  # (the mover's store row)
-        index += self.pair_base[:, 0]
-        index = index[:, None] + cols
-        np.putmask(index, ~self.move_mine.take(code, 0), self.spare)
+        if self.is_series:
+            # Into the mover's store row only: an eat is the mover's, and a public
+            # entry (any but an eat) joins the other seat's row when a seat's tensor
+            # is read (_settle): the hand never reads them from the store.
+            index = p2 * D  # (the mover's store row)
+            index += self.pair_base[:, 0]
+            index = index[:, None] + cols
+            np.putmask(index, ~self.move_mine.take(code, 0), self.spare)
+        else:  # (no hand yet: seats read each step cost less with both rows written)
+            seats = np.where(p2[:, None], self.pair_base[:, ::-1], self.pair_base)
+            index = seats[:, :, None] + cols[:, None, :]
+            np.putmask(index, ~self.move_reach.take(code, 0), self.spare)
         self.info.flat[index] = 1
         if self.hand is not None and self._replay is None:
             return cols, self.move_next.take(code, 0)
@@ -694,7 +699,6 @@ class MindBluff(Env):
         if not self.is_series:
             at = int(self.view.mover[0])
             self.tensors[:, :, at : at + STATUS] = block[:, None, :]
-            self._join_public()
             return
         for g in range(len(self.setups)):
             rows = np.flatnonzero(self.game_index == g)
@@ -704,9 +708,10 @@ class MindBluff(Env):
         self._join_public()
 
     def _join_public(self) -> None:
-        """Each game's public move entries (claims, forced marks, responses,
-        verdicts), written into the mover's store row only (_write_table), into
-        both seats' rows: their union, as every entry is a 1 in one or both."""
+        """Each series game's public move entries (claims, forced marks,
+        responses, verdicts), written into the mover's store row only
+        (_write_table), into both seats' rows: their union, as every entry is
+        a 1 in one or both."""
         t = self.tensors
         for lo, hi in zip(self.view.claims.tolist(), self.view.mover.tolist()):
             both = np.maximum(t[:, 0, lo:hi], t[:, 1, lo:hi])
@@ -921,6 +926,7 @@ class MindBluff(Env):
         mover = rows * 2 + self.p2[rows]
         other = rows * 4 + 1 - mover
         store = self.info.array
+        mine = mine.astype(np.uint8)  # (one cast, for both seats)
         store[mover] = mine
         store[other] = mine
         store[other, self.own[0]] = self.other[rows]
