@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from batch_checks import expect_row, mover_views_read_now_and_then, replay
+from batch_checks import expect_row, mover_views_read_now_and_then, pyspiel_tensor, replay
 
 import fogboard_games
 from fogboard_games import batch
@@ -187,6 +187,69 @@ def test_the_series_movers_tensor_read_now_and_then_with_some_rows_restarted():
         env, lambda rng, s: draw(rng, s.legal_action_mask, env.M, env), steps=160, seed=8
     )
     assert reads > 40 and env.game_index.max() == 2
+
+
+@pytest.mark.parametrize(
+    # (mind-bluff's own columns exchanged in groups by turn, the others' in one)
+    "game",
+    ["mind-bluff", "fogboard_mind_bluff(start=7,start_spread=3,first_player=-1)"],
+)
+def test_a_single_games_movers_tensor_read_now_and_then_with_some_rows_restarted(game):
+    """State.observation alone (no seat's tensor read, so the store is never
+    brought up to date), read after gaps of several steps: the array the step
+    keeps (each move's entries, the status, the seats' own columns exchanged
+    where a claim passes the turn, zeros at an end, a start's ones) shows
+    every row's mover as pyspiel does."""
+    env = batch.make(load(game), batch_size=16, seed=9)
+    reads = mover_views_read_now_and_then(
+        env, lambda rng, s: draw(rng, s.legal_action_mask, env.M, env), steps=120, seed=10
+    )
+    assert reads > 30
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        "mind-bluff",
+        "fogboard_mind_bluff(start=5,start_spread=2,first_player=-1,max_eat=2)",
+        "mind-bluff-series",
+    ],
+)
+def test_seats_read_after_rows_finished_restarted_and_finished_again(game):
+    """The mover's tensor read at every step, each seat's only now and then:
+    rows finish and wait unrestarted for a while, some restart and finish
+    again before the next seat's read, and at that read every row, finished
+    ones included (their final tensors), agrees with pyspiel for both seats."""
+    env = batch.make(load(game), batch_size=24, seed=11)
+    rng = np.random.default_rng(12)
+    s = env.reset()
+    s.observation  # noqa: B018  (the handed-out array kept from here on)
+    ends = np.zeros(env.batch_size, int)  # per row, since the last seat's read
+    twice = 0  # seat reads after a row finished twice
+    for step in range(1, 161):
+        before = s.terminated.copy()
+        s = env.step(draw(rng, s.legal_action_mask, env.M, env))
+        ends += s.terminated & ~before
+        obs = s.observation
+        for r in range(env.batch_size):
+            state = replay(env.game, env.history_of(r))
+            if state.is_terminal():
+                assert not obs[r].any(), (step, r)
+            else:
+                assert np.array_equal(obs[r], pyspiel_tensor(state, env.form)), (step, r)
+        if step % 7 == 0:
+            twice += ends.max() >= 2
+            ends[:] = 0
+            seats = [env.information_state_tensor(p) for p in range(2)]
+            for r in range(env.batch_size):
+                state = replay(env.game, env.history_of(r))
+                for p in range(2):
+                    want = pyspiel_tensor(state, "information_state", p)
+                    assert np.array_equal(seats[p][r], want), (step, r, p, state.history())
+        pick = s.terminated & (rng.random(env.batch_size) < 0.3)  # (the others wait)
+        if pick.any():
+            s = env.reset(pick)
+    assert twice >= 3 or env.is_series  # (a series outlasts the gaps between seat reads)
 
 
 def test_series_plays_to_the_end_and_pays_the_series_winner():

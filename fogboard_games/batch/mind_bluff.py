@@ -17,19 +17,26 @@ masks, as the other engines do (see Env).
 
 Both seats' information-state tensors are kept in one uint8 `Store`
 (batch/observations.py: store row 2b + p is seat p of row b), made and
-filled at the first tensor read (by replaying every row's history): from
-then on each step writes its few entries through the store (the eat to its
-eater, the claim, response and verdict to both seats; the series' in one
-write from tables), then every row's status block (mover, phase,
-forced_now, debts, ending), logged as a block of columns (the series': one
-per game, with its values); in the series the finished game's review (the
-view of every seat) is built beside it and copied into both seats' columns
-when that game ends. `State.observation` is the store's read-only mirror
-(docs/batch.md#observations). The observation form (the seat's view now:
-the latest turn, the counts still possible) has its own whole store, made
-at its first read: each step keeps the latest turn and, per seat, the
-totals eaten before it that the seat cannot rule out (a bitset, one bit a
-total); a read after a step writes every row's view from them.
+filled at the first tensor read (by replaying every row's history). From
+the first read of `State.observation` on, the step itself keeps the array
+it hands out (the hand, docs/batch.md#observations), so a read costs
+nothing more: each move's entries from tables, every row's status block,
+and where a claim passes the turn the new mover's own columns (`player`
+and eats, up to the turn under way; everything else is the same in both
+seats). A single game's hand then holds its running rows outright: the
+other seat's own columns beside it, exchanged at a claim, and the store
+brought up to date only when a seat's tensor is read (a finished row's
+final tensors kept until then, or dropped at its restart). The series
+writes its store at every step (the mover's row; the public entries join
+the other seat's at a seat's read) and the hand copies from it what a game
+end changed; its finished game's review (the view of every seat) is built
+beside it and copied into both seats' columns when that game ends.
+
+The observation form (the seat's view now: the latest turn, the counts
+still possible) has its own whole store, made at its first read: each
+step keeps the latest turn and, per seat, the totals eaten before it that
+the seat cannot rule out (a bitset, one bit a total); a read after a step
+writes every row's view from them.
 """
 
 from __future__ import annotations
@@ -37,10 +44,11 @@ from __future__ import annotations
 import numpy as np
 
 from fogboard_games.batch.env import Env
-from fogboard_games.batch.observations import Store
+from fogboard_games.batch.observations import LIMIT, Store
 from fogboard_games.mind_bluff import rules, series
 
 EAT, CLAIM, RESPOND, OVER = range(4)  # rules.EAT .. rules.OVER, counted from EAT
+SWAP_TURNS = (3, 8)  # a single game's seat exchange by turn: [0, 3), [3, 8), [8, ..)
 STATUS = 12  # mover (2), phase (4), forced_now (1), debts (2), ending (3): contiguous
 REVIEW = series.REVIEW_KEY  # a finished game as every seat sees it
 # The latest turn's record kept for the observation (rows of o_turn; -1: none).
@@ -85,7 +93,9 @@ class MindBluff(Env):
     """A batch of fogboard_mind_bluff or fogboard_mind_bluff_series games."""
 
     TABLES = ("legal", "legal_by_action", "legal_flat")
-    TABLES += ("move_column", "move_stride", "move_reach", "move_shift", "start_rows")
+    TABLES += ("move_column", "move_stride", "move_reach", "move_shift", "move_next")
+    TABLES += ("move_mine", "hand_column", "hand_stride")
+    TABLES += ("start_rows", "start_hand", "start_other", "start_ones")
 
     def __init__(
         self, game, batch_size: int, seed=None, observation="information_state", dtype=None
@@ -121,6 +131,20 @@ class MindBluff(Env):
             self.o_score, self.o_game = at["score"], at["game"]
             self.o_player = at["player"]
             self.reviews = np.zeros((B, max(self.review_size)), np.uint8)
+            # What a game's end and the next one's start write (_hand_after): the
+            # score and game marks, the review, the game's status and what its end
+            # shows, the next game's first seat and `player` marks.
+            v = self.view
+            self.next_spans = [
+                [
+                    slice(self.o_score, self.o_game + 3),
+                    slice(self.review_base[g], self.review_base[g] + self.review_size[g]),
+                    slice(int(v.mover[g]), self.review_base[g + 1]),
+                    slice(int(v.first[g + 1]), int(v.first[g + 1]) + 2),
+                    slice(int(v.player[g + 1]), int(v.player[g + 1]) + 2),
+                ]
+                for g in (0, 1)
+            ]
         else:
             self.view = _Pieces([0], [layout])
             self.review = None
@@ -152,19 +176,28 @@ class MindBluff(Env):
         self.claim = np.zeros(B, np.int8)  # its claim
         self.score = np.zeros((B, 2), np.int64)
         self.ending = np.full(B, -1, np.int8)  # LAST_DANGO .. ALL_DONE_LOSS, -1 while running
-        self.block = np.zeros((B, STATUS), np.uint8)  # (scratch for _status_all)
+        self.block = np.zeros((B, STATUS), np.uint8)  # (scratch for _status_block)
         # legal_flat[key * (A + 1) + action]: a spare False column for every id out of range
         self.legal_flat = np.concatenate([legal, np.zeros((M + 4, 1), bool)], 1).reshape(-1)
         # Store row 2b + p: row b; a spare last row (2B, shown nowhere) takes the
-        # writes of the rows a series move writes nothing into (see _move_tables).
+        # writes of the rows a move writes nothing into (see _move_tables).
         self.row_of = (np.arange(2 * B + 1) // 2 % B).astype(np.int32)
-        if self.is_series:
-            self._move_tables()
-        else:
-            self._start_table()
+        self._move_tables()
         self.info = self.tensors = None  # the Store and its (B, 2, D) view, once tracking
+        # The handed-out array (the movers' tensors, kept by the step: _hand_step),
+        # once State.observation is read; row B a scratch row for rows showing none.
+        self.hand = self.hand_view = None
+        self.settled = True  # the store's status blocks as the rows stand (_settle)
+        # A single game's hand holds its running rows' tensors (the store those of
+        # finished rows, and the others' only when a seat's is read: _settle).
+        self.swapping = False
+        # Its rows that finished since the last seat's read, and their final tensors
+        # (the hand's rows before their zeros), unfolded into the store only if read
+        # before the rows restart (a float cast of whole rows costs more than the rest).
+        self.finals: list = []
+        self.final_due = np.zeros(B, bool)
         # The columns where the seats' tensors differ: `player` and each game's eats
-        # (everything else is written to both seats alike; Store.private).
+        # (everything else is written to both seats alike; _hand_step).
         spans = [(self.o_player, self.o_player + 2)]
         spans += [(int(lo), int(hi)) for lo, hi in zip(self.view.player, self.view.first)]
         self.own = []
@@ -173,8 +206,10 @@ class MindBluff(Env):
                 self.own[-1] = slice(self.own[-1].start, max(hi, self.own[-1].stop))
             else:
                 self.own.append(slice(lo, hi))
-        # The end of each game's own columns: past a row's game, both seats' are 0.
-        self.own_reach = np.array([int(hi) for hi in self.view.first], np.int64)
+        if not self.is_series:
+            self._start_table()
+        else:  # (where the new game's first seat is not the last mover: its own columns)
+            self.next_own = [self.own[: g + 3] for g in (0, 1)]
         # The observation (the seat's view now): per game its pieces' absolute offsets.
         obs = game.obs_layout
         if self.is_series:
@@ -188,15 +223,15 @@ class MindBluff(Env):
         self.obs_size = obs.size
         self.obs = None  # its Store, once read; then the last turn and the sums below
         self.obs_fresh = False  # the store shows the rows as they stand
-        self._quiet = False  # writes straight into the store, unlogged (restarts; a whole store)
         self.tracking = False  # tensors kept up to date (from the first read on)
         self._replay = None  # while tensors are built: each row's next history entry
         self._chance = None  # (rows, outcomes) drawn in `_play`, logged after the action
+        self._code = None  # in `_play`: each row's key and action, as legal_flat reads them
         self.reset()
 
     def _move_tables(self) -> None:
-        """What a series decision writes into the information state, by (game, key,
-        action), the code of `_write`: two entries, each a column (a base plus
+        """What a decision writes into the information state, by (game, key,
+        action), the code of `_write_table`: two entries, each a column (a base plus
         the turn times a stride), whether it goes to the mover and to the other
         seat, and for the second a shift of one where the claim was false (a
         doubt's verdict, BLUFF). An eat (its count) is the eater's alone; a
@@ -233,10 +268,35 @@ class MindBluff(Env):
         self.move_stride = np.tile(stride.reshape(K * (A + 1), 2), (G, 1))
         self.move_reach = np.tile(reach.reshape(K * (A + 1), 2, 2), (G, 1, 1))
         self.move_shift = np.tile(shift.reshape(K * (A + 1), 2), (G, 1))
+        # The entries the next mover sees: the other seat's after a claim, else the mover's.
+        after = reach[:, :, 0].copy()
+        after[1 : M + 2, M + 1 : 2 * M + 1] = reach[1 : M + 2, M + 1 : 2 * M + 1, 1]
+        self.move_next = np.tile(after.reshape(K * (A + 1), 2), (G, 1))
+        self.move_mine = np.ascontiguousarray(self.move_reach[:, 0])  # (the mover's)
+        if not self.is_series:
+            self._hand_tables()
         D = self.tensor_size
         B = self.batch_size
         self.spare = 2 * B * D  # (flat index of the spare store row)
         self.pair_base = (np.arange(B) * 2 * D)[:, None] + np.array([0, D])  # (B, 2) seats
+
+    def _hand_tables(self) -> None:
+        """A single game's move entries in the hand (_write_table), by (code, the
+        claim true, the mover): each entry's column and stride (times the turn),
+        as _move_tables' with the verdict's shift applied; an entry that reaches
+        nobody (the mover made it, so reaches it if anyone) writes the 1 of the
+        mover's own `player` mark instead, which is there already (no mask)."""
+        codes = len(self.move_column)
+        column = np.zeros((codes, 2, 2, 2), np.int64)  # [code, true, mover, entry]
+        stride = np.zeros((codes, 2, 2, 2), np.int64)
+        mine = self.move_reach[:, 0]  # (codes, entry)
+        for true in (0, 1):
+            for mover in (0, 1):
+                col = self.move_column + self.move_shift * (1 - true) * [0, 1]
+                column[:, true, mover] = np.where(mine, col, self.o_player + mover)
+                stride[:, true, mover] = np.where(mine, self.move_stride, 0)
+        self.hand_column = column.reshape(codes * 4, 2)
+        self.hand_stride = stride.reshape(codes * 4, 2)
 
     def _start_table(self) -> None:
         """A single game's start, both seats' whole rows, by the first seat (the
@@ -249,6 +309,11 @@ class MindBluff(Env):
                 row[self.o_player + seat] = 1
                 row[v.first[0] + first] = 1
                 row[v.mover[0] : v.mover[0] + STATUS] = STATUS_TABLE[EAT * 4 + first]
+        # The hand's start by the first seat: its row, and the other seat's own columns.
+        self.start_hand = self.start_rows[[0, 1], [0, 1]].astype(self.dtype)
+        self.start_other = self.start_rows[[0, 1], [1, 0], self.own[0]].astype(self.dtype)
+        ones = [np.flatnonzero(self.start_hand[f]) for f in (0, 1)]
+        self.start_ones = np.array(ones, np.int64)  # (the same count by either seat)
 
     @property
     def mover(self) -> np.ndarray:
@@ -258,16 +323,12 @@ class MindBluff(Env):
     # ---- starts: the chance draws -------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
-        quiet = self._quiet
-        self._quiet = self.tracking  # (the mirrors copy restarted rows whole at a read)
-        try:
-            self._start(rows)
-        finally:
-            self._quiet = quiet
+        self._start(rows)
+        if self.hand is not None and self._replay is None and not self.swapping:
+            self._hand_copy(rows)  # (a new game's tensor changes whole)
 
     def _start(self, rows: np.ndarray) -> None:
-        if self.tracking:
-            self.info.restart(rows)
+        self.settled = False
         if self.tracking and self.is_series:
             self.tensors[rows] = 0
             self._put(rows, 0, self.o_player, 1)
@@ -298,6 +359,8 @@ class MindBluff(Env):
         n = len(rows)
         if not n:
             return None
+        # (a finished row's hand row is zeros: a start there writes only its ones)
+        finished = self.swapping and n == np.count_nonzero(self.key[rows] == self.finished_key)
         self.game_index[rows] = g
         setup = self.setups[int(g[0])]
         drawn = []
@@ -319,7 +382,18 @@ class MindBluff(Env):
         self.ending[rows] = -1
         if self.obs is not None:
             self._view_start(rows)
-        if self.tracking and not self.is_series:  # (whole rows, both seats: a single game)
+        if self.swapping:  # (the mover's row, the other seat's own columns: _hand_step)
+            if finished:
+                ones = self.start_ones.take(first, 0)
+                ones += self.hand_rows[rows, None]
+                self.hand.reshape(-1)[ones] = 1
+            else:
+                self.hand[rows] = self.start_hand.take(first, 0)
+            self.other[rows] = self.start_other.take(first, 0)
+            self.final_due[rows] = False  # (its final tensors: no longer this row's)
+            if self.finals:  # (those of rows all restarted since: dropped)
+                self.finals = [f for f in self.finals if np.count_nonzero(self.final_due[f[0]])]
+        elif self.tracking and not self.is_series:  # (whole rows, both seats: a single game)
             self.tensors[rows] = self.start_rows.take(first, 0)
         elif self.tracking:
             v = self.view
@@ -352,13 +426,18 @@ class MindBluff(Env):
         # Every id out of range reads the spare False column (negatives too, as uint64).
         A = self.num_actions
         at = np.minimum(acts.view(np.uint64), A).astype(np.int64)
-        ok = self.legal_flat.take(self.key * (A + 1) + at)
+        at += self.key * (A + 1)  # (the move's code: the tensors' tables read it too)
+        ok = self.legal_flat.take(at)
         if active is not None:
             ok |= ~active  # (a finished row's key allows nothing; its action is ignored)
         if np.count_nonzero(ok) != self.batch_size:
             self._refuse(active, acts, ok)
         # (a finished row is in no phase of play; a row sitting out must be masked)
-        done, winner = self._advance(acts, active if self._sitting else None)
+        self._code = at
+        try:
+            done, winner = self._advance(acts, active if self._sitting else None)
+        finally:
+            self._code = None
         if done is None:
             return None, None
         ended = np.zeros(self.batch_size, bool)
@@ -372,17 +451,16 @@ class MindBluff(Env):
         """Play checked actions (in the rows of `active`, or every running row):
         returns the rows whose game (the series: whose series) ended and the
         winners, or None, None."""
+        self.settled = False  # (the store's status blocks: written when a seat's is read)
         ended, winner = self._apply(a, active)
-        if ended is None:
-            if self.tracking:
-                self._status_all()
-            return None, None
-        if self.is_series:
-            ended, winner = self._next_game(ended, winner)
-        self.key[ended] = self.finished_key
-        if self.tracking:
-            self._status_all()
-        return (ended, winner) if len(ended) else (None, None)
+        started = None
+        if ended is not None:
+            if self.is_series:
+                ended, winner, started = self._next_game(ended, winner)
+            self.key[ended] = self.finished_key
+        if self.hand is not None and self._replay is None:
+            self._hand_after(started, ended)
+        return (ended, winner) if ended is not None and len(ended) else (None, None)
 
     def _apply(self, a: np.ndarray, active):
         """The rules on whole rows, with masks for the kinds of move (at a few
@@ -407,8 +485,9 @@ class MindBluff(Env):
         forced = claim & in_debt
         doubt = respond & (a8 == 2 * M + 2)
         true = self.actual == self.claim
+        entries = None
         if self.tracking:  # what the move shows, written before the turn moves on
-            self._write(a, p2, ate, claim, forced, respond, doubt, true, active)
+            entries = self._write(a, p2, ate, claim, forced, respond, doubt, true, active)
         if self.obs is not None:
             self._view_move(a8, p2, eat, ate, claim, forced, respond, doubt, true)
         d0 -= forced & ~p2  # a forced claim pays one back, before the response
@@ -426,6 +505,10 @@ class MindBluff(Env):
         np.putmask(self.phase, respond, EAT)
         np.putmask(self.phase, ended_mask, OVER)
         self.p2 ^= claim  # the other seat responds, then eats
+        if self.swapping:
+            self._hand_swap(claim)
+        elif entries is not None:
+            self._hand_step(claim, *entries)
         # The next decision: a claim (forced to the eat when in debt), a response, an eat.
         np.putmask(self.key, survived, np.where(in_debt, k + 1, 1))
         np.putmask(self.key, claim, self.respond_key)
@@ -438,7 +521,7 @@ class MindBluff(Env):
             winner = np.where(won, m, 1 - m)
             ending = np.where(all_done[ended], 1 + ~won, rules.LAST_DANGO)
             self.ending[ended] = ending
-            if self.tracking:
+            if self.tracking and not self.swapping:  # (else at the step's end: _hand_after)
                 self._end(ended)
         return ended, winner
 
@@ -451,7 +534,6 @@ class MindBluff(Env):
                 r = rows[g == i]
                 size, base = self.review_size[i], self.review_base[i]
                 self.tensors[r, :, base : base + size] = self.reviews[r, None, :size]
-                self.info.rewrote(r, (base, base + size))  # (every seat's: a read copies it)
                 self.reviews[r] = 0
         self.score[rows, winner] += 1  # (each row once)
         score = self.score[rows]
@@ -467,66 +549,83 @@ class MindBluff(Env):
             outcomes = self._start_game(r, np.full(len(r), i + 1, np.int64))
             if outcomes is not None and self._replay is None:
                 self._chance = (r, outcomes)
-        return rows[over], np.where(score[over, 0] == 2, 0, 1)
+        return rows[over], np.where(score[over, 0] == 2, 0, 1), rows[~over]
 
     # ---- tensors --------------------------------------------------------------------
 
-    def _write_table(self, a, p2, true, active) -> None:
-        """A series move's entries into both seats' tensors, in one write (a
-        dozen calls, where a write per kind of move took ten of its own): an eat (the
-        last one too) to the eater alone; a claim, its forced mark, a response
-        and a verdict to both seats (_move_tables); the rows writing nothing
-        write into the spare store row."""
+    def _write_table(self, a, p2, true, active):
+        """A move's entries, in one write (a dozen calls, where a write per kind
+        of move took ten of its own): an eat (the last one too) to the eater
+        alone; a claim, its forced mark, a response and a verdict to both seats
+        (_move_tables). While a single game's hand holds its running rows, into
+        the hand (every entry reaches the mover, who made it); else into both
+        seats' store rows, the rows writing nothing into the spare store row,
+        returning the entries' columns (B, 2) and whether each reaches the next
+        mover (B, 2), for the hand if there is one."""
         A, D = self.num_actions, self.tensor_size
-        code = self.key * (A + 1) + np.minimum(a.view(np.uint64), A).astype(np.int64)
-        code += self.game_index * ((self.M + 4) * (A + 1))
+        code = self._code  # (from the legality check, or while tensors are built:)
+        if code is None:
+            code = self.key * (A + 1) + np.minimum(a.view(np.uint64), A).astype(np.int64)
+        if self.is_series:
+            code += self.game_index * ((self.M + 4) * (A + 1))
         if active is not None:  # (building tensors: the rows with no move left write nothing)
             code = np.where(active, code, self.finished_key * (A + 1))
+        if self.swapping:  # (by code, verdict and mover: hand_tables)
+            code *= 4
+            code += true * 2 + p2
+            cols = self.hand_stride.take(code, 0)
+            cols *= self.turn[:, None]
+            cols += self.hand_column.take(code, 0)
+            cols += self.hand_rows[:, None]
+            if self._finished:  # (their zeros stay)
+                cols[self.terminated] = self.hand_scratch
+            self.hand.reshape(-1)[cols] = 1
+            return None
         cols = self.move_stride.take(code, 0)
         cols *= self.turn[:, None]
         cols += self.move_column.take(code, 0)
         cols[:, 1] += self.move_shift.take(code, 0)[:, 1] * ~true  # (BLUFF)
-        seats = np.where(p2[:, None], self.pair_base[:, ::-1], self.pair_base)  # mover first
-        index = seats[:, :, None] + cols[:, None, :]
-        np.putmask(index, ~self.move_reach.take(code, 0), self.spare)
-        self.info.write(index, 1, rows=index // D)
+        if self.is_series:
+            # Into the mover's store row only: an eat is the mover's, and a public
+            # entry (any but an eat) joins the other seat's row when a seat's tensor
+            # is read (_settle): the hand never reads them from the store.
+            index = p2 * D  # (the mover's store row)
+            index += self.pair_base[:, 0]
+            index = index[:, None] + cols
+            np.putmask(index, ~self.move_mine.take(code, 0), self.spare)
+        else:  # (no hand yet: seats read each step cost less with both rows written)
+            seats = np.where(p2[:, None], self.pair_base[:, ::-1], self.pair_base)
+            index = seats[:, :, None] + cols[:, None, :]
+            np.putmask(index, ~self.move_reach.take(code, 0), self.spare)
+        self.info.flat[index] = 1
+        if self.hand is not None and self._replay is None:
+            return cols, self.move_next.take(code, 0)
+        return None
 
-    def _write(self, a, p2, ate, claim, forced, respond, doubt, true, active) -> None:
-        """A move's entries: an eat (the last one too) to the eater alone; a claim,
-        its forced mark, a response and a verdict to both seats (and the review).
-        A single game writes by kind of move (its small whole store takes them
-        unlogged); the series in one write (_write_table), then its review."""
-        M, v, rv = self.M, self.view, self.review
+    def _write(self, a, p2, ate, claim, forced, respond, doubt, true, active):
+        """A move's entries in both seats' tensors (_write_table), and in the
+        series the review under construction. Returns what _write_table does."""
+        entries = self._write_table(a, p2, true, active)
+        if not self.is_series:
+            return entries
+        M, rv = self.M, self.review
         g, t = self.game_index, self.turn
-        series = self.is_series
-        if series:
-            self._write_table(a, p2, true, active)
         r = np.flatnonzero(ate)
         if len(r):
             gr, tr, seat, k = g[r], t[r].astype(np.int64), p2[r].astype(np.int64), a[r] + 1
-            if series:
-                self._review(r, rv.eats[gr] + (seat * self.g_turns[gr] + tr) * M + k - 1, 1)
-            else:
-                self._put(r, seat, v.eats[gr] + tr * M + k - 1, 1)
+            self._review(r, rv.eats[gr] + (seat * self.g_turns[gr] + tr) * M + k - 1, 1)
         r = np.flatnonzero(claim)
         if len(r):
             gr, tr, c, f = g[r], t[r].astype(np.int64), a[r] - M, forced[r]
-            if series:
-                self._review(r, rv.claims[gr] + tr * M + c - 1, 1)
-                self._review(r[f], rv.forced[gr[f]] + tr[f], 1)
-            else:
-                self._put_both(r, v.claims[gr] + tr * M + c - 1, 1)
-                self._put_both(r, v.forced[gr] + tr, 1, where=f)
+            self._review(r, rv.claims[gr] + tr * M + c - 1, 1)
+            self._review(r[f], rv.forced[gr[f]] + tr[f], 1)
         r = np.flatnonzero(respond)
         if len(r):
             gr, tr, d = g[r], t[r].astype(np.int64), doubt[r]
             response, verdict = d.astype(np.int64), np.where(true[r], 0, 1)
-            if series:
-                self._review(r, rv.responses[gr] + 2 * tr + response, 1)
-                self._review(r[d], (rv.verdicts[gr] + 2 * tr + verdict)[d], 1)
-            else:
-                self._put_both(r, v.responses[gr] + 2 * tr + response, 1)
-                self._put_both(r, v.verdicts[gr] + 2 * tr + verdict, 1, where=d)
+            self._review(r, rv.responses[gr] + 2 * tr + response, 1)
+            self._review(r[d], (rv.verdicts[gr] + 2 * tr + verdict)[d], 1)
+        return entries
 
     def _end(self, ended: np.ndarray) -> None:
         """A game's end, in its own status block (the series may start the next
@@ -544,12 +643,7 @@ class MindBluff(Env):
         if where is not None:
             rows, seat, at = _pick(where, rows, seat, at)
             value = _pick(where, value)[0] if np.ndim(value) else value
-        srow = rows * 2 + seat
-        flat = srow * self.tensor_size + at
-        if self._quiet:
-            self.tensors.reshape(-1)[flat] = value
-        else:  # (the store rows named: a read needs no division)
-            self.info.write(flat, value, rows=np.broadcast_to(srow, np.shape(flat)))
+        self.info.flat[(rows * 2 + seat) * self.tensor_size + at] = value
 
     def _put_both(self, rows, at, value, where=None) -> None:
         """The same write in both seats' tensors (a public fact)."""
@@ -558,15 +652,9 @@ class MindBluff(Env):
             value = _pick(where, value)[0] if np.ndim(value) else value
         D = self.tensor_size
         flat = rows * 2 * D + at
-        if self._quiet:
-            store = self.tensors.reshape(-1)
-            store[flat] = value
-            store[flat + D] = value
-            return
-        rows = np.asarray(rows)  # ((n,), or (n, 1) beside columns (n, k))
-        at = np.broadcast_to(at, np.shape(flat))
-        if len(at):
-            self.info.public(rows.reshape(-1), at.reshape(len(at), -1), value)
+        store = self.info.flat
+        store[flat] = value
+        store[flat + D] = value
 
     def _review(self, rows, at, value) -> None:
         """A write into the review under construction (series only)."""
@@ -593,27 +681,42 @@ class MindBluff(Env):
             at = self.review.mover[g][:, None] + np.arange(STATUS)
             self._review(rows[:, None], at, block)
 
-    def _status_all(self) -> None:
-        """Every row's status block of its game under way, by whole slices (at a
-        few thousand rows cheaper than picking the rows that moved or started; a
-        series game's final block is written at its end, `_end`)."""
+    def _settle(self) -> None:
+        """Every row's status block of its game under way into the store, where a
+        seat's tensor is read (a step leaves the store's stale: the hand has its
+        own, _hand_after; a series game's final block is written at its end,
+        `_end`), by whole slices (at a few thousand rows cheaper than picking
+        the rows that moved or started)."""
+        if self.settled:
+            return
+        self.settled = True
+        if self.swapping:  # the running rows' seats from the hand, the finished from finals
+            self._unfold_finals()
+            run = np.flatnonzero(self.key != self.finished_key)
+            self._unfold(run, self.hand[run])
+            return
         block = self._status_block(slice(None), self.block)
         if not self.is_series:
             at = int(self.view.mover[0])
             self.tensors[:, :, at : at + STATUS] = block[:, None, :]
-            self.info.columns(at, at + STATUS)  # (written in place: the mirrors gather it)
             return
-        # The series: each game's block in the rows playing it; a read copies each
-        # game's block from seat 0's rows (the same in both), not gathers it.
         for g in range(len(self.setups)):
             rows = np.flatnonzero(self.game_index == g)
-            if not len(rows):
-                continue
-            at = int(self.view.mover[g])
-            self.tensors[rows, :, at : at + STATUS] = block[rows, None, :]
-            self.info.columns(at, at + STATUS, self.tensors[:, 0, at : at + STATUS].copy())
-            at = int(self.review.mover[g])
-            self.reviews[rows, at : at + STATUS] = block[rows]
+            if len(rows):
+                at = int(self.view.mover[g])
+                self.tensors[rows, :, at : at + STATUS] = block[rows, None, :]
+        self._join_public()
+
+    def _join_public(self) -> None:
+        """Each series game's public move entries (claims, forced marks,
+        responses, verdicts), written into the mover's store row only
+        (_write_table), into both seats' rows: their union, as every entry is
+        a 1 in one or both."""
+        t = self.tensors
+        for lo, hi in zip(self.view.claims.tolist(), self.view.mover.tolist()):
+            both = np.maximum(t[:, 0, lo:hi], t[:, 1, lo:hi])
+            t[:, 0, lo:hi] = both
+            t[:, 1, lo:hi] = both
 
     def _shown(self, rows, g, seat, pieces) -> None:
         """At a game's end: the secret start (if any) and the count left."""
@@ -633,30 +736,19 @@ class MindBluff(Env):
         the rows' tensors are built by replaying their histories with writes on
         (play that never reads a tensor writes none). The replay ends in the
         state it started from: the rules and chance are the history's."""
-        B = self.batch_size
-        # A single game's tensor is a few hundred entries, its status block rewritten
-        # in every row at every ply: a read gathering whole rows costs less than
-        # replaying a log; the series' (2,566 entries) is brought up to date.
-        whole = not self.is_series
-        D = self.tensor_size
-        reach = None if whole else self._private_reach
-        # (and a spare row, _move_tables)
-        self.info = Store(
-            2 * B + 1, D, self.row_of, private=self.own, whole=whole, reach=reach, seats=2
-        )
-        self._quiet = whole  # (no log: writes go straight into the store)
+        B, D = self.batch_size, self.tensor_size
+        # No mirror of it is ever read (the step keeps the hand), so it logs nothing.
+        self.info = Store(2 * B + 1, D, self.row_of)  # (and a spare row, _move_tables)
         self.tensors = self.info.array[: 2 * B].reshape(B, 2, D)
         self.tracking = True
         self._replay_history()
 
-    def _private_reach(self) -> np.ndarray:
-        """(B,): the column before which a series row's private entries lie (the
-        Store's reach): its games' eats up to the game under way."""
-        return self.own_reach.take(self.game_index)
-
     def _replay_history(self) -> None:
         """Replay every row's history with the kept tensors' writes on: they end
         where the rows are (the rules and chance are the history's)."""
+        self.swapping = False  # (the store rebuilt whole, then the hand from it)
+        self.finals.clear()
+        self.final_due[:] = False
         if self.tracking and self.is_series:
             self.reviews[:] = 0
         self._replay = np.zeros(self.batch_size, np.int64)
@@ -672,9 +764,10 @@ class MindBluff(Env):
                 self._advance(a, active)
         finally:
             self._replay = None
-        for store in (self.info, self.obs):
-            if store is not None:
-                store.invalidate()  # (rewritten whole: any mirror is rebuilt)
+        if self.obs is not None:
+            self.obs.invalidate()  # (rewritten whole: any mirror is rebuilt)
+        if self.hand is not None:
+            self._hand_build()
 
     # ---- the observation: the seat's view now ------------------------------------------
 
@@ -807,7 +900,170 @@ class MindBluff(Env):
                 out[rows] = view
         self.obs_fresh = True
 
+    # ---- the hand: the movers' information-state tensors, kept by the step ------------
+
+    def _hand_build(self) -> None:
+        """Every row of the hand from the store (zeros in finished rows); in a
+        single game the other seats' own columns too, and from then on the
+        hand holds the running rows (`swapping`)."""
+        self._settle()
+        self._hand_copy(self.rows)
+        if not self.is_series:
+            other = self.rows * 2 + 1 - self.p2
+            self.other[:] = self.info.array[other, self.own[0]]
+            self.swapping = True
+
+    def _hand_copy(self, rows: np.ndarray) -> None:
+        """Rows of the hand copied whole from their movers' store rows (zeros in
+        finished rows: the store's padding row)."""
+        want = rows * 2 + self.p2[rows]
+        np.putmask(want, self.key[rows] == self.finished_key, -1)
+        self.hand[rows] = self.info.padded.take(want, 0)
+
+    def _unfold(self, rows: np.ndarray, mine: np.ndarray) -> None:
+        """A single game's rows into both seats' store rows: the mover's tensors
+        `mine`, and the other seat's, the same but for its own columns."""
+        mover = rows * 2 + self.p2[rows]
+        other = rows * 4 + 1 - mover
+        store = self.info.array
+        mine = mine.astype(np.uint8)  # (one cast, for both seats)
+        store[mover] = mine
+        store[other] = mine
+        store[other, self.own[0]] = self.other[rows]
+
+    def _hand_swap(self, claim: np.ndarray) -> None:
+        """Where a claim passed the turn, the seats' own columns (`player` and
+        the eats) exchanged between the hand and `other`: every other column
+        is the same in both seats' tensors."""
+        claimed = np.flatnonzero(claim)
+        if not len(claimed):
+            return
+        # Past the turn under way both seats' eats are zero: rows in groups by turn
+        # (most claims come early) exchange only up to their group's latest turn
+        # (narrow columns in one group: fewer calls cost less than fewer columns).
+        M = self.M
+        if self.own[0].stop <= 32:
+            own = self.own[0]
+            mine = self.hand[claimed, own]
+            self.hand[claimed, own] = self.other[claimed]
+            self.other[claimed] = mine
+            return
+        for r, upto in _by_turn(claimed, self.turn[claimed]):
+            own = slice(0, min(int(self.view.eats[0]) + upto * M, self.own[0].stop))
+            mine = self.hand[r, own]
+            self.hand[r, own] = self.other[r, own]
+            self.other[r, own] = mine
+
+    def _hand_step(self, claim: np.ndarray, cols: np.ndarray, seen: np.ndarray) -> None:
+        """A series move's entries into the hand where they reach the next mover
+        (`seen`: the other seat after a claim, else the mover), the others' into
+        its scratch row; then, where a claim passed the turn, the new mover's
+        own columns (its `player` and eats) from the store: every other column
+        is the same in both seats' tensors (docs/batch.md#observations)."""
+        index = self.hand_rows[:, None] + cols
+        np.putmask(index, ~seen, self.hand_scratch)
+        self.hand.reshape(-1)[index] = 1
+        claimed = np.flatnonzero(claim)
+        if not len(claimed):
+            return
+        games = self.game_index[claimed]
+        store, M = self.info.array, self.M
+        for g in range(len(self.setups)):  # (columns past a row's game: zero in both seats)
+            rows = claimed[games == g] if g or games.any() else claimed
+            if not len(rows):
+                continue
+            srow = 2 * rows + self.p2[rows]
+            for own in self.own[: g + 1]:  # `player`, the earlier games' eats
+                self.hand[rows, own] = store[srow, own]
+            lo, eats, stop = int(self.view.player[g]), int(self.view.eats[g]), self.own[g + 1].stop
+            for r, upto in _by_turn(rows, self.turn[rows]):  # this game's, to the turn
+                own = slice(lo, min(eats + upto * M, stop))
+                self.hand[r, own] = store[2 * r + self.p2[r], own]
+
+    def _hand_after(self, started, ended) -> None:
+        """The end of a step in the hand: rows that started a series' next game
+        copied whole from the store, every running row's status block (of its
+        game under way) from the rows' state, zeros where a row finished (a
+        single game's final tensors kept in the store first)."""
+        if started is not None and len(started):  # (their status block: written below)
+            games = self.game_index[started]
+            for g in (1, 2):  # the game that began: what the one before's end changed
+                r = started[games == g]
+                if len(r):
+                    srow = 2 * r + self.p2[r]
+                    # (the seat a row shows: its `player` mark; the other's, from the store)
+                    seat = self.hand[r, self.o_player + 1] != self.p2[r]
+                    for cols in self.next_spans[g - 1]:
+                        self.hand[r, cols] = self.info.array[srow, cols]
+                    if np.count_nonzero(seat):
+                        r, srow = r[seat], srow[seat]
+                        for cols in self.next_own[g - 1]:
+                            self.hand[r, cols] = self.info.array[srow, cols]
+        block = self._status_block(slice(None), self.block)
+        if self.is_series:  # (each game's block in the rows playing it)
+            for g in range(len(self.setups)):
+                rows = np.flatnonzero(self.game_index == g)
+                if self._finished:  # (rows ending now are zeroed below)
+                    rows = rows[self.key.take(rows) != self.finished_key]
+                if len(rows):
+                    at = int(self.view.mover[g])
+                    self.hand[rows, at : at + STATUS] = block[rows]
+        else:  # (rows finished before the step keep their zeros)
+            at = int(self.view.mover[0])
+            status = self.hand[: self.batch_size, at : at + STATUS]
+            if self._finished:
+                np.copyto(status, block, where=~self.terminated[:, None])
+            else:
+                np.copyto(status, block)
+        if ended is None or not len(ended):
+            return
+        if self.swapping:  # the final tensors kept, for the store if read (_settle)
+            self.finals.append((ended, self.hand[ended]))
+            self.final_due[ended] = True
+            if len(self.finals) > LIMIT:  # (a batch never read nor restarted: bounded)
+                self._unfold_finals()
+        self.hand[ended] = 0
+
+    def _unfold_finals(self) -> None:
+        """The finished rows' final tensors, and what their ends show, into the
+        store, for the rows not restarted since (the latest end last)."""
+        for rows, tensors in self.finals:
+            due = self.final_due[rows]
+            if np.count_nonzero(due):
+                self._unfold(rows[due], tensors[due])
+                self._end(rows[due])
+        self.finals.clear()
+        self.final_due[:] = False
+
     # ---- tensors: the Env hooks -------------------------------------------------------
+
+    def _mover_tensor(self) -> np.ndarray:
+        """The movers' information-state tensors: a read-only view of the hand,
+        which every step keeps up to date from the first read on, so a read
+        costs nothing more (docs/batch.md#observations); the observation form
+        from its store, as the other engines read theirs."""
+        if self.form != "information_state":
+            return super()._mover_tensor()
+        if not self.tracking:
+            self._track()
+        if self.hand is None:
+            B, D = self.batch_size, self.tensor_size
+            self.hand = np.zeros((B + 1, D), self.dtype)  # (row B: the scratch row)
+            self.hand_view = self.hand[:B]
+            self.hand_view.flags.writeable = False
+            self.hand_rows = self.rows * D
+            self.hand_scratch = B * D
+            self.status_cols = np.arange(STATUS)
+            if not self.is_series:
+                self.other = np.zeros((B, self.own[0].stop), self.dtype)
+            self._hand_build()
+        return self.hand_view
+
+    def _seat_store(self, form: str, player: int) -> Store:
+        store = self._store(form)
+        if form == "information_state":
+            self._settle()
+        return store
 
     def _store(self, form: str) -> Store:
         if form == "observation":
@@ -826,6 +1082,22 @@ class MindBluff(Env):
         if not self.tracking:
             self._track()
         return self.info
+
+
+def _by_turn(rows: np.ndarray, turn: np.ndarray):
+    """`rows` in groups by their turn under way (SWAP_TURNS), each with the number
+    of turns its rows' eats may fill (past them both seats' eats are zero)."""
+    low = 0
+    for high in (*SWAP_TURNS, None):
+        if high is None:
+            yield rows[turn >= low], int(turn.max()) + 1
+            return
+        r = rows[turn < high] if low == 0 else rows[(turn >= low) & (turn < high)]
+        if len(r):
+            yield r, high
+        if not np.count_nonzero(turn >= high):
+            return
+        low = high
 
 
 def _pick(where, *arrays):
