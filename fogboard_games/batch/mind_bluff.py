@@ -225,7 +225,6 @@ class MindBluff(Env):
         self.obs_fresh = False  # the store shows the rows as they stand
         self.tracking = False  # tensors kept up to date (from the first read on)
         self._replay = None  # while tensors are built: each row's next history entry
-        self._chance = None  # (rows, outcomes) drawn in `_play`, logged after the action
         self._code = None  # in `_play`: each row's key and action, as legal_flat reads them
         self.reset()
 
@@ -414,14 +413,6 @@ class MindBluff(Env):
 
     # ---- the moves ------------------------------------------------------------------
 
-    def step(self, actions, rows=None):
-        state = super().step(actions, rows)
-        if self._chance is not None:  # the third game's coin and start, after the action
-            drawn, outcomes = self._chance
-            self._chance = None
-            self._log(drawn, outcomes)
-        return state
-
     def _play(self, acts: np.ndarray, active):
         # Every id out of range reads the spare False column (negatives too, as uint64).
         A = self.num_actions
@@ -548,7 +539,7 @@ class MindBluff(Env):
                 continue
             outcomes = self._start_game(r, np.full(len(r), i + 1, np.int64))
             if outcomes is not None and self._replay is None:
-                self._chance = (r, outcomes)
+                self._log_later(r, outcomes)  # (the third game's coin and start)
         return rows[over], np.where(score[over, 0] == 2, 0, 1), rows[~over]
 
     # ---- tensors --------------------------------------------------------------------
