@@ -364,6 +364,22 @@ class Env:
         np.bitwise_and(last[hi:], keep, out=new[hi:])
         return new.T
 
+    def _check_keys(self, acts, active, keys, legal_flat) -> np.ndarray:
+        """Check every playing row's action against its legal key's row of the
+        table `legal_flat` (key * (A + 1) + action: a spare False column takes
+        every id out of range, negatives too, read as uint64), refusing any
+        illegal one (`_refuse`); returns each row's code key * (A + 1) + action
+        (the games whose moves are tables of keys: Mind Bluff, Parley)."""
+        A = self.num_actions
+        code = np.minimum(acts.view(np.uint64), A).view(np.int64)
+        code += keys * (A + 1)
+        ok = legal_flat.take(code)  # (finished rows' keys allow nothing)
+        if active is not None:
+            ok |= ~active  # (finished rows, and rows sitting out: ignored)
+        if np.count_nonzero(ok) < len(ok):
+            self._refuse(active, acts, ok)
+        return code
+
     def _refuse(self, active, acts: np.ndarray, ok: np.ndarray) -> None:
         """Raise for the first playing row whose action is not legal (`ok` False)."""
         bad = ~ok if active is None else ~ok & active

@@ -414,17 +414,9 @@ class MindBluff(Env):
     # ---- the moves ------------------------------------------------------------------
 
     def _play(self, acts: np.ndarray, active):
-        # Every id out of range reads the spare False column (negatives too, as uint64).
-        A = self.num_actions
-        at = np.minimum(acts.view(np.uint64), A).astype(np.int64)
-        at += self.key * (A + 1)  # (the move's code: the tensors' tables read it too)
-        ok = self.legal_flat.take(at)
-        if active is not None:
-            ok |= ~active  # (a finished row's key allows nothing; its action is ignored)
-        if np.count_nonzero(ok) != self.batch_size:
-            self._refuse(active, acts, ok)
+        # (the move's code: the tensors' tables read it too)
+        self._code = self._check_keys(acts, active, self.key, self.legal_flat)
         # (a finished row is in no phase of play; a row sitting out must be masked)
-        self._code = at
         try:
             done, winner = self._advance(acts, active if self._sitting else None)
         finally:

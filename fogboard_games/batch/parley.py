@@ -310,13 +310,7 @@ class Parley(Env):
     # ---- the moves -------------------------------------------------------------------
 
     def _play(self, acts: np.ndarray, active):
-        A1 = self.num_actions + 1
-        clipped = np.minimum(acts.view(np.uint64), self.num_actions).view(np.int64)
-        ok = self.legal_flat.take(self.keys * A1 + clipped)  # finished rows: False
-        if active is not None:
-            ok |= ~active  # (finished rows, and rows sitting out)
-        if np.count_nonzero(ok) < len(ok):
-            self._refuse(active, acts, ok)
+        self._check_keys(acts, active, self.keys, self.legal_flat)
         return self._apply(acts, active if self._sitting else None)
 
     def _apply(self, acts: np.ndarray, active):
