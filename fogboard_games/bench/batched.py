@@ -61,7 +61,8 @@ bytes/row the batch environment's memory per row (history, bitboards, tensor sto
 
 PGX_LEGEND = """\
 ours      fogboard_games.batch, as above; obs: State.observation read at every ply in the
-          observation form (the mover's view now) in the compact dtype (bool)
+          observation form (the mover's view now) in the compact dtype (bool; uint8
+          where the view counts, as Mind Bluff's debts)
 pgx       pgx's env of that id, one jitted call per ply over every row (vmap): a uniformly
           random legal action (categorical over the mask), the step, and a fresh start
           in the rows that finished; timed after its compile; obs: state.observation
@@ -70,13 +71,19 @@ pgx       pgx's env of that id, one jitted call per ply over every row (vmap): a
           plies per wall second; ratio = ours / pgx
 bytes/row ours as above, in the observation form; pgx: its state's arrays per row
 pgx's hex has the swap move and no fog; at 8 x 8 its start of game is rebuilt for the
-size (pgx builds an 11 x 11 board); dark-hex-11 is pgx's own hex, 11 x 11"""
+size (pgx builds an 11 x 11 board); dark-hex-11 is pgx's own hex, 11 x 11;
+liars-dice-classic-1 and mind-bluff beside leduc_holdem and kuhn_poker
+are context only: other games (pgx has neither of ours)"""
 
 # (our game or None, the row's name, pgx env id, board size for pgx's hex)
 PGX_PAIRS = (
     ("phantom-ttt-3", "phantom-ttt-3", "tic_tac_toe", None),
     ("fogboard_dark_hex(board_size=8)", "dark-hex-8", "hex", 8),
     ("fogboard_dark_hex(board_size=11)", "dark-hex-11", "hex", None),
+    # Context only: pgx has no Liar's Dice or Mind Bluff, so beside two small
+    # imperfect-information games of its own (other games, not the same one).
+    ("liars-dice-classic-1", "liars-dice-classic-1", "leduc_holdem", None),
+    ("mind-bluff", "mind-bluff", "kuhn_poker", None),
 )
 # Rows of the C++ table beyond the covered presets: (name, our game, C++ game).
 EXTRA_PAIRS = (("dark-hex-11", "fogboard_dark_hex(board_size=11)", "dark_hex(board_size=11)"),)
@@ -363,7 +370,7 @@ def run_pgx(rounds: int, seconds: float, batch_size: int) -> list[dict]:
     head = ""
     for kind in ("", " obs"):
         head += f"{'ours' + kind:>11}{'/cpu':>10}{'pgx' + kind:>11}{'/cpu':>10}{'ratio':>7}"
-    print(f"{'game':<15}{'pgx':<13}{head}{'ratio/cpu':>10}{'bytes/row':>10}{'pgx':>6}")
+    print(f"{'game':<21}{'pgx':<13}{head}{'ratio/cpu':>10}{'bytes/row':>10}{'pgx':>6}")
     results = []
     for ours, name, env_id, size in PGX_PAIRS:
         plays = {}
@@ -373,7 +380,11 @@ def run_pgx(rounds: int, seconds: float, batch_size: int) -> list[dict]:
             plays["pgx", tensor] = pgx_play
             if ours is not None:
                 form = dict(observation="observation", dtype=bool) if tensor else {}
-                env = batch.make(ours, batch_size=batch_size, seed=0, **form)
+                try:
+                    env = batch.make(ours, batch_size=batch_size, seed=0, **form)
+                except ValueError:  # (a view with counts: Mind Bluff's debts)
+                    form["dtype"] = np.uint8
+                    env = batch.make(ours, batch_size=batch_size, seed=0, **form)
                 play = plays["ours", tensor] = BatchPlay(env, tensor)
                 play.rate(seconds / SLICES)
         best: dict = {}  # (who, tensor): (wall, cpu) rates of the best round
@@ -390,7 +401,7 @@ def run_pgx(rounds: int, seconds: float, batch_size: int) -> list[dict]:
                     if sums[w][0] > best.get((w, tensor), (0.0,))[0]:
                         best[w, tensor] = tuple(sums[w])
         row = {"game": name, "pgx": env_id if size is None else f"{env_id}({size}x{size})"}
-        line = f"{name:<15}{row['pgx']:<13}"
+        line = f"{name:<21}{row['pgx']:<13}"
         for tensor, kind in ((False, "plain"), (True, "obs")):
             ours_rate, pgx_rate = best.get(("ours", tensor)), best["pgx", tensor]
             ratio = ours_rate[0] / pgx_rate[0] if ours_rate else None
