@@ -1,6 +1,6 @@
 from setuptools import find_packages, setup
 
-GYM = ["gymnasium>=0.28,<2"]  # fogboard_games.gym
+GYM = ["gymnasium>=1.1,<2"]  # fogboard_games.gym (its vector API: AutoresetMode, 1.1)
 PETTINGZOO = ["pettingzoo>=1.24,<2", *GYM]
 RAY = ["ray>=2.9"]  # the league's --backend ray
 PLOT = ["matplotlib>=3.5"]  # the examples' PNG curves
@@ -19,7 +19,7 @@ setup(
     python_requires=">=3.10",
     install_requires=[
         "open_spiel>=2.0.2,<3",
-        "numpy>=1.24,<3",
+        "numpy>=2.0,<3",  # (np.bitwise_count: the batched draw)
         "absl-py>=1.0,<3",
         "tqdm>=4.60",  # the league's progress bar
     ],

@@ -390,8 +390,8 @@ class FogboardVectorEnv(VectorEnv):
             chance, opponents = np.random.SeedSequence(seed).spawn(2)
             self.engine.rng = np.random.default_rng(chance)
             self._np_random = np.random.default_rng(opponents)
-            self._bot.rng = self._np_random  # (the opponents' draws and ties)
             self._np_random_seed = seed
+        self._bot.rng = self.np_random  # the opponents' draws and ties (whoever made it)
         everyone = np.ones(self.num_envs, bool)
         self._paid[:] = 0.0
         self._restart(everyone)

@@ -295,6 +295,8 @@ def test_an_illegal_action_is_refused_and_no_row_changes(preset, form):
         env.step(acts)
     with pytest.raises(ValueError, match="one integer action per row"):
         env.step(acts[:-1])
+    with pytest.raises(ValueError, match="one integer action per row"):
+        env.step(np.ones(env.batch_size, bool))  # (a bool is not an action id)
     acts[row] = int(np.flatnonzero(s.legal_action_mask[row])[0])
     env.step(acts)  # and the batch plays on
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from batch_checks import expect_row, replay
+from batch_checks import expect_row, pyspiel_tensor, replay
 
 from fogboard_games import batch
 from fogboard_games.bench import random_actions
@@ -236,3 +236,58 @@ def test_a_step_where_no_row_plays_changes_nothing(name):
     assert [env.history_of(r) for r in range(B)] == histories and not s.rewards.any()
     for p, seat in enumerate(tensors):
         assert np.array_equal(env.information_state_tensor(p), seat)
+
+
+def _mover_views_match(env, state):
+    """Every row's State.observation is pyspiel's tensor of its mover (zeros
+    where the row finished)."""
+    obs = state.observation
+    for r in range(env.batch_size):
+        game_state = replay(env.game, env.history_of(r))
+        if game_state.is_terminal():
+            assert not obs[r].any(), r
+        else:
+            want = pyspiel_tensor(game_state, env.form)
+            assert np.array_equal(obs[r], want), (r, game_state.history())
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["fogboard_dark_hex(board_size=3,abrupt=true)", "fogboard_phantom_ttt(abrupt=true)"],
+)
+def test_the_first_read_after_sit_outs_shows_each_rows_mover(name):
+    """Under the abrupt rule the movers' tensors are one slot, renamed every
+    ply; the first read builds the stores by replaying the histories, which
+    names the slots anew: the rows it shows are read after that (an earlier
+    read of them showed the other seat's tensors)."""
+    env = batch.make(pyspiel.load_game(name), batch_size=2, seed=0)
+    env.reset()
+    env.step(np.array([0, 1]), rows=np.array([False, True]))
+    state = env.step(np.array([2, 3]), rows=np.array([True, False]))
+    _mover_views_match(env, state)
+    # Without sitting out: a game played to its end, a restart, a ply, the first read.
+    env = batch.make(pyspiel.load_game(name), batch_size=1, seed=1)
+    rng = np.random.default_rng(0)
+    state = env.reset()
+    while not state.terminated.all():
+        state = env.step(random_actions(rng, state.legal_action_mask))
+    env.reset()
+    state = env.step(random_actions(rng, env.reset().legal_action_mask))
+    _mover_views_match(env, state)
+
+
+@pytest.mark.parametrize("preset", ["phantom-ttt-3", "dark-hex-4", "dark-hex-5"])
+def test_a_row_that_finished_again_between_reads_shows_zeros(preset):
+    """A row finished at one read, restarted and played to its end again
+    before the next: its handed-out row is zeros, not the blank start."""
+    env = batch.make(preset, batch_size=2, seed=3)
+    rng = np.random.default_rng(3)
+    state = env.reset()
+    only_row_0 = np.array([True, False])
+    while not state.terminated[0]:
+        state = env.step(random_actions(rng, state.legal_action_mask), rows=only_row_0)
+        _mover_views_match(env, state)
+    state = env.reset(only_row_0)
+    while not state.terminated[0]:  # (no read)
+        state = env.step(random_actions(rng, state.legal_action_mask), rows=only_row_0)
+    _mover_views_match(env, state)

@@ -659,8 +659,9 @@ class Boards(Env):
 
     def _mover_tensor(self) -> np.ndarray:
         if self.forgets and self.form == "information_state":
+            store = self._store("observation")  # (first: see Env._mover_tensor)
             key, want = self._mover_rows()
-            return self._store("observation").read(key, want, self.dtype)[:, self.forgot]
+            return store.read(key, want, self.dtype)[:, self.forgot]
         return super()._mover_tensor()
 
     def _seat_tensor(self, form: str, player) -> np.ndarray:

@@ -186,7 +186,7 @@ class Env:
         row, the action and the legal ones, and changes no row.
         """
         a = np.asarray(actions)
-        if a.shape != (self.batch_size,) or a.dtype.kind not in "iub":
+        if a.shape != (self.batch_size,) or a.dtype.kind not in "iu":
             raise ValueError(
                 f"step takes one integer action per row, shape ({self.batch_size},); "
                 f"got dtype {a.dtype} and shape {a.shape}"
@@ -333,9 +333,12 @@ class Env:
 
     def _mover_tensor(self) -> np.ndarray:
         """The movers' tensors of the environment's form: a read-only view,
-        brought up to date (batch.observations)."""
+        brought up to date (batch.observations). The store first: its first
+        read replays the histories, which may rename the rows' slots (the
+        boards' always_passes), so the movers' rows are read after it."""
+        store = self._store(self.form)
         key, want = self._mover_rows()
-        return self._store(self.form).read(key, want, self.dtype)
+        return store.read(key, want, self.dtype)
 
     def _seat_tensor(self, form: str, player) -> np.ndarray:
         if not _is_index(player) or not 0 <= player < self.num_players:

@@ -105,7 +105,6 @@ class Store:
         self.log: deque = deque()
         self.seq = 0  # the last entry's number
         self.dropped = 0  # entries up to this one are gone
-        self.rows_seq = 0  # the last ROWS entry's number (rows a read copies whole)
 
     def arrays(self) -> list:
         """Every array the store keeps: its own, its mirrors', its log's."""
@@ -156,7 +155,6 @@ class Store:
             return
         if columns is None:
             self._append(ROWS, rows, None, None, None)
-            self.rows_seq = self.seq
         else:
             self._append(BLOCK, rows, None, None, columns)
 
@@ -206,13 +204,16 @@ class Store:
             entries = [e for e in self.log if e[0] > mirror.seen]
             if self.private is not None:
                 seat = full & (want >= 0) & (mirror.shown >= 0)
-            # A restart's rows (without a blank) and rewritten rows are copied whole.
-            if self.blank is None or self.rows_seq > mirror.seen:
-                for _, kind, data, *_ in entries:
-                    if kind == ROWS or kind == RESTART and self.blank is None:
-                        full[data] = True
-                        if self.private is not None:
-                            seat[data] = False
+            # A restart's rows (without a blank) and rewritten rows are copied
+            # whole; so are restarted rows that have finished again since (with a
+            # blank: the blank would stand where the padding's zeros must).
+            for _, kind, data, *_ in entries:
+                if kind == ROWS or kind == RESTART and self.blank is None:
+                    full[data] = True
+                    if self.private is not None:
+                        seat[data] = False
+                elif kind == RESTART:
+                    full[data[want.take(data) < 0]] = True
             if self.private is not None:
                 part = np.flatnonzero(seat)
                 full &= ~seat
