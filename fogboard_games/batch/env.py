@@ -375,7 +375,7 @@ class Env:
         (the games whose moves are tables of keys: Mind Bluff, Parley)."""
         A = self.num_actions
         code = np.minimum(acts.view(np.uint64), A).view(np.int64)
-        code += keys * (A + 1)
+        code += np.multiply(keys, A + 1, dtype=np.int64)  # (keys may be int8: no wrap)
         ok = legal_flat.take(code)  # (finished rows' keys allow nothing)
         if active is not None:
             ok |= ~active  # (finished rows, and rows sitting out: ignored)
