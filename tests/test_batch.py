@@ -16,7 +16,14 @@ import copy
 import numpy as np
 import pyspiel
 import pytest
-from batch_checks import joined, pyspiel_tensor, replay
+from batch_checks import (
+    arrays,
+    expect_rows,
+    joined,
+    play_checked,
+    pyspiel_tensor,
+    random_draw,
+)
 
 import fogboard_games
 from fogboard_games import batch
@@ -45,37 +52,10 @@ EXTRAS = [
 ]
 
 
-def forms_of(env):
-    """The forms whose every seat's tensors the environment gives in its dtype
-    (recon hex's observation counts past 1: not in bool)."""
-    return [f for f in batch.FORMS if env.dtype != bool or env._max_value(f) == 1]
-
-
 def compact(game, form="information_state"):
     """The compact dtype of a game's form: bool where it can hold the values, else uint8."""
     game = game if game in batch.COVERED_PRESETS else pyspiel.load_game(str(game))
     return "bool" if batch.make(game, batch_size=1)._max_value(form) == 1 else "uint8"
-
-
-def expect_row(env, state, s, r, players, read_tensors):
-    """Row r of snapshot s agrees with the pyspiel state; `read_tensors`: per
-    form, every seat's tensors read from the environment at this step."""
-    assert bool(s.terminated[r]) == state.is_terminal()
-    assert s.current_player[r] == state.current_player()
-    mask = np.zeros(env.num_actions, bool)
-    if not state.is_terminal():
-        mask[state.legal_actions()] = True
-    assert np.array_equal(s.legal_action_mask[r], mask), (r, state.history())
-    if read_tensors:
-        if state.is_terminal():
-            assert not s.observation[r].any()
-        else:
-            mover = pyspiel_tensor(state, env.form)
-            assert np.array_equal(s.observation[r], mover), (r, state.history())
-        for form, seats in read_tensors.items():
-            for p in range(players):
-                seat = pyspiel_tensor(state, form, p)
-                assert np.array_equal(seats[p][r], seat), (r, p, form, state.history())
 
 
 def crosscheck(
@@ -89,58 +69,27 @@ def crosscheck(
     form="information_state",
     dtype=None,
 ):
-    """Random batched play against pyspiel; `restart` restarts finished rows (as
-    the benchmark does); tensors are first read at step `first_read` (before
-    it, plies only go to the log), then every `read_every` steps; State.observation
-    in the form and dtype given. Returns the environment and the number of steps."""
+    """Random batched play against pyspiel (batch_checks.play_checked); `restart`
+    restarts finished rows (as the benchmark does); tensors are first read at
+    step `first_read` (before it, plies only go to the log), then every
+    `read_every` steps; State.observation in the form and dtype given. Returns
+    the environment and the number of steps."""
     env = batch.make(game, batch_size=rows, seed=seed, observation=form, dtype=dtype)
     want_dtype = np.dtype(dtype or np.float32)
-    game = env.game
-    players = game.num_players()
-    s = env.reset()
-    states = [replay(game, env.history_of(r)) for r in range(rows)]
-    rng = np.random.default_rng(seed + 100)
-    step = 0
-    while True:
-        tensors = None
-        if step >= first_read and (step - first_read) % read_every == 0:
+
+    def read(step):
+        return step >= first_read and (step - first_read) % read_every == 0
+
+    def at_step(step, s, tensors):
+        if tensors is not None:
             assert s.observation.dtype == want_dtype and not s.observation.flags.writeable
-            tensors = {
-                "information_state": [env.information_state_tensor(p) for p in range(players)]
-            }
-            if "observation" in forms_of(env):
-                tensors["observation"] = [env.observation_tensor(p) for p in range(players)]
             assert all(t.dtype == want_dtype for seats in tensors.values() for t in seats)
-        for r, state in enumerate(states):
-            expect_row(env, state, s, r, players, tensors)
-        if steps is None and s.terminated.all() or steps is not None and step == steps:
-            break
-        acts = random_actions(rng, s.legal_action_mask)
-        before = s.terminated.copy()
-        s = env.step(acts)
-        step += 1
-        for r, state in enumerate(states):
-            if before[r]:
-                assert not s.rewards[r].any()
-                continue
-            state.apply_action(int(acts[r]))
-            while state.is_chance_node():  # chance mid-game (Liar's Dice, the series)
-                state.apply_action(env.history_of(r)[len(state.history())])
-            paid = state.returns() if state.is_terminal() else [0.0] * players
-            assert np.array_equal(s.rewards[r], np.array(paid, np.float32))
-        if restart and s.terminated.any():
-            ended = s.terminated.copy()
-            for r in np.flatnonzero(ended):
-                assert env.to_pyspiel(int(r)).history() == states[r].history()
-            s = env.reset(ended)
-            for r in np.flatnonzero(ended):
-                states[r] = replay(game, env.history_of(int(r)))
-    for r, state in enumerate(states):
-        assert env.to_pyspiel(r).history() == state.history()
-    return env, step
+
+    rng = np.random.default_rng(seed + 100)
+    return env, play_checked(env, random_draw, rng, steps, restart, read, at_step)
 
 
-# (Parley draws chance and pays rewards mid-game: tests/test_batch_parley.py checks it.)
+# (Parley, long and paying mid-game, has its own file: tests/test_batch_parley.py.)
 @pytest.mark.parametrize("preset", [p for p in batch.COVERED_PRESETS if "parley" not in p])
 def test_presets_agree_with_pyspiel(preset):
     if preset == "liars-dice-table":  # (thousands of decisions: a slice of play)
@@ -252,17 +201,6 @@ def test_ply_cap_settles_by_true_distance():
     crosscheck(game, rows=32, seed=4)
 
 
-def arrays(env):
-    """Every array of the environment, its stores' and their mirrors' included."""
-    found = {}
-    for k, v in vars(env).items():
-        if isinstance(v, np.ndarray):
-            found[k] = v.copy()
-        elif isinstance(v, Store):
-            found.update((f"{k}.{i}", a.copy()) for i, a in enumerate(v.arrays()))
-    return found
-
-
 @pytest.mark.parametrize(
     "preset, form",
     [
@@ -355,19 +293,9 @@ def test_reset_of_rows_restarts_only_those_rows(preset):
             assert env.history_of(r) == kept[r]
             assert s.current_player[r] == old.current_player[r]
             assert np.array_equal(s.legal_action_mask[r], old.legal_action_mask[r])
-    crosscheck_rows(env, s)
+    expect_rows(env, s)
     with pytest.raises(ValueError, match="boolean mask"):
         env.reset(np.arange(3))
-
-
-def crosscheck_rows(env, s):
-    """Every row of the current snapshot agrees with its rebuilt pyspiel state."""
-    players = env.game.num_players()
-    tensors = {"information_state": [env.information_state_tensor(p) for p in range(players)]}
-    if "observation" in forms_of(env):
-        tensors["observation"] = [env.observation_tensor(p) for p in range(players)]
-    for r in range(env.batch_size):
-        expect_row(env, env.to_pyspiel(r), s, r, players, tensors)
 
 
 def play(preset, seed, steps=6):

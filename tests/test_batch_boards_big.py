@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from test_batch import OTHER_READS, arrays, compact, crosscheck
+from batch_checks import arrays
+from test_batch import OTHER_READS, compact, crosscheck
 
 from fogboard_games import batch
 from fogboard_games.bench import random_actions

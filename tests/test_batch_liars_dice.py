@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from test_batch import compact, expect_row, forms_of, replay
+from batch_checks import expect_row, play_checked, random_draw, replay
+from test_batch import compact
 
 from fogboard_games import batch
 from fogboard_games.bench import random_actions
@@ -44,59 +45,21 @@ CONFIGS = [
 ]
 
 
-def follow_chance(state, history):
-    """Apply to the pyspiel state the chance outcomes the row logged after its
-    last decision, each one a legal outcome of the pyspiel chance node."""
-    while state.is_chance_node():
-        outcome = history[len(state.history())]
-        odds = dict(state.chance_outcomes())
-        assert odds.get(outcome) == pytest.approx(1 / state.get_game().max_chance_outcomes())
-        state.apply_action(outcome)
+def fair_die(state, outcome):
+    """A die the row rolled is one of pyspiel's outcomes, each as likely."""
+    odds = dict(state.chance_outcomes())
+    assert odds[outcome] == pytest.approx(1 / state.get_game().max_chance_outcomes())
 
 
 def crosscheck(game, rows, seed=0, steps=None, form="information_state", dtype=None):
-    """Random batched play against pyspiel, finished rows restarted when
-    `steps` is given (else every row played to its end once)."""
+    """Random batched play against pyspiel (batch_checks.play_checked), every
+    seat's tensors read at every step; with `steps`, finished rows restarted
+    for that many steps, else until every row finished. Returns the
+    environment and the number of steps."""
     env = batch.make(game, batch_size=rows, seed=seed, observation=form, dtype=dtype)
-    game = env.game
-    players = game.num_players()
-    s = env.reset()
-    states = [replay(game, env.history_of(r)) for r in range(rows)]
     rng = np.random.default_rng(seed + 100)
-    step = 0
-    while True:
-        tensors = {"information_state": [env.information_state_tensor(p) for p in range(players)]}
-        if "observation" in forms_of(env):
-            tensors["observation"] = [env.observation_tensor(p) for p in range(players)]
-        for r, state in enumerate(states):
-            expect_row(env, state, s, r, players, tensors)
-        if steps is None and s.terminated.all() or steps is not None and step == steps:
-            break
-        acts = random_actions(rng, s.legal_action_mask)
-        before = s.terminated.copy()
-        s = env.step(acts)
-        step += 1
-        for r, state in enumerate(states):
-            if before[r]:
-                assert not s.rewards[r].any()
-                continue
-            state.apply_action(int(acts[r]))
-            follow_chance(state, env.history_of(r))
-            assert len(state.history()) == len(env.history_of(r))
-            paid = state.returns() if state.is_terminal() else [0.0] * players
-            assert np.array_equal(s.rewards[r], np.array(paid, np.float32)), (r, state.history())
-        if steps is not None and s.terminated.any():
-            ended = s.terminated.copy()
-            for r in np.flatnonzero(ended):
-                assert env.to_pyspiel(int(r)).history() == states[r].history()
-            s = env.reset(ended)
-            for r in np.flatnonzero(ended):
-                states[r] = replay(game, env.history_of(int(r)))
-    for r, state in enumerate(states):
-        rebuilt = env.to_pyspiel(r)
-        assert rebuilt.history() == state.history()
-        assert rebuilt.returns() == state.returns()
-    return env, step
+    restart = steps is not None
+    return env, play_checked(env, random_draw, rng, steps, restart, on_chance=fair_die)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -197,8 +160,6 @@ ONE_ROUND = [
 def test_the_one_round_road_read_now_and_then_agrees(game):
     # Its tensors are set at a read from the history alone: rows restarted (some
     # twice, some mid-game), sitting out, finished and left so, between reads.
-    from batch_checks import expect_row as expect
-
     rows = 24
     env = batch.make(game, batch_size=rows, seed=7)
     assert env.quick and env.hands is None
@@ -220,7 +181,7 @@ def test_the_one_round_road_read_now_and_then_agrees(game):
                 )
             }
         for r, state in enumerate(states):
-            expect(env, state, s, r, tensors)
+            expect_row(env, state, s, r, tensors)
         acts = random_actions(rng, s.legal_action_mask)
         plays = rng.random(rows) < 0.7
         acts[~plays | s.terminated] = -7  # (never checked)

@@ -13,7 +13,14 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from batch_checks import expect_row, mover_views_read_now_and_then, pyspiel_tensor, replay
+from batch_checks import (
+    arrays,
+    expect_row,
+    mover_views_read_now_and_then,
+    play_checked,
+    pyspiel_tensor,
+    replay,
+)
 
 import fogboard_games
 from fogboard_games import batch
@@ -62,65 +69,36 @@ def crosscheck(
     read_every=1,
     form="information_state",
 ):
-    """Random batched play against pyspiel (finished rows restarted with
-    `restart`, for `steps` steps), tensors read from step `first_read` on, at
-    every `read_every`-th step, in `dtype`, State.observation in `form` (before
-    the first read the engine writes none: it builds them from the histories);
-    returns the environment and the endings seen (pyspiel's end reasons; for a
-    series, every game's)."""
+    """Random batched play against pyspiel (batch_checks.play_checked; finished
+    rows restarted with `restart`, for `steps` steps), tensors read from step
+    `first_read` on, at every `read_every`-th step, in `dtype`, State.observation
+    in `form` (before the first read the engine writes none: it builds them
+    from the histories); returns the environment and the endings seen
+    (pyspiel's end reasons; for a series, every game's)."""
     env = batch.make(game, batch_size=rows, seed=seed, dtype=dtype, observation=form)
     want = np.dtype(np.float32 if dtype is None else dtype)
-    game, M = env.game, env.M
-    s = env.reset()
-    states = [replay(game, env.history_of(r)) for r in range(rows)]
-    rng = np.random.default_rng(seed + 100)
-    endings, step = [], 0
-    while True:
-        tensors = None
-        if step >= first_read and (step - first_read) % read_every == 0:
-            tensors = {
-                "information_state": [env.information_state_tensor(p) for p in range(2)],
-                "observation": [env.observation_tensor(p) for p in range(2)],
-            }
+    endings = []
+
+    def read(step):
+        return step >= first_read and (step - first_read) % read_every == 0
+
+    def at_step(step, s, tensors):
+        if tensors is not None:
             assert tensors["observation"][0].dtype == want and s.observation.dtype == want
             assert not s.observation.flags.writeable
         assert env.tracking == (step >= first_read)
-        for r, state in enumerate(states):
-            expect_row(env, state, s, r, tensors)
-        if steps is None and s.terminated.all() or steps is not None and step == steps:
-            break
-        acts = draw(rng, s.legal_action_mask, M, env)
-        before = s.terminated.copy()
-        s = env.step(acts)
-        step += 1
-        for r, state in enumerate(states):
-            if before[r]:
-                assert not s.rewards[r].any()
-                continue
-            state.apply_action(int(acts[r]))
-            history = env.history_of(r)
-            while state.is_chance_node():  # the series' third game: its coin and start
-                state.apply_action(history[len(state.history())])
-            assert state.history() == history
-            paid = state.returns() if state.is_terminal() else [0.0, 0.0]
-            assert np.array_equal(s.rewards[r], np.array(paid, np.float32))
-            if state.is_terminal():
-                review = state.review()
-                games = review.get("games", [review])
-                endings += [g["end_reason"] for g in games]
-                endings += ["game 3"] if len(games) == 3 else []
-        if restart and s.terminated.any():
-            ended = s.terminated.copy()
-            for r in np.flatnonzero(ended):
-                assert env.to_pyspiel(int(r)).history() == states[r].history()
-            s = env.reset(ended)
-            for r in np.flatnonzero(ended):
-                states[r] = replay(game, env.history_of(int(r)))
-    for r, state in enumerate(states):
-        rebuilt = env.to_pyspiel(r)
-        assert rebuilt.history() == state.history()
-        for p in range(2):
-            assert rebuilt.information_state_string(p) == state.information_state_string(p)
+
+    def on_end(r, state):
+        review = state.review()
+        games = review.get("games", [review])
+        endings.extend(g["end_reason"] for g in games)
+        endings.extend(["game 3"] if len(games) == 3 else [])
+
+    def draw_with_env(rng, s):
+        return draw(rng, s.legal_action_mask, env.M, env)
+
+    rng = np.random.default_rng(seed + 100)
+    play_checked(env, draw_with_env, rng, steps, restart, read, at_step, on_end=on_end)
     return env, set(endings)
 
 
@@ -283,15 +261,6 @@ def test_chance_is_drawn_from_the_seed_and_covers_every_outcome():
     assert {f for f, _ in draws} == {0, 1} and {v for _, v in draws} == {29, 30, 31}
     assert series(5)[1] == histories
     assert series(6)[1] != histories
-
-
-def arrays(env):
-    """Every array of the environment, its store's and mirrors' included."""
-    out = {k: v.copy() for k, v in vars(env).items() if isinstance(v, np.ndarray)}
-    for name, store in (("store", env.info), ("observation store", env.obs)):
-        if store is not None:
-            out |= {f"{name} {i}": a.copy() for i, a in enumerate(store.arrays())}
-    return out
 
 
 @pytest.mark.parametrize("preset", ["mind-bluff-tiny", "mind-bluff-series"])

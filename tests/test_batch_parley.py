@@ -14,7 +14,13 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from batch_checks import expect_row, mover_views_read_now_and_then, replay
+from batch_checks import (
+    arrays,
+    expect_rows,
+    mover_views_read_now_and_then,
+    play_checked,
+    random_draw,
+)
 
 from fogboard_games import batch
 from fogboard_games.__main__ import main
@@ -37,14 +43,6 @@ CONFIGURATIONS = [
 ]
 
 
-def seat_tensors(env):
-    """Every seat's tensors of both forms, read from the environment."""
-    return {
-        "information_state": [env.information_state_tensor(p) for p in range(env.num_players)],
-        "observation": [env.observation_tensor(p) for p in range(env.num_players)],
-    }
-
-
 def crosscheck(
     game,
     rows,
@@ -56,55 +54,27 @@ def crosscheck(
     dtype=None,
     form="information_state",
 ):
-    """Random batched play beside pyspiel, tensors first read at step `first_read`
-    (before it nothing builds them), then every `read_every` steps, in `dtype`,
-    State.observation in `form`; `restart` restarts finished rows, as the
-    benchmark does. Returns the environment and the number of steps."""
+    """Random batched play beside pyspiel (batch_checks.play_checked: the
+    rounds' points paid as pyspiel pays them), tensors first read at step
+    `first_read` (before it nothing builds them), then every `read_every`
+    steps, in `dtype`, State.observation in `form`; `restart` restarts finished
+    rows, as the benchmark does. Returns the environment and the number of steps."""
     env = batch.make(game, batch_size=rows, seed=seed, dtype=dtype, observation=form)
     want = np.dtype(np.float32 if dtype is None else dtype)
-    game = env.game
-    s = env.reset()
-    states = [replay(game, env.history_of(r)) for r in range(rows)]
-    rng = np.random.default_rng(seed + 100)
-    step = 0
-    while True:
-        tensors = None
-        if step >= first_read and (step - first_read) % read_every == 0:
-            tensors = seat_tensors(env)
+
+    def read(step):
+        return step >= first_read and (step - first_read) % read_every == 0
+
+    def at_step(step, s, tensors):
+        if tensors is not None:
             assert tensors["observation"][0].dtype == want and s.observation.dtype == want
             assert not s.observation.flags.writeable
-        for r, state in enumerate(states):
-            expect_row(env, state, s, r, tensors)
-        if steps is None and s.terminated.all() or steps is not None and step == steps:
-            break
-        acts = random_actions(rng, s.legal_action_mask)
-        before = s.terminated.copy()
-        s = env.step(acts)
-        step += 1
-        for r, state in enumerate(states):
-            if before[r]:
-                assert not s.rewards[r].any()
-                continue
-            state.apply_action(int(acts[r]))
-            history = env.history_of(r)
-            assert history[: len(state.history())] == state.history()
-            for outcome in history[len(state.history()) :]:
-                assert state.is_chance_node()
-                state.apply_action(outcome)
-            # (pyspiel shows a round's points from its ending move to the next decision)
-            assert np.array_equal(s.rewards[r], np.array(state.rewards(), np.float32)), r
-            if state.is_terminal():
-                assert np.array_equal(env.totals[r], state.returns())
-        if restart and s.terminated.any():
-            ended = s.terminated.copy()
-            for r in np.flatnonzero(ended):
-                assert env.to_pyspiel(int(r)).history() == states[r].history()
-            s = env.reset(ended)
-            for r in np.flatnonzero(ended):
-                states[r] = replay(game, env.history_of(int(r)))
-    for r, state in enumerate(states):
-        assert env.to_pyspiel(r).history() == state.history()
-    return env, step
+
+    def on_end(r, state):
+        assert np.array_equal(env.totals[r], state.returns())
+
+    rng = np.random.default_rng(seed + 100)
+    return env, play_checked(env, random_draw, rng, steps, restart, read, at_step, on_end=on_end)
 
 
 @pytest.mark.parametrize("form", ["information_state", "observation"])
@@ -163,15 +133,6 @@ def test_the_movers_tensor_read_now_and_then_with_some_rows_restarted(preset, ro
     assert mover_views_read_now_and_then(env, draw, steps, seed=6) > steps // 4
 
 
-def arrays(env):
-    """Every array of the environment, its store's and mirrors' included."""
-    out = {k: v.copy() for k, v in vars(env).items() if isinstance(v, np.ndarray)}
-    for name, store in (("store", env.info), ("observation store", env.obs)):
-        if store is not None:
-            out |= {f"{name} {i}": a.copy() for i, a in enumerate(store.arrays())}
-    return out
-
-
 @pytest.mark.parametrize("read", [False, True])
 def test_an_illegal_action_is_refused_and_no_row_changes(read):
     env = batch.make("parley", batch_size=8, seed=0)
@@ -204,13 +165,7 @@ def test_an_illegal_action_is_refused_and_no_row_changes(read):
     assert [env.history_of(r) for r in range(8)] == history
     acts[row] = legal[0]
     s = env.step(acts)  # and the batch plays on, as pyspiel does
-    crosscheck_rows(env, s)
-
-
-def crosscheck_rows(env, s):
-    tensors = seat_tensors(env)
-    for r in range(env.batch_size):
-        expect_row(env, env.to_pyspiel(r), s, r, tensors)
+    expect_rows(env, s)
 
 
 def test_reset_of_rows_restarts_only_those_and_finished_rows_stay_finished():
@@ -233,13 +188,13 @@ def test_reset_of_rows_restarts_only_those_and_finished_rows_stay_finished():
         assert env.history_of(r) == history
     for r in np.flatnonzero(rows):
         assert len(env.history_of(int(r))) == 4  # the deal and the wake
-    crosscheck_rows(env, s)
+    expect_rows(env, s)
     for _ in range(3):
         acts = random_actions(rng, s.legal_action_mask)
         acts[finished[3:]] = 10_000  # ignored
         s = env.step(acts)
         assert s.terminated[finished[3:]].all() and not s.rewards[finished[3:]].any()
-        crosscheck_rows(env, s)
+        expect_rows(env, s)
 
 
 def test_chance_is_drawn_with_the_pyspiel_odds():

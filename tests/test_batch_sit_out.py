@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from batch_checks import expect_row, pyspiel_tensor, replay
+from batch_checks import expect_row, pyspiel_tensor, replay, seat_tensors
 
 from fogboard_games import batch
 from fogboard_games.bench import random_actions
@@ -43,26 +43,6 @@ LONG = {
 
 def load(name):
     return name if name in batch.COVERED_PRESETS else pyspiel.load_game(name)
-
-
-def forms_of(env):
-    """The forms every seat's tensors are read in (recon hex's observation
-    counts past 1: not in bool)."""
-    return [f for f in batch.FORMS if env.dtype != bool or env._max_value(f) == 1]
-
-
-def seat_tensors(env):
-    return {
-        form: [
-            (
-                env.information_state_tensor
-                if form == "information_state"
-                else env.observation_tensor
-            )(p)
-            for p in range(env.num_players)
-        ]
-        for form in forms_of(env)
-    }
 
 
 @pytest.mark.parametrize("i", range(len(CONFIGS)), ids=CONFIGS)
