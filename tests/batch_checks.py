@@ -53,6 +53,14 @@ def arrays(env):
     return found
 
 
+def assert_unchanged(env, before):
+    """Every array of the environment is as `arrays(env)` found it in `before`."""
+    after = arrays(env)
+    assert before.keys() == after.keys()
+    for name in before:
+        assert np.array_equal(before[name], after[name]), name
+
+
 def follow(state, history, on_chance=None):
     """Bring the pyspiel state, one decision behind or at a row's history, to
     its end: the row's chance outcomes after its last decision, each one a

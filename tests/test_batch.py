@@ -18,6 +18,7 @@ import pyspiel
 import pytest
 from batch_checks import (
     arrays,
+    assert_unchanged,
     expect_rows,
     joined,
     play_checked,
@@ -224,10 +225,7 @@ def test_an_illegal_action_is_refused_and_no_row_changes(preset, form):
     before = arrays(env)
     with pytest.raises(ValueError, match=rf"illegal action {bad} in row {row} .*legal actions"):
         env.step(acts)
-    after = arrays(env)
-    assert before.keys() == after.keys()
-    for name in before:
-        assert np.array_equal(before[name], after[name]), name
+    assert_unchanged(env, before)
     acts[row] = env.num_actions  # out of range is refused the same way
     with pytest.raises(ValueError, match=rf"row {row}"):
         env.step(acts)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from batch_checks import arrays
+from batch_checks import arrays, assert_unchanged
 from test_batch import OTHER_READS, compact, crosscheck
 
 from fogboard_games import batch
@@ -92,10 +92,7 @@ def test_an_illegal_action_on_a_big_board_is_refused_and_no_row_changes():
     before = arrays(env)
     with pytest.raises(ValueError, match=rf"illegal action {bad} in row {row} .*legal actions"):
         env.step(acts)
-    after = arrays(env)
-    assert before.keys() == after.keys()
-    for name in before:
-        assert np.array_equal(before[name], after[name]), name
+    assert_unchanged(env, before)
     acts[row] = int(np.flatnonzero(s.legal_action_mask[row])[-1])
     env.step(acts)  # and the batch plays on
 

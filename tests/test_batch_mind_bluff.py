@@ -15,6 +15,7 @@ import pyspiel
 import pytest
 from batch_checks import (
     arrays,
+    assert_unchanged,
     expect_row,
     mover_views_read_now_and_then,
     play_checked,
@@ -293,10 +294,7 @@ def test_an_illegal_action_is_refused_and_nothing_changes(preset):
             ValueError, match=rf"illegal action {bad} in row {forced} .*legal actions there: \["
         ):
             env.step(acts)
-        after = arrays(env)
-        assert before.keys() == after.keys()
-        for name in before:
-            assert np.array_equal(before[name], after[name]), name
+        assert_unchanged(env, before)
         assert env.rng.bit_generator.state == generator
     acts[forced] = truth
     env.step(acts)  # and the batch plays on

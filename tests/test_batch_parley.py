@@ -16,6 +16,7 @@ import pyspiel
 import pytest
 from batch_checks import (
     arrays,
+    assert_unchanged,
     expect_rows,
     mover_views_read_now_and_then,
     play_checked,
@@ -158,10 +159,7 @@ def test_an_illegal_action_is_refused_and_no_row_changes(read):
             env.step(acts)
     with pytest.raises(ValueError, match="one integer action per row"):
         env.step(acts[:-1])
-    after = arrays(env)
-    assert before.keys() == after.keys()
-    for name in before:
-        assert np.array_equal(before[name], after[name]), name
+    assert_unchanged(env, before)
     assert [env.history_of(r) for r in range(8)] == history
     acts[row] = legal[0]
     s = env.step(acts)  # and the batch plays on, as pyspiel does
