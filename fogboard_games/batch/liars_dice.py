@@ -42,7 +42,7 @@ LONG = 1024  # entries of a seat's tensor past which a read copies only its own 
 class LiarsDice(Env):
     """A batch of one fogboard_liars_dice game, any parameters."""
 
-    TABLES = ("legal", "legal_by_action", "bid_quantity", "bid_face", "blank", "act_base",
+    TABLES = ("legal", "bid_quantity", "bid_face", "blank", "act_base",
               "act_round", "k_rows", "flat_legal", "key_after", "hand_of", "one_hot", "bid_ids", "hand_at",
               "raise_lo", "raise_hi", "calls", "passes", "chooses",
               "after_seat")  # fmt: skip
@@ -104,7 +104,6 @@ class LiarsDice(Env):
         opening = np.flatnonzero(legal[start])  # the actions legal at a game's start
         self.start_block = (int(opening[0]), int(opening[-1]) + 1)
         assert len(opening) == opening[-1] + 1 - opening[0], "one block (Env.start_block)"
-        self.legal_by_action = legal_by_action = np.ascontiguousarray(legal.T)  # (A, keys)
         self.bid_quantity = np.array(setup.bid_quantity)
         self.bid_face = np.array(setup.bid_face)
         # The one-round road's key after each action: a raise of bid a leaves the
@@ -129,7 +128,7 @@ class LiarsDice(Env):
         if self.prophecy:
             kinds += range(self.prophecy_base, self.prophecy_base + NB)
         assert self.liar == NB and sorted(a for a in kinds if a >= 0) == list(range(A))
-        assert np.array_equal(self._mask_of(np.arange(len(legal))), legal_by_action)
+        assert np.array_equal(self._mask_of(np.arange(len(legal))), legal.T)
         # hand_of[f, d]: a die showing face d + 1 counts for a bid on face f + 1
         # (its face, or the wild face unless f + 1 is the wild face: the same test).
         faces = np.arange(S)
