@@ -160,6 +160,31 @@ def test_elo_is_openspiels_fit_centred_with_a_bootstrap_interval_and_alpharank_o
     assert ratings.rate(["a", "b", "c"], games, seed=3) == rated  # seeded: the same report
 
 
+def test_alpharank_equals_openspiels_in_the_infinite_alpha_limit():
+    # Ours is computed without OpenSpiel's module, which imports matplotlib and
+    # networkx (the test extra has both); it must give OpenSpiel's numbers.
+    import warnings
+
+    from open_spiel.python.egt import alpharank
+
+    rng = np.random.default_rng(7)
+    for trial in range(200):
+        n = int(rng.integers(2, 7))
+        win = rng.integers(0, 6, (n, n))
+        if trial % 3 == 0:  # lopsided pairs and ties, where the limit's cases differ
+            win[rng.random((n, n)) < 0.5] = 0
+        np.fill_diagonal(win, 0)
+        draw = np.triu(rng.integers(0, 3, (n, n)), 1)
+        draw = draw + draw.T
+        played = win + win.T + draw
+        share = np.where(played > 0, (win + draw / 2) / np.maximum(played, 1), 0.5)
+        np.fill_diagonal(share, 0.5)
+        with warnings.catch_warnings():  # (its exp() overflows for lopsided payoffs)
+            warnings.simplefilter("ignore", RuntimeWarning)
+            pi = alpharank.compute([share], use_inf_alpha=True, verbose=False)[2]
+        assert ratings._alpharank(win, draw) == pytest.approx(pi, abs=1e-12)
+
+
 @pytest.mark.parametrize(
     "kinds,games,why",
     [

@@ -3,16 +3,18 @@
 Both ratings read one set of head-to-head results: a game between two
 kinds is won by a kind when every best-scoring seat is its own, and drawn
 when both kinds have a best-scoring seat (a kind alone at a game tells
-nothing and is left out). The fits are OpenSpiel's own, not ours: its Elo
-(`pyspiel.elo`, a Bradley-Terry maximum-likelihood fit on the Elo scale)
-with 95% intervals from a bootstrap over the games, and its alpha-rank
-(`open_spiel.python.egt.alpharank`, in the infinite-alpha limit) of the
-symmetric meta-game whose payoff is a kind's score share against another.
+nothing and is left out). Elo is OpenSpiel's own fit (`pyspiel.elo`, a
+Bradley-Terry maximum-likelihood fit on the Elo scale) with 95% intervals
+from a bootstrap over the games. alpha-rank, in the infinite-alpha limit,
+of the symmetric meta-game whose payoff is a kind's score share against
+another, is computed here: OpenSpiel's `open_spiel.python.egt.alpharank`
+imports its plotting module (matplotlib, networkx) on import, which a bare
+install does not have, and the limit is a small Markov chain; the tests
+check it equals OpenSpiel's `alpharank.compute(..., use_inf_alpha=True)`.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -65,17 +67,31 @@ def _elo(win: np.ndarray, draw: np.ndarray) -> np.ndarray:
     return ratings - ratings.mean()
 
 
-def _alpharank(win: np.ndarray, draw: np.ndarray) -> np.ndarray:
-    """alpha-rank's stationary mass per kind; payoff = score share (a draw half), 1/2 against itself."""
-    from open_spiel.python.egt import alpharank
+# alpha-rank's noise in the infinite-alpha limit (OpenSpiel's default `inf_alpha_eps`).
+ALPHARANK_EPS = 0.01
 
+
+def _alpharank(win: np.ndarray, draw: np.ndarray) -> np.ndarray:
+    """alpha-rank's stationary mass per kind; payoff = score share (a draw half), 1/2 against itself.
+
+    In the infinite-alpha limit a population playing kind s is invaded by a
+    mutant r (each chosen with chance 1/(n-1)) with chance 1 - eps when r
+    scores more against s than s against r, eps when less, 1/2 when equal;
+    the mass is that chain's stationary distribution.
+    """
+    n = len(win)
     played = win + win.T + draw
     share = np.where(played > 0, (win + draw / 2) / np.maximum(played, 1), 0.5)
     np.fill_diagonal(share, 0.5)
-    with warnings.catch_warnings():  # (its exp() overflows harmlessly for lopsided payoffs)
-        warnings.simplefilter("ignore", RuntimeWarning)
-        _, _, pi, _, _ = alpharank.compute([share], use_inf_alpha=True, verbose=False)
-    return np.asarray(pi, dtype=float)
+    advantage = share.T - share  # [s, r]: r's payoff against s less s's against r
+    move = np.where(advantage > 0, 1 - ALPHARANK_EPS, ALPHARANK_EPS)
+    move = np.where(np.isclose(advantage, 0, atol=1e-14), 0.5, move) / (n - 1)
+    np.fill_diagonal(move, 0)
+    np.fill_diagonal(move, 1 - move.sum(axis=1))
+    # pi (move - I) = 0 with sum(pi) = 1; the chain is irreducible (eps > 0): one solution.
+    system = np.vstack([(move - np.eye(n)).T, np.ones(n)])
+    mass = np.linalg.lstsq(system, np.append(np.zeros(n), 1.0), rcond=None)[0]
+    return np.clip(mass, 0.0, None) / np.clip(mass, 0.0, None).sum()
 
 
 def rate(kinds: Sequence[str], games: Sequence[tuple[int, int, bool]], seed: int) -> dict:
