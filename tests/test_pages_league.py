@@ -1,5 +1,5 @@
 """The league as a page (docs/league.md#the-page, #ratings, #saved-games): its
-numbers are its JSON's, its ratings are OpenSpiel's fits, every row links to
+numbers are its JSON's, its ratings equal OpenSpiel's, every row links to
 its saved games, a resumed league still saves them all, and a hostile bot
 kind's name stays text."""
 

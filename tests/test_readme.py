@@ -19,6 +19,20 @@ def test_readme_fences_are_closed_and_quickstart_is_the_ci_command():
         'pip install ".[test]" && python -m pytest',
     ]
     assert sum(info == "python" for info, *_ in blocks) >= 5
+    # .ci/run proves both, each in a fresh virtual environment of its own.
+    ci = (README.parent / ".ci" / "run").read_text()
+    assert all(command in ci for command in first.splitlines())
+    assert ci.count("\nfresh ") == 2 and "python3 -m venv" in ci
+
+
+def test_readme_names_every_command():
+    from fogboard_games.__main__ import build_parser
+
+    parser = build_parser()
+    (commands,) = [a for a in parser._actions if a.dest == "command"]
+    text = README.read_text().split("## Quickstart", 1)[1].split("\n## ", 1)[0]
+    missing = [name for name in commands.choices if f"`{name}`" not in text]
+    assert not missing, f"README.md's Quickstart does not name {missing}"
 
 
 def test_readme_python_blocks_run(capsys):
