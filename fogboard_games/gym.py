@@ -14,8 +14,8 @@ the seat over the step. Every preset is also registered with Gymnasium
 same seat in many games at once: a `gymnasium.vector.VectorEnv` stepping
 the batched engine (`fogboard_games.batch`) for every game it covers, the
 opponents' moves drawn for every row at once, finished rows restarted at
-the next step (docs/gym.md#the-vector-environment). Needs
-`pip install "fogboard_games[gym]"`.
+the next step (docs/gym.md#the-vector-environment). Needs gymnasium:
+`pip install ".[gym]"` from the checkout.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import fogboard_games
 from fogboard_games import batch
 from fogboard_games.batch import bots as batch_bots
 from fogboard_games.bots import make_bot
-from fogboard_games.core.guards import describe
+from fogboard_games.core.guards import describe, is_number
 from fogboard_games.core.observer import INFO_STATE
 from fogboard_games.core.registry import GAMES
 from fogboard_games.core.sampling import chance_outcome
@@ -42,7 +42,8 @@ try:
     from gymnasium.vector.utils import batch_space
 except ImportError as error:  # pragma: no cover - exercised in a subprocess by the tests
     raise ImportError(
-        f'fogboard_games.gym needs gymnasium, which is not installed ({error}): pip install "fogboard_games[gym]"'
+        f"fogboard_games.gym needs gymnasium, which is not installed ({error}): "
+        'pip install ".[gym]" from the fogboard_games checkout'
     ) from error
 
 __all__ = [
@@ -93,6 +94,30 @@ def _is_int(x) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
+def check_seed(seed) -> int | None:
+    """`seed` as a Python int (gymnasium's seeding takes no numpy int), or
+    None; anything else refused before it reseeds or uses up anything."""
+    if seed is None:
+        return None
+    if not _is_int(seed) or seed < 0:
+        shown = seed.item() if isinstance(seed, np.generic) else seed  # (numpy's -1 as -1)
+        raise ValueError(f"seed must be None or an int >= 0, got {describe(shown)}")
+    return int(seed)
+
+
+def _check_illegal(illegal_action, illegal_reward) -> float:
+    """The reward of an illegal action, as a float, after both options are checked."""
+    if illegal_action not in ILLEGAL_ACTIONS:
+        raise ValueError(
+            f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, got {describe(illegal_action)}"
+        )
+    if not is_number(illegal_reward):  # (no bool, NaN or inf: a reward is paid as given)
+        raise ValueError(
+            f"illegal_reward must be a number (an int or a finite float), got {describe(illegal_reward)}"
+        )
+    return float(illegal_reward)
+
+
 class FogboardEnv(gymnasium.Env):
     """One seat of a fogboard game against bots (see the module docstring).
 
@@ -122,14 +147,8 @@ class FogboardEnv(gymnasium.Env):
             raise ValueError(
                 f"seat must be an int in 0..{n - 1} (a seat of {self.game}), got {describe(seat)}"
             )
-        if seed is not None and not _is_int(seed):
-            raise ValueError(f"seed must be None or an int, got {describe(seed)}")
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(
-                f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, got {describe(illegal_action)}"
-            )
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
-            raise ValueError(f"illegal_reward must be a number, got {describe(illegal_reward)}")
+        seed = check_seed(seed)
+        self.illegal_reward = _check_illegal(illegal_action, illegal_reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be None or one of {', '.join(self.metadata['render_modes'])}, "
@@ -141,7 +160,6 @@ class FogboardEnv(gymnasium.Env):
         self.opponent = opponent
         self.opponent_options = dict(opponent_options or {})
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self._num_actions = self.game.num_distinct_actions()
         size = self.game.information_state_tensor_size()
@@ -168,6 +186,7 @@ class FogboardEnv(gymnasium.Env):
         (from `make(..., seed=)` on the first reset)."""
         if options:  # refused before anything changes
             raise ValueError(f"reset takes no options, got {describe(options)}")
+        seed = check_seed(seed)
         if seed is None and self._first_seed is not None:
             seed = self._first_seed
         self._first_seed = None
@@ -329,20 +348,14 @@ class FogboardVectorEnv(VectorEnv):
             raise ValueError(
                 f"seat must be an int in 0..{n - 1} (a seat of {game}), got {describe(seat)}"
             )
-        if seed is not None and not _is_int(seed):
-            raise ValueError(f"seed must be None or an int, got {describe(seed)}")
+        seed = check_seed(seed)
         if not isinstance(opponent, str) or opponent not in OPPONENTS:
             raise ValueError(
                 f"the vector environment's opponents are one of {', '.join(OPPONENTS)} (batched "
                 f"bots, fogboard_games.batch.bots), got {describe(opponent)}; for a bot of "
                 "another kind use fogboard_games.gym.make"
             )
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(
-                f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, got {describe(illegal_action)}"
-            )
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
-            raise ValueError(f"illegal_reward must be a number, got {describe(illegal_reward)}")
+        self.illegal_reward = _check_illegal(illegal_action, illegal_reward)
         name = "float32" if dtype is None else dtype
         if name not in VECTOR_DTYPES:
             raise ValueError(
@@ -356,7 +369,7 @@ class FogboardVectorEnv(VectorEnv):
                 f"{error}; fogboard_games.gym.make plays that bot, one game at a time"
             ) from None
         self.game, self.seat, self.opponent = game, int(seat), opponent
-        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
+        self.illegal_action = illegal_action
         self.num_envs = B = int(num_envs)
         self.dtype = np.dtype(name)
         A, size = game.num_distinct_actions(), game.information_state_tensor_size()
@@ -381,8 +394,7 @@ class FogboardVectorEnv(VectorEnv):
         `make_vec(..., seed=)` on the first reset)."""
         if options:
             raise ValueError(f"reset takes no options, got {describe(options)}")
-        if seed is not None and not _is_int(seed):
-            raise ValueError(f"seed must be None or an int, got {describe(seed)}")
+        seed = check_seed(seed)
         if seed is None and self._first_seed is not None:
             seed = self._first_seed
         self._first_seed = None

@@ -213,6 +213,16 @@ def test_an_illegal_action_can_raise_instead_leaving_the_episode_running():
         ({"illegal_reward": "x"}, "illegal_reward must be a number"),
         ({"render_mode": "human"}, "render_mode must be None or one of ansi"),
         ({"seed": 1.5}, "seed must be None or an int"),
+        ({"seed": -1}, "seed must be None or an int >= 0, got -1"),
+        ({"seed": True}, "seed must be None or an int >= 0, got true"),
+        ({"illegal_reward": float("nan")}, "illegal_reward must be a number .* got NaN"),
+        ({"illegal_reward": float("inf")}, "illegal_reward must be a number .* got Infinity"),
+        ({"illegal_reward": -float("inf")}, "illegal_reward must be a number .* got -Infinity"),
+        ({"illegal_reward": True}, "illegal_reward must be a number .* got true"),
+        (
+            {"illegal_reward": 10**400},
+            "illegal_reward must be a number .* got <an int of 1329 bits>",
+        ),
     ],
 )
 def test_bad_arguments_are_refused_by_name(kwargs, message):
@@ -241,7 +251,8 @@ def test_missing_gymnasium_names_the_extra():
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
-    assert 'pip install "fogboard_games[gym]"' in out
+    # (the package is on no index: the extra is installed from the checkout)
+    assert 'pip install ".[gym]"' in out and "fogboard_games[" not in out
 
 
 def test_bounds_hold_on_the_conformance_configurations_too():
@@ -253,3 +264,34 @@ def test_bounds_hold_on_the_conformance_configurations_too():
                 steps, _ = episode(env, seed=seat)
                 for obs, _, _ in steps:
                     assert env.observation_space.contains(obs), (short, params)
+
+
+# What a hostile caller passes as a seed: negative, a float, a string, NaN, a
+# list, a bool (an int to Python, never a seed here), a negative numpy int.
+BAD_SEEDS = [-1, 1.5, "3", float("nan"), [1], True, np.int64(-1)]
+
+
+def test_a_bad_seed_is_refused_by_name_and_the_next_reset_is_the_game_it_would_have_been():
+    env, twin = fgym.make("liars-dice", seed=5), fgym.make("liars-dice", seed=5)
+    for bad in BAD_SEEDS:
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0, got "):
+            env.reset(seed=bad)
+    # make's seed is not used up by the refusals: the first reset plays its game.
+    assert np.array_equal(env.reset()[0], twin.reset()[0])
+    assert env.state.history() == twin.state.history()
+    for bad in BAD_SEEDS:
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0"):
+            env.reset(seed=bad)
+    env.reset(), twin.reset()  # the RNG goes on where it was
+    assert env.state.history() == twin.state.history()
+    for bad in BAD_SEEDS:
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0"):
+            fgym.make("liars-dice", seed=bad)
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0"):
+            gymnasium.make(fgym.env_id("liars-dice"), seed=bad)
+    # A numpy int is a seed (gymnasium's seeding takes Python ints only).
+    numpy_seeded, plain = fgym.make("liars-dice", seed=np.int64(5)), fgym.make("liars-dice")
+    numpy_seeded.reset(), plain.reset(seed=5)
+    assert numpy_seeded.state.history() == plain.state.history()
+    numpy_seeded.reset(seed=np.uint8(6)), plain.reset(seed=6)
+    assert numpy_seeded.state.history() == plain.state.history()

@@ -199,6 +199,16 @@ def test_an_illegal_action_ends_the_row_or_raises_changing_nothing(preset):
         (dict(preset="parley", num_envs=2, seat=5), r"seat must be an int in 0..4"),
         (dict(preset="phantom-ttt-3", num_envs=2, dtype="bool"), "dtype must be None or one of"),
         (dict(preset="phantom-ttt-3", num_envs=2, illegal_action="x"), "illegal_action must be"),
+        (dict(preset="phantom-ttt-3", num_envs=2, seed=-1), r"seed must be None or an int >= 0"),
+        (dict(preset="phantom-ttt-3", num_envs=2, seed=True), "seed must be None or an int >= 0"),
+        (
+            dict(preset="phantom-ttt-3", num_envs=2, illegal_reward=float("nan")),
+            "illegal_reward must be a number .* got NaN",
+        ),
+        (
+            dict(preset="phantom-ttt-3", num_envs=2, illegal_reward=-float("inf")),
+            "illegal_reward must be a number .* got -Infinity",
+        ),
     ],
 )
 def test_bad_arguments_are_refused_by_name(kwargs, words):
@@ -228,3 +238,33 @@ def test_heuristic_opponents_play_the_scalar_heuristics_moves(preset):
                     checked += 1
                 replay.apply_action(action)
     assert checked > 50
+
+
+# What a hostile caller passes as a seed (tests/test_gym.py's BAD_SEEDS).
+BAD_SEEDS = [-1, 1.5, "3", float("nan"), [1], True, np.int64(-1)]
+
+
+def test_a_bad_seed_is_refused_by_name_and_the_next_reset_is_the_games_it_would_have_been():
+    env = fogboard_gym.make_vec("liars-dice", 3, seed=5)
+    twin = fogboard_gym.make_vec("liars-dice", 3, seed=5)
+    for bad in BAD_SEEDS:
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0, got "):
+            env.reset(seed=bad)
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0"):
+            fogboard_gym.make_vec("liars-dice", 3, seed=bad)
+    # make_vec's seed is not used up by the refusals: the first reset plays its games.
+    assert np.array_equal(env.reset()[0], twin.reset()[0])
+    histories = [env.engine.history_of(r) for r in range(3)]
+    assert histories == [twin.engine.history_of(r) for r in range(3)]
+    for bad in BAD_SEEDS:
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0"):
+            env.reset(seed=bad)
+    assert [env.engine.history_of(r) for r in range(3)] == histories  # no row changed
+    env.reset(), twin.reset()  # the RNGs go on where they were
+    assert [env.engine.history_of(r) for r in range(3)] == [
+        twin.engine.history_of(r) for r in range(3)
+    ]
+    env.reset(seed=np.int64(9)), twin.reset(seed=9)  # a numpy int is a seed
+    assert [env.engine.history_of(r) for r in range(3)] == [
+        twin.engine.history_of(r) for r in range(3)
+    ]
