@@ -4,18 +4,20 @@
 one seat; bots of one kind (`bots.make_bot`) play every other seat between
 its turns, and chance is drawn from the environment's seeded RNG, so a
 step runs from one of the agent's decisions to its next one or the end.
-The observation is the seat's information-state tensor in a Box whose
-bounds are the pieces' (flags 0..1, counts up to their rules' most), the
-action mask is in `info`, and the reward is what the pyspiel game pays
-the seat over the step. Every preset is also registered with Gymnasium
+The observation is the seat's information-state tensor (or, with
+`observation="observation"`, its observation tensor: its view now), in
+float32 or uint8 (`dtype`), in a Box whose bounds are the pieces' (flags
+0..1, counts up to their rules' most), the action mask is in `info`, and
+the reward is what the pyspiel game pays the seat over the step. Every
+preset is also registered with Gymnasium
 (`gymnasium.make("fogboard_games/dark-hex-5-v0")`).
 
 `make_vec(preset, num_envs, opponent="random", seat=0, seed=...)` is the
 same seat in many games at once: a `gymnasium.vector.VectorEnv` stepping
 the batched engine (`fogboard_games.batch`) for every game it covers, the
 opponents' moves drawn for every row at once, finished rows restarted at
-the next step (docs/gym.md#the-vector-environment). Needs
-`pip install "fogboard_games[gym]"`.
+the next step (docs/gym.md#the-vector-environment). Needs gymnasium:
+`pip install ".[gym]"` from the checkout.
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ import pyspiel
 import fogboard_games
 from fogboard_games import batch
 from fogboard_games.batch import bots as batch_bots
+from fogboard_games.batch.env import FORMS, PROBE_ROWS, check_rows
 from fogboard_games.bots import make_bot
-from fogboard_games.core.guards import describe
-from fogboard_games.core.observer import INFO_STATE
+from fogboard_games.core.guards import describe, is_number
+from fogboard_games.core.observer import INFO_STATE, OBSERVATION
 from fogboard_games.core.registry import GAMES
 from fogboard_games.core.sampling import chance_outcome
 
@@ -42,10 +45,13 @@ try:
     from gymnasium.vector.utils import batch_space
 except ImportError as error:  # pragma: no cover - exercised in a subprocess by the tests
     raise ImportError(
-        f'fogboard_games.gym needs gymnasium, which is not installed ({error}): pip install "fogboard_games[gym]"'
+        f"fogboard_games.gym needs gymnasium, which is not installed ({error}): "
+        'pip install ".[gym]" from the fogboard_games checkout'
     ) from error
 
 __all__ = [
+    "DTYPES",
+    "FORMS",
     "ILLEGAL_ACTIONS",
     "OPPONENTS",
     "FogboardEnv",
@@ -62,19 +68,28 @@ __all__ = [
 # training loop, and check_env's unmasked samples, get a step, not an
 # exception), or "raise" a ValueError, the game untouched.
 ILLEGAL_ACTIONS = ("end", "raise")
+# The observation's dtypes (docs/gym.md#compact-observations): the batched
+# engine's names, less its bool, which uint8 matches byte for byte and which
+# would not hold the count pieces of most games.
+DTYPES = ("float32", "uint8")
 
 
-def observation_bounds(game: pyspiel.Game) -> tuple[np.ndarray, np.ndarray]:
-    """(low, high): the bounds of every entry of `game`'s information-state
-    tensor, 0 to 1 for a flag, a count piece's least to its most for a count
-    (the game's encoder says which: `Encoder.bounds`, each game's page,
-    #tensor-pieces)."""
-    return game.setup.encoder.bounds(INFO_STATE)
+def observation_bounds(
+    game: pyspiel.Game, observation: str = "information_state"
+) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high), float32: the bounds of every entry of `game`'s
+    information-state tensor (or with `observation="observation"` its
+    observation tensor), 0 to 1 for a flag, a count piece's least to its
+    most for a count (the game's encoder says which: `Encoder.bounds`, each
+    game's page, #tensor-pieces)."""
+    return game.setup.encoder.bounds(
+        INFO_STATE if observation == "information_state" else OBSERVATION
+    )
 
 
-def observation_high(game: pyspiel.Game) -> np.ndarray:
-    """The upper bound of every entry of `game`'s information-state tensor."""
-    return observation_bounds(game)[1]
+def observation_high(game: pyspiel.Game, observation: str = "information_state") -> np.ndarray:
+    """The upper bound of every entry of `game`'s tensor of the form (`observation_bounds`)."""
+    return observation_bounds(game, observation)[1]
 
 
 def _game(preset) -> pyspiel.Game:
@@ -91,6 +106,47 @@ def _game(preset) -> pyspiel.Game:
 
 def _is_int(x) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def check_seed(seed) -> int | None:
+    """`seed` as a Python int (gymnasium's seeding takes no numpy int), or
+    None; anything else refused before it reseeds or uses up anything."""
+    if seed is None:
+        return None
+    if not _is_int(seed) or seed < 0:
+        shown = seed.item() if isinstance(seed, np.generic) else seed  # (numpy's -1 as -1)
+        raise ValueError(f"seed must be None or an int >= 0, got {describe(shown)}")
+    return int(seed)
+
+
+def _check_illegal(illegal_action, illegal_reward) -> float:
+    """The reward of an illegal action, as a float, after both options are checked."""
+    if illegal_action not in ILLEGAL_ACTIONS:
+        raise ValueError(
+            f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, got {describe(illegal_action)}"
+        )
+    if not is_number(illegal_reward):  # (no bool, NaN or inf: a reward is paid as given)
+        raise ValueError(
+            f"illegal_reward must be a number (an int or a finite float), got {describe(illegal_reward)}"
+        )
+    return float(illegal_reward)
+
+
+def _observation_space(game: pyspiel.Game, observation, dtype) -> spaces.Box:
+    """The Box of the seat's tensor of the form `observation` in `dtype`
+    (None: float32), after both are checked (the batched engine's names)."""
+    if not isinstance(observation, str) or observation not in FORMS:
+        raise ValueError(
+            f"observation must be one of {', '.join(FORMS)}, got {describe(observation)}"
+        )
+    try:
+        dt = np.dtype(np.float32 if dtype is None else dtype)
+    except (TypeError, ValueError):  # (numpy's words for what it cannot read as a dtype)
+        dt = None
+    if dt is None or dt.name not in DTYPES:
+        raise ValueError(f"dtype must be None or one of {', '.join(DTYPES)}, got {describe(dtype)}")
+    low, high = observation_bounds(game, observation)
+    return spaces.Box(low.astype(dt), high.astype(dt), low.shape, dt)
 
 
 class FogboardEnv(gymnasium.Env):
@@ -115,6 +171,8 @@ class FogboardEnv(gymnasium.Env):
         illegal_action: str = "end",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        observation: str = "information_state",
+        dtype: str | None = None,
     ):
         self.game = _game(preset)
         n = self.game.num_players()
@@ -122,14 +180,9 @@ class FogboardEnv(gymnasium.Env):
             raise ValueError(
                 f"seat must be an int in 0..{n - 1} (a seat of {self.game}), got {describe(seat)}"
             )
-        if seed is not None and not _is_int(seed):
-            raise ValueError(f"seed must be None or an int, got {describe(seed)}")
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(
-                f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, got {describe(illegal_action)}"
-            )
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
-            raise ValueError(f"illegal_reward must be a number, got {describe(illegal_reward)}")
+        seed = check_seed(seed)
+        self.illegal_reward = _check_illegal(illegal_action, illegal_reward)
+        self.observation_space = _observation_space(self.game, observation, dtype)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be None or one of {', '.join(self.metadata['render_modes'])}, "
@@ -141,11 +194,9 @@ class FogboardEnv(gymnasium.Env):
         self.opponent = opponent
         self.opponent_options = dict(opponent_options or {})
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
+        self.form, self.dtype = observation, self.observation_space.dtype
         self._num_actions = self.game.num_distinct_actions()
-        size = self.game.information_state_tensor_size()
-        self.observation_space = spaces.Box(*observation_bounds(self.game), (size,), np.float32)
         self.action_space = spaces.Discrete(self._num_actions)
         self.opponents = self._make_opponents(0)  # a bad kind or option is refused here
         self.state = None
@@ -168,6 +219,7 @@ class FogboardEnv(gymnasium.Env):
         (from `make(..., seed=)` on the first reset)."""
         if options:  # refused before anything changes
             raise ValueError(f"reset takes no options, got {describe(options)}")
+        seed = check_seed(seed)
         if seed is None and self._first_seed is not None:
             seed = self._first_seed
         self._first_seed = None
@@ -251,7 +303,9 @@ class FogboardEnv(gymnasium.Env):
         return mask
 
     def _observation(self) -> np.ndarray:
-        return np.asarray(self.state.information_state_tensor(self.seat), np.float32)
+        if self.form == "observation":
+            return np.asarray(self.state.observation_tensor(self.seat), self.dtype)
+        return np.asarray(self.state.information_state_tensor(self.seat), self.dtype)
 
     def _info(self) -> dict:
         return {"action_mask": self._mask()}
@@ -275,7 +329,9 @@ def make(preset, opponent: str = "random", seat: int = 0, seed: int | None = Non
     bots (a kind of `fogboard_games.bots.make_bot`). `seed` seeds the
     first reset; `options`: `opponent_options` (the bots' options),
     `illegal_action` ("end" or "raise"), `illegal_reward` (-1.0),
-    `render_mode` ("ansi"). A preset's environment carries its Gymnasium
+    `render_mode` ("ansi"), `observation` ("information_state" or
+    "observation": the seat's tensor of that form), `dtype` (None: float32,
+    or "uint8"). A preset's environment carries its Gymnasium
     spec (as `gymnasium.make` gives it, without its wrappers)."""
     mode = options.get("render_mode")
     if isinstance(preset, str) and env_id(preset) in gymnasium.registry and mode in (None, "ansi"):
@@ -293,7 +349,8 @@ def make(preset, opponent: str = "random", seat: int = 0, seed: int | None = Non
 # vectorizes). The other kinds of `bots.make_bot` decide one pyspiel state
 # at a time in Python: stepping them row by row would undo the batching.
 OPPONENTS = batch_bots.KINDS
-VECTOR_DTYPES = ("float32", "uint8")  # the observation's; uint8 holds every count piece too
+# What the memory check of make_vec counts a row (docs/gym.md#memory).
+_KEPT = "with the seat's tensor kept and handed out at every step"
 
 
 class FogboardVectorEnv(VectorEnv):
@@ -319,6 +376,7 @@ class FogboardVectorEnv(VectorEnv):
         *,
         illegal_action: str = "end",
         illegal_reward: float = -1.0,
+        observation: str = "information_state",
         dtype: str | None = None,
     ):
         game = _game(preset)
@@ -329,26 +387,22 @@ class FogboardVectorEnv(VectorEnv):
             raise ValueError(
                 f"seat must be an int in 0..{n - 1} (a seat of {game}), got {describe(seat)}"
             )
-        if seed is not None and not _is_int(seed):
-            raise ValueError(f"seed must be None or an int, got {describe(seed)}")
+        seed = check_seed(seed)
         if not isinstance(opponent, str) or opponent not in OPPONENTS:
             raise ValueError(
                 f"the vector environment's opponents are one of {', '.join(OPPONENTS)} (batched "
                 f"bots, fogboard_games.batch.bots), got {describe(opponent)}; for a bot of "
                 "another kind use fogboard_games.gym.make"
             )
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(
-                f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, got {describe(illegal_action)}"
+        self.illegal_reward = _check_illegal(illegal_action, illegal_reward)
+        single = _observation_space(game, observation, dtype)
+        if num_envs > 2 * PROBE_ROWS:
+            check_rows(
+                "num_envs", int(num_envs), self._row_bytes(game, seat, observation, single), _KEPT
             )
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
-            raise ValueError(f"illegal_reward must be a number, got {describe(illegal_reward)}")
-        name = "float32" if dtype is None else dtype
-        if name not in VECTOR_DTYPES:
-            raise ValueError(
-                f"dtype must be None or one of {', '.join(VECTOR_DTYPES)}, got {describe(dtype)}"
-            )
-        self.engine = batch.make(game, batch_size=int(num_envs), seed=seed, dtype=name)
+        self.engine = batch.make(
+            game, batch_size=int(num_envs), seed=seed, observation=observation, dtype=single.dtype
+        )
         try:
             self._bot = batch_bots.make_bot(opponent, self.engine)
         except ValueError as error:  # (the heuristics of the boards and Parley)
@@ -356,12 +410,11 @@ class FogboardVectorEnv(VectorEnv):
                 f"{error}; fogboard_games.gym.make plays that bot, one game at a time"
             ) from None
         self.game, self.seat, self.opponent = game, int(seat), opponent
-        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
+        self.illegal_action = illegal_action
         self.num_envs = B = int(num_envs)
-        self.dtype = np.dtype(name)
-        A, size = game.num_distinct_actions(), game.information_state_tensor_size()
-        low, high = (b.astype(self.dtype) for b in observation_bounds(game))
-        self.single_observation_space = spaces.Box(low, high, (size,), self.dtype)
+        self.form, self.dtype = observation, single.dtype
+        A = game.num_distinct_actions()
+        self.single_observation_space = single
         self.single_action_space = spaces.Discrete(A)
         self.observation_space = batch_space(self.single_observation_space, B)
         self.action_space = batch_space(self.single_action_space, B)
@@ -381,8 +434,7 @@ class FogboardVectorEnv(VectorEnv):
         `make_vec(..., seed=)` on the first reset)."""
         if options:
             raise ValueError(f"reset takes no options, got {describe(options)}")
-        if seed is not None and not _is_int(seed):
-            raise ValueError(f"seed must be None or an int, got {describe(seed)}")
+        seed = check_seed(seed)
         if seed is None and self._first_seed is not None:
             seed = self._first_seed
         self._first_seed = None
@@ -451,6 +503,16 @@ class FogboardVectorEnv(VectorEnv):
 
     # ---- inside --------------------------------------------------------------------
 
+    @staticmethod
+    def _row_bytes(game: pyspiel.Game, seat: int, form: str, single: spaces.Box) -> int:
+        """Bytes a row takes (`_KEPT`): the engine's with the seat's tensor
+        read (`batch.Env.row_bytes`), the observation and the mask a step
+        hands out, and this environment's own arrays (two 8-byte, two bool)."""
+        # (batch.make picks the engine's class by the game: one row to learn which)
+        engine = type(batch.make(game, batch_size=1, observation=form, dtype=single.dtype))
+        handed = single.shape[0] * single.dtype.itemsize + game.num_distinct_actions()
+        return engine.row_bytes(game, form, single.dtype, seat=int(seat)) + handed + 18
+
     def _opponent_actions(self, state: batch.State) -> np.ndarray:
         """(B,) int64: the opponents' actions in every row of the engine's
         snapshot `state` (only the rows where an opponent moves are played),
@@ -482,7 +544,9 @@ class FogboardVectorEnv(VectorEnv):
             self._ply(self._opponent_actions(state), opponents)
 
     def _observation(self) -> np.ndarray:
-        """(B, D): the seat's information-state tensor in every row (a new array)."""
+        """(B, D): the seat's tensor of the form in every row (a new array)."""
+        if self.form == "observation":
+            return self.engine.observation_tensor(self.seat)
         return self.engine.information_state_tensor(self.seat)
 
     def _infos(self, open_rows: np.ndarray) -> dict:
@@ -513,6 +577,8 @@ def make_vec(
     pyspiel game of ours that `fogboard_games.batch.make` covers), the agent
     in `seat` of each against `opponent` ("random", or "heuristic" where
     fogboard_games.batch.bots has it batched). `options`:
-    `illegal_action` ("end" or "raise"), `illegal_reward` (-1.0), `dtype`
-    (None: float32, or "uint8") of the observations."""
+    `illegal_action` ("end" or "raise"), `illegal_reward` (-1.0),
+    `observation` ("information_state" or "observation") and `dtype` (None:
+    float32, or "uint8") of the observations. A `num_envs` whose rows would
+    not fit in the memory available is refused (docs/gym.md#memory)."""
     return FogboardVectorEnv(preset, num_envs, opponent, seat, seed, **options)

@@ -4,8 +4,8 @@
 observing their information-state tensors and an action mask; chance is
 sampled inside, so no chance node reaches an agent. It is our own thin
 adapter, not shimmy's, which reloads our games without their parameters.
-Needs `pip install "fogboard_games[pettingzoo]"`; the module imports the
-real package absolutely, so it never shadows it.
+Needs pettingzoo: `pip install ".[pettingzoo]"` from the checkout; the
+module imports the real package absolutely, so it never shadows it.
 """
 
 from __future__ import annotations
@@ -29,8 +29,11 @@ try:
 except ImportError as error:  # pragma: no cover - exercised in a subprocess by the tests
     raise ImportError(
         "fogboard_games.pettingzoo needs pettingzoo and gymnasium, which are not "
-        f'installed ({error}): pip install "fogboard_games[pettingzoo]"'
+        f'installed ({error}): pip install ".[pettingzoo]" from the fogboard_games checkout'
     ) from error
+
+# (after the check above: fogboard_games.gym needs gymnasium, which the extra brings)
+from fogboard_games.gym import check_seed  # noqa: E402
 
 __all__ = ["FogboardAECEnv", "env", "raw_env"]
 
@@ -94,7 +97,7 @@ class FogboardAECEnv(AECEnv):
         self.action_spaces = {
             agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents
         }
-        self.np_random, self.np_random_seed = seeding.np_random(seed)
+        self.np_random, self.np_random_seed = seeding.np_random(check_seed(seed))
         self.game_state = None
         self.agents = []
 
@@ -107,6 +110,7 @@ class FogboardAECEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new game. `seed` reseeds the chance RNG; without it the RNG
         goes on from where it was (from `env(..., seed=)` on the first reset)."""
+        seed = check_seed(seed)  # (a bad seed is refused before anything changes)
         if seed is not None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         self.game_state = self.game.new_initial_state()

@@ -12,6 +12,7 @@ and the compact one).
 from __future__ import annotations
 
 import copy
+import re
 
 import numpy as np
 import pyspiel
@@ -29,6 +30,7 @@ from batch_checks import (
 import fogboard_games
 from fogboard_games import batch
 from fogboard_games.__main__ import main
+from fogboard_games.batch import env as batch_env
 from fogboard_games.batch.observations import Store
 from fogboard_games.bench import random_actions
 
@@ -382,6 +384,56 @@ def test_forms_and_dtypes_are_checked():
     assert batch.make("liars-dice-1", dtype="bool").reset().observation.dtype == bool
     env = batch.make("phantom-ttt-3", batch_size=2, observation="observation", dtype=np.uint8)
     assert env.reset().observation.shape == (2, 30) and env.dtype == np.uint8
+
+
+@pytest.mark.parametrize("preset", ["parley", "liars-dice-table", "dark-hex-5"])
+def test_a_batch_size_beyond_the_memory_available_is_refused_naming_the_bytes(preset):
+    for huge in (10**12, 10**400):
+        with pytest.raises(ValueError) as refused:
+            batch.make(preset, batch_size=huge)
+        message = str(refused.value)
+        assert "\n" not in message
+        rows = "1,000,000,000,000" if huge == 10**12 else "more than 2\\*\\*1328"
+        assert re.fullmatch(
+            rf"a batch_size of {rows} rows would take (more than 2\*\*\d+|[\d,]+) bytes "
+            r"\([\d,]+ a row before any tensor is read\), more than the [\d,]+ bytes of memory "
+            r"available on this machine: at most [\d,]+ rows fit in it",
+            message,
+        ), message
+
+
+@pytest.mark.parametrize("preset", ["phantom-ttt-3", "liars-dice", "mind-bluff", "parley-tiny"])
+def test_the_bytes_a_row_named_are_what_a_row_takes_and_the_bound_is_the_memory(
+    preset, monkeypatch
+):
+    """The estimate a refusal names is what each further row takes in play
+    (memory_per_row, the fixed part shared out cancelled by two sizes), and a
+    batch is refused just past the memory available, not before."""
+    taken = []
+    for rows in (100, 200):
+        env = batch.make(preset, batch_size=rows, seed=0)
+        state = env.reset()
+        rng = np.random.default_rng(0)
+        for _ in range(5):
+            state = env.step(random_actions(rng, state.legal_action_mask))
+        taken.append(env.memory_per_row() * rows)
+    per_row = (taken[1] - taken[0]) / 100
+    monkeypatch.setattr(batch_env, "available_memory", lambda: 10**6)
+    with pytest.raises(ValueError, match=r"before any tensor is read") as refused:
+        batch.make(preset, batch_size=10**6)
+    named = int(re.search(r"\(([\d,]+) a row", str(refused.value)).group(1).replace(",", ""))
+    assert named == pytest.approx(per_row, abs=1)
+    monkeypatch.setattr(batch_env, "available_memory", lambda: 100 * named)
+    assert batch.make(preset, batch_size=100).batch_size == 100
+    with pytest.raises(ValueError, match="at most 100 rows fit"):
+        batch.make(preset, batch_size=101)
+    monkeypatch.setattr(batch_env, "available_memory", lambda: None)  # no bound known
+    assert batch.make(preset, batch_size=101).batch_size == 101
+
+
+def test_the_memory_available_is_read_from_the_machine():
+    available = batch_env.available_memory()
+    assert isinstance(available, int) and available > 2**20
 
 
 def test_bench_batch_runs_on_a_tiny_budget(capsys):

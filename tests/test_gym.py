@@ -213,6 +213,19 @@ def test_an_illegal_action_can_raise_instead_leaving_the_episode_running():
         ({"illegal_reward": "x"}, "illegal_reward must be a number"),
         ({"render_mode": "human"}, "render_mode must be None or one of ansi"),
         ({"seed": 1.5}, "seed must be None or an int"),
+        ({"seed": -1}, "seed must be None or an int >= 0, got -1"),
+        ({"seed": True}, "seed must be None or an int >= 0, got true"),
+        ({"illegal_reward": float("nan")}, "illegal_reward must be a number .* got NaN"),
+        ({"illegal_reward": float("inf")}, "illegal_reward must be a number .* got Infinity"),
+        ({"illegal_reward": -float("inf")}, "illegal_reward must be a number .* got -Infinity"),
+        ({"illegal_reward": True}, "illegal_reward must be a number .* got true"),
+        (
+            {"illegal_reward": 10**400},
+            "illegal_reward must be a number .* got <an int of 1329 bits>",
+        ),
+        ({"observation": "view"}, "observation must be one of information_state, observation"),
+        ({"dtype": "bool"}, 'dtype must be None or one of float32, uint8, got "bool"'),
+        ({"dtype": "float64"}, "dtype must be None or one of float32, uint8"),
     ],
 )
 def test_bad_arguments_are_refused_by_name(kwargs, message):
@@ -241,7 +254,8 @@ def test_missing_gymnasium_names_the_extra():
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
-    assert 'pip install "fogboard_games[gym]"' in out
+    # (the package is on no index: the extra is installed from the checkout)
+    assert 'pip install ".[gym]"' in out and "fogboard_games[" not in out
 
 
 def test_bounds_hold_on_the_conformance_configurations_too():
@@ -253,3 +267,84 @@ def test_bounds_hold_on_the_conformance_configurations_too():
                 steps, _ = episode(env, seed=seat)
                 for obs, _, _ in steps:
                     assert env.observation_space.contains(obs), (short, params)
+
+
+# What a hostile caller passes as a seed: negative, a float, a string, NaN, a
+# list, a bool (an int to Python, never a seed here), a negative numpy int.
+BAD_SEEDS = [-1, 1.5, "3", float("nan"), [1], True, np.int64(-1)]
+
+
+def test_a_bad_seed_is_refused_by_name_and_the_next_reset_is_the_game_it_would_have_been():
+    env, twin = fgym.make("liars-dice", seed=5), fgym.make("liars-dice", seed=5)
+    for bad in BAD_SEEDS:
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0, got "):
+            env.reset(seed=bad)
+    # make's seed is not used up by the refusals: the first reset plays its game.
+    assert np.array_equal(env.reset()[0], twin.reset()[0])
+    assert env.state.history() == twin.state.history()
+    for bad in BAD_SEEDS:
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0"):
+            env.reset(seed=bad)
+    env.reset(), twin.reset()  # the RNG goes on where it was
+    assert env.state.history() == twin.state.history()
+    for bad in BAD_SEEDS:
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0"):
+            fgym.make("liars-dice", seed=bad)
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0"):
+            gymnasium.make(fgym.env_id("liars-dice"), seed=bad)
+    # A numpy int is a seed (gymnasium's seeding takes Python ints only).
+    numpy_seeded, plain = fgym.make("liars-dice", seed=np.int64(5)), fgym.make("liars-dice")
+    numpy_seeded.reset(), plain.reset(seed=5)
+    assert numpy_seeded.state.history() == plain.state.history()
+    numpy_seeded.reset(seed=np.uint8(6)), plain.reset(seed=6)
+    assert numpy_seeded.state.history() == plain.state.history()
+
+
+# The compact observations (docs/gym.md#compact-observations): the seat's
+# observation tensor, and either tensor in uint8.
+COMPACT = [("observation", None), ("observation", "uint8"), ("information_state", "uint8")]
+
+
+@pytest.mark.parametrize("form, dtype", COMPACT)
+@pytest.mark.parametrize("preset", sorted(fogboard_games.PRESETS))
+def test_a_compact_observation_passes_check_env_and_is_the_seats_tensor(preset, form, dtype):
+    game = fogboard_games.load(preset)
+    seat = game.num_players() - 1
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        options = dict(observation=form, dtype=dtype)
+        check_env(gymnasium.make(fgym.env_id(preset), seed=3, **options).unwrapped)
+        check_env(fgym.make(preset, seat=seat, **options))
+    assert not [str(w.message) for w in caught if "gymnasium" in w.filename + str(w.message)]
+    env = fgym.make(preset, seat=seat, observation=form, dtype=dtype)
+    space, want = env.observation_space, np.dtype(dtype or np.float32)
+    size = game.observation_tensor_size() if form == "observation" else None
+    assert space.shape == (size or game.information_state_tensor_size(),)
+    assert space.dtype == want and (env.form, env.dtype) == (form, want)
+    low, high = fgym.observation_bounds(game, form)
+    assert np.array_equal(space.low, low) and np.array_equal(space.high, high)
+    rng = np.random.default_rng(seat)
+    obs, info = env.reset(seed=seat)
+    terminated, steps = False, 0
+    while True:
+        state = env.state
+        if form == "observation":
+            tensor = state.observation_tensor(seat)
+        else:
+            tensor = state.information_state_tensor(seat)
+        assert obs.dtype == want and space.contains(obs)
+        assert (obs == np.asarray(tensor)).all()  # every value kept exactly
+        if terminated:
+            break
+        obs, _, terminated, _, info = env.step(legal_choice(rng, info))
+        steps += 1
+    assert steps and env.state.is_terminal()
+
+
+def test_the_observation_form_is_the_small_one():
+    parley = fogboard_games.load("parley")
+    full = fgym.make(parley)
+    small = fgym.make(parley, observation="observation", dtype="uint8")
+    assert full.observation_space.shape == (parley.information_state_tensor_size(),)
+    assert small.observation_space.shape == (parley.observation_tensor_size(),)
+    assert small.reset(seed=0)[0].nbytes * 50 < full.reset(seed=0)[0].nbytes

@@ -5,6 +5,7 @@ refusals."""
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -15,6 +16,7 @@ gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.utils import env_checker, passive_env_checker  # noqa: E402
 
 from fogboard_games import gym as fogboard_gym  # noqa: E402
+from fogboard_games.batch import env as batch_env  # noqa: E402
 from fogboard_games.core import registry  # noqa: E402
 
 PRESETS = list(registry.PRESETS)  # (batch.make covers every one)
@@ -30,9 +32,23 @@ def _masked(rng, mask):
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_row_is_the_pyspiel_game_with_the_agents_moves(preset):
     """The first and the last seat (Liar's Dice's four: seat 3; Parley's five: 4)."""
+    rows_replayed(preset)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_row_of_the_compact_observation_is_the_seats_observation_tensor(preset):
+    """docs/gym.md#compact-observations: the seat's observation tensor in uint8."""
+    rows_replayed(preset, observation="observation", dtype="uint8")
+
+
+def rows_replayed(preset, observation="information_state", dtype=None):
+    """Every row replayed in pyspiel at every step, for the first and the last seat."""
     game = registry.load(preset)
     for seat in (0, game.num_players() - 1):
-        env = fogboard_gym.make_vec(preset, 4, seat=seat, seed=seat)
+        env = fogboard_gym.make_vec(
+            preset, 4, seat=seat, seed=seat, observation=observation, dtype=dtype
+        )
+        assert env.engine.form == observation
         obs, info = env.reset()
         rng = np.random.default_rng(seat)
         mine = [[] for _ in range(env.num_envs)]  # the agent's actions this episode, by row
@@ -42,7 +58,10 @@ def test_every_row_is_the_pyspiel_game_with_the_agents_moves(preset):
             assert obs in env.observation_space
             for row in range(env.num_envs):
                 state = env.engine.to_pyspiel(row)
-                assert np.array_equal(obs[row], state.information_state_tensor(seat))
+                if observation == "observation":
+                    assert np.array_equal(obs[row], state.observation_tensor(seat))
+                else:
+                    assert np.array_equal(obs[row], state.information_state_tensor(seat))
                 mask = info["action_mask"][row]
                 if state.is_terminal():
                     assert not mask.any()
@@ -116,9 +135,11 @@ def test_spaces_shapes_and_dtypes_of_every_preset(preset):
     env_checker checks no VectorEnv): the spaces valid and the single env's
     batched, what reset and step return in them, with the declared shapes and
     dtypes, in both observation dtypes, and a seeded reset deterministic."""
-    single = fogboard_gym.make(preset)
-    for dtype in (None, "uint8"):
-        env = fogboard_gym.make_vec(preset, 3, seed=1, dtype=dtype)
+    for form, dtype in [
+        (f, d) for f in ("information_state", "observation") for d in (None, "uint8")
+    ]:
+        single = fogboard_gym.make(preset, observation=form, dtype=dtype)
+        env = fogboard_gym.make_vec(preset, 3, seed=1, observation=form, dtype=dtype)
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # (gymnasium's checks warn rather than raise)
             for space in (env.single_observation_space, env.observation_space):
@@ -126,12 +147,13 @@ def test_spaces_shapes_and_dtypes_of_every_preset(preset):
             for space in (env.single_action_space, env.action_space):
                 env_checker.check_action_space(space)
             passive_env_checker.check_obs(env.reset(seed=2)[0], env.observation_space, "reset")
-        again = fogboard_gym.make_vec(preset, 3, seed=1, dtype=dtype)
+        again = fogboard_gym.make_vec(preset, 3, seed=1, observation=form, dtype=dtype)
         assert np.array_equal(again.reset(seed=2)[0], env.reset(seed=2)[0])
         want = np.dtype(np.float32 if dtype is None else dtype)
         space = env.single_observation_space
         assert space.shape == single.observation_space.shape and space.dtype == want
         assert np.array_equal(space.high, single.observation_space.high.astype(want))
+        assert space == single.observation_space  # the single environment's, form and dtype
         assert env.single_action_space == single.action_space
         assert env.observation_space == gymnasium.vector.utils.batch_space(space, 3)
         A = env.single_action_space.n
@@ -199,6 +221,20 @@ def test_an_illegal_action_ends_the_row_or_raises_changing_nothing(preset):
         (dict(preset="parley", num_envs=2, seat=5), r"seat must be an int in 0..4"),
         (dict(preset="phantom-ttt-3", num_envs=2, dtype="bool"), "dtype must be None or one of"),
         (dict(preset="phantom-ttt-3", num_envs=2, illegal_action="x"), "illegal_action must be"),
+        (dict(preset="phantom-ttt-3", num_envs=2, seed=-1), r"seed must be None or an int >= 0"),
+        (dict(preset="phantom-ttt-3", num_envs=2, seed=True), "seed must be None or an int >= 0"),
+        (
+            dict(preset="phantom-ttt-3", num_envs=2, illegal_reward=float("nan")),
+            "illegal_reward must be a number .* got NaN",
+        ),
+        (
+            dict(preset="phantom-ttt-3", num_envs=2, illegal_reward=-float("inf")),
+            "illegal_reward must be a number .* got -Infinity",
+        ),
+        (
+            dict(preset="phantom-ttt-3", num_envs=2, observation="view"),
+            "observation must be one of information_state, observation",
+        ),
     ],
 )
 def test_bad_arguments_are_refused_by_name(kwargs, words):
@@ -228,3 +264,80 @@ def test_heuristic_opponents_play_the_scalar_heuristics_moves(preset):
                     checked += 1
                 replay.apply_action(action)
     assert checked > 50
+
+
+# What a hostile caller passes as a seed (tests/test_gym.py's BAD_SEEDS).
+BAD_SEEDS = [-1, 1.5, "3", float("nan"), [1], True, np.int64(-1)]
+
+
+def test_a_bad_seed_is_refused_by_name_and_the_next_reset_is_the_games_it_would_have_been():
+    env = fogboard_gym.make_vec("liars-dice", 3, seed=5)
+    twin = fogboard_gym.make_vec("liars-dice", 3, seed=5)
+    for bad in BAD_SEEDS:
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0, got "):
+            env.reset(seed=bad)
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0"):
+            fogboard_gym.make_vec("liars-dice", 3, seed=bad)
+    # make_vec's seed is not used up by the refusals: the first reset plays its games.
+    assert np.array_equal(env.reset()[0], twin.reset()[0])
+    histories = [env.engine.history_of(r) for r in range(3)]
+    assert histories == [twin.engine.history_of(r) for r in range(3)]
+    for bad in BAD_SEEDS:
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0"):
+            env.reset(seed=bad)
+    assert [env.engine.history_of(r) for r in range(3)] == histories  # no row changed
+    env.reset(), twin.reset()  # the RNGs go on where they were
+    assert [env.engine.history_of(r) for r in range(3)] == [
+        twin.engine.history_of(r) for r in range(3)
+    ]
+    env.reset(seed=np.int64(9)), twin.reset(seed=9)  # a numpy int is a seed
+    assert [env.engine.history_of(r) for r in range(3)] == [
+        twin.engine.history_of(r) for r in range(3)
+    ]
+
+
+def test_a_num_envs_beyond_the_memory_available_is_refused_naming_the_bytes():
+    with pytest.raises(ValueError) as refused:
+        fogboard_gym.make_vec("parley", 10**12)
+    message = str(refused.value)
+    assert "\n" not in message
+    assert re.fullmatch(
+        r"a num_envs of 1,000,000,000,000 rows would take [\d,]+ bytes \([\d,]+ a row with "
+        r"the seat's tensor kept and handed out at every step\), more than the [\d,]+ bytes of "
+        r"memory available on this machine: at most [\d,]+ rows fit in it",
+        message,
+    ), message
+
+
+@pytest.mark.parametrize("preset", ["phantom-ttt-3", "liars-dice", "parley-tiny"])
+@pytest.mark.parametrize("form", ["information_state", "observation"])
+def test_the_bytes_a_row_named_are_what_a_row_takes_and_the_bound_is_the_memory(
+    preset, form, monkeypatch
+):
+    """The estimate a refusal names is what each further row takes once stepped
+    (the engine's memory_per_row, the observation and mask handed out, the
+    environment's own arrays), and a batch is refused just past the bound."""
+    taken = []
+    for rows in (64, 128):
+        env = fogboard_gym.make_vec(preset, rows, seed=0, observation=form)
+        obs, info = env.reset()
+        rng = np.random.default_rng(0)
+        for _ in range(8):
+            obs, _, _, _, info = env.step(_masked(rng, info["action_mask"]))
+        kept = env.engine.memory_per_row() * rows + obs.nbytes + info["action_mask"].nbytes
+        taken.append(
+            kept + sum(a.nbytes for a in (env._rows, env._paid, env._early, env._autoreset))
+        )
+    per_row = (taken[1] - taken[0]) / 64
+    monkeypatch.setattr(batch_env, "available_memory", lambda: 100 * 10**6)
+    with pytest.raises(ValueError, match=r"would take [\d,]+ bytes") as refused:
+        fogboard_gym.make_vec(preset, 10**6, observation=form)
+    named = int(re.search(r"\(([\d,]+) a row", str(refused.value)).group(1).replace(",", ""))
+    assert named == pytest.approx(per_row, rel=0.03)
+    # The bound: exactly the memory available fits, a row more does not.
+    monkeypatch.setattr(batch_env, "available_memory", lambda: 100 * named)
+    assert fogboard_gym.make_vec(preset, 100, observation=form).num_envs == 100
+    with pytest.raises(ValueError, match="at most 100 rows fit"):
+        fogboard_gym.make_vec(preset, 101, observation=form)
+    monkeypatch.setattr(batch_env, "available_memory", lambda: None)  # no bound known
+    assert fogboard_gym.make_vec(preset, 101, observation=form).num_envs == 101

@@ -5,9 +5,11 @@ refusals."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -21,7 +23,8 @@ from pettingzoo.test import api_test  # noqa: E402
 from fogboard_games.pettingzoo import FogboardAECEnv, env  # noqa: E402
 
 # api_test warns about every dict observation (it whitelists PettingZoo's own
-# classic environments by name); any other warning is about our data.
+# classic environments by name); any other warning is about our data. These are
+# the warnings docs/pettingzoo.md#api_tests-warnings lists, exactly.
 DICT_OBSERVATION_WARNINGS = {
     "Observation is not a NumPy array",
     "Observation space for each agent probably should be gymnasium.spaces.box or "
@@ -59,6 +62,17 @@ def test_pettingzoo_api_test_passes(preset):
         api_test(aec, num_cycles=cycles, verbose_progress=False)
     others = {str(w.message) for w in caught} - DICT_OBSERVATION_WARNINGS
     assert not others, others
+    # Exactly the documented ones, every one of them api_test's own, as UserWarnings.
+    assert {str(w.message) for w in caught} == DICT_OBSERVATION_WARNINGS
+    assert {w.category for w in caught} == {UserWarning}
+    assert {Path(w.filename).parts[-3:] for w in caught} == {("pettingzoo", "test", "api_test.py")}
+
+
+def test_the_documented_warnings_are_the_ones_the_api_test_asserts():
+    page = (Path(__file__).parents[1] / "docs" / "pettingzoo.md").read_text(encoding="utf-8")
+    section = page.split("## api_test's warnings", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"^- \*\*`([^`]+)`\*\*", section, re.M))
+    assert listed == DICT_OBSERVATION_WARNINGS
 
 
 @pytest.mark.parametrize("preset", sorted(fogboard_games.PRESETS))
@@ -238,4 +252,27 @@ def test_our_module_does_not_shadow_pettingzoo_and_says_what_to_install():
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
-    assert 'pip install "fogboard_games[pettingzoo]"' in out
+    # (the package is on no index: the extra is installed from the checkout)
+    assert 'pip install ".[pettingzoo]"' in out and "fogboard_games[" not in out
+
+
+# What a hostile caller passes as a seed (tests/test_gym.py's BAD_SEEDS).
+BAD_SEEDS = [-1, 1.5, "3", float("nan"), [1], True, np.int64(-1)]
+
+
+def test_a_bad_seed_is_refused_by_name_and_the_next_reset_is_the_game_it_would_have_been():
+    aec, twin = env("liars-dice", seed=5), env("liars-dice", seed=5)
+    for bad in BAD_SEEDS:
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0, got "):
+            env("liars-dice", seed=bad)
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0"):
+            aec.reset(seed=bad)
+    aec.reset(), twin.reset()  # the construction's seed: the same game
+    assert aec.unwrapped.game_state.history() == twin.unwrapped.game_state.history()
+    for bad in BAD_SEEDS:
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0"):
+            aec.reset(seed=bad)
+    aec.reset(), twin.reset()  # the RNG goes on where it was
+    assert aec.unwrapped.game_state.history() == twin.unwrapped.game_state.history()
+    aec.reset(seed=np.int64(9)), twin.reset(seed=9)  # a numpy int is a seed
+    assert aec.unwrapped.game_state.history() == twin.unwrapped.game_state.history()

@@ -8,6 +8,8 @@ and `parley.py`, which derive their engines from `Env`;
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pyspiel
 
@@ -19,6 +21,48 @@ TERMINAL = int(pyspiel.PlayerId.TERMINAL)  # -4: the current player of a finishe
 # rl_environment convention) or its observation tensor (the seat's view now).
 FORMS = ("information_state", "observation")
 DTYPES = ("float32", "uint8", "bool")  # bool only where every value is 0 or 1
+# A batch too big for the machine is refused before numpy would run out of
+# memory part way (docs/batch.md#memory-per-row): what a row takes is measured
+# on two probes of this many rows and twice as many (their difference is what
+# each further row adds: the fixed tables and per-batch arrays cancel out).
+PROBE_ROWS = 16
+_ROW_BYTES: dict = {}  # (class, game, form, dtype, seat read) -> bytes a row, measured once
+
+
+def available_memory() -> int | None:
+    """Bytes of memory the machine has available for new allocations: Linux's
+    MemAvailable (/proc/meminfo), else its physical memory (os.sysconf),
+    else None (no bound known: nothing is refused)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def check_rows(name: str, rows: int, per_row: int, what: str) -> None:
+    """Refuse `rows` rows of `per_row` bytes each (`what` says what is
+    counted) with a one-line ValueError naming the bytes and the bound, when
+    they exceed the memory available (`available_memory`)."""
+    bound = available_memory()
+    need = rows * per_row
+    if bound is not None and need > bound:
+        raise ValueError(
+            f"a {name} of {_count(rows)} rows would take {_count(need)} bytes ({per_row:,} a "
+            f"row {what}), more than the {bound:,} bytes of memory available on this machine: "
+            f"at most {bound // per_row:,} rows fit in it"
+        )
+
+
+def _count(n: int) -> str:
+    # (digits of an int past 64 bits say nothing more, and past 4,300 Python refuses them)
+    return f"{n:,}" if n.bit_length() <= 64 else f"more than 2**{n.bit_length() - 1}"
 
 
 class State:
@@ -117,6 +161,9 @@ class Env:
             raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
         self.game = game
         self.form, self.dtype = self._check_form(game, observation, dtype)
+        if batch_size > 2 * PROBE_ROWS:  # (the probes themselves are not checked)
+            per_row = type(self).row_bytes(game, self.form, self.dtype)
+            check_rows("batch_size", int(batch_size), per_row, "before any tensor is read")
         self.batch_size = B = int(batch_size)
         self.rng = np.random.default_rng(seed)
         # One spare column per row: a step writes every row's action at its
@@ -266,6 +313,31 @@ class Env:
                     a = a.base
                 blocks[id(a)] = a
         return -(-sum(a.nbytes for a in blocks.values()) // self.batch_size)
+
+    @classmethod
+    def row_bytes(cls, game, observation="information_state", dtype=None, seat=None) -> int:
+        """Bytes each row of this engine adds (`memory_per_row` without the
+        per-batch share): measured once per game, form and dtype on two small
+        probes, each played to the end of its games (what a step makes on
+        first use, at a row's first pay or end, counted too). With `seat`,
+        after a read of that seat's tensor of the form too (its store made
+        and filled), as a caller reading it keeps."""
+        from fogboard_games.batch.bots import random_actions  # (bots.py imports this module)
+
+        dt = np.dtype(np.float32 if dtype is None else dtype)
+        key = (cls, str(game), observation, dt.name, seat)
+        if key not in _ROW_BYTES:
+            kept = []
+            for rows in (PROBE_ROWS, 2 * PROBE_ROWS):
+                probe = cls(game, rows, 0, observation, dt)
+                state = probe.reset()
+                while not state.terminated.all():  # (every game has a bounded length)
+                    state = probe.step(random_actions(probe.rng, state.legal_action_mask))
+                if seat is not None:
+                    probe._seat_tensor(observation, seat)
+                kept.append(probe.memory_per_row() * rows)
+            _ROW_BYTES[key] = max(1, -(-(kept[1] - kept[0]) // PROBE_ROWS))
+        return _ROW_BYTES[key]
 
     # ---- shared machinery -----------------------------------------------------
 
