@@ -13,7 +13,7 @@ and caches every node, the later ones stay in C++. At iterations 1, 2, 5,
 10, 20, 50, ... and at the last it prints how far the average policy is
 from an equilibrium, and the time spent so far (solving and measuring);
 at the end it plots every curve on log-log axes into `--plot` (a PNG, when
-matplotlib is installed: `pip install "fogboard_games[plot]"`).
+matplotlib is installed: `pip install ".[plot]"` from the checkout).
 
 What the numbers mean:
 
@@ -93,7 +93,7 @@ def plot(curves: dict[str, tuple[str, list]], path: str) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print('no plot: matplotlib is not installed (pip install "fogboard_games[plot]")')
+        print('no plot: matplotlib is not installed (pip install ".[plot]" from the checkout)')
         return
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for name, (measure, rows) in curves.items():
