@@ -141,7 +141,7 @@ def test_every_bad_argument_is_refused_in_one_line(argv, message, capsys):
 
 
 BAD_REVIEWS = {
-    "deep": ("[" * 100000, "nested deeper than 32 levels at char 32; a review nests a few"),
+    "deep": ("[" * 100000, "nests deeper than 32 levels at char 32; a review nests a few"),
     "huge int": ('{"a": ' + "9" * 5000 + "}", "an int of 5000 digits; a review's ints have at"),
     "long negative int": ('{"a": -' + "9" * 30 + "}", "an int of 30 digits"),
     "not UTF-8": (b'{"format": "\xff"}', "byte 12 (0xff) is not UTF-8; a review is UTF-8 JSON"),
@@ -176,6 +176,27 @@ def test_review_reads_a_review_saved_with_a_byte_order_mark(tmp_path, capsys):
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(state.review()).encode())
     assert main(["review", str(path)]) == 0
     assert capsys.readouterr().out.startswith("fogboard_dark_hex(")
+
+
+def test_review_refuses_a_key_given_twice_as_the_replay_reader_does(tmp_path, capsys):
+    """json.loads keeps the last of two keys: a file could show `review` one game
+    and another reader another. Both readers refuse it by the one parse_json."""
+    from fogboard_games.boards import replay
+    from fogboard_games.core.testing import finished_game
+
+    game = fogboard_games.load("dark-hex-4")
+    review = finished_game(game, 3).review()
+    other = finished_game(game, 4).review()
+    # One object holding both games' keys: json.loads would read the second game.
+    path = tmp_path / "twice.json"
+    path.write_text(json.dumps(review)[:-1] + ", " + json.dumps(other)[1:])
+    assert json.loads(path.read_text()) == other and fogboard_games.load_review(other)
+    err = refusal(["review", str(path)], capsys)
+    assert "duplicate JSON key 'format'; each key is given once" in err, err
+    state = finished_game(game, 3)
+    twice = replay.dumps(state).replace('"protocol":', '"protocol": 2, "protocol":', 1)
+    with pytest.raises(replay.ReplayError, match="duplicate JSON key 'protocol'; each key is"):
+        replay.loads(twice)
 
 
 def test_review_refuses_a_missing_file_and_a_folder(tmp_path, capsys):

@@ -25,7 +25,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
 from fogboard_games import play
-from fogboard_games.core.guards import quoted, shortened
+from fogboard_games.core.guards import JSONTextError, parse_json, quoted, shortened
 from fogboard_games.pages.replay import replay_page
 
 HOST = "127.0.0.1"
@@ -311,11 +311,13 @@ def handler(web: WebGame, preset: str, opponent: str):
                 )
             raw = self.rfile.read(int(length))
             try:
-                body = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, ValueError, RecursionError):
+                body = parse_json(raw.decode("utf-8"), 'a move {"move": "..."}')
+            except UnicodeDecodeError:
                 raise Refused(
-                    HTTPStatus.BAD_REQUEST, 'the body is not JSON; send {"move": "..."}'
+                    HTTPStatus.BAD_REQUEST, 'the body is not UTF-8 JSON; send {"move": "..."}'
                 ) from None
+            except JSONTextError as e:  # (a key given twice too: which move would it be?)
+                raise Refused(HTTPStatus.BAD_REQUEST, f"the body: {e}") from None
             if not isinstance(body, dict):
                 raise Refused(HTTPStatus.BAD_REQUEST, 'the body is not an object {"move": "..."}')
             unknown = sorted(set(body) - set(FIELDS))
