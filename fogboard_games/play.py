@@ -266,10 +266,11 @@ def read_review(path: str):
     """
     where = f"cannot read a review from {path}"
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_REVIEW_BYTES + 1)
+        data = files.read_regular(path, MAX_REVIEW_BYTES)  # (never a pipe: it would block)
     except OSError as e:
-        raise PlayError(f"{where}: {e.strerror or e}") from None
+        raise PlayError(
+            f"{where}: {e.strerror or e}; a review is a file as play --save writes it"
+        ) from None
     if len(data) > MAX_REVIEW_BYTES:
         raise PlayError(f"{where}: larger than {MAX_REVIEW_BYTES} bytes; a review is a few kB")
     bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0  # (as editors write)
@@ -312,11 +313,13 @@ def truth_replay(path: str) -> str:
 def html_replay(path: str, out: str) -> str:
     """Write the replay page of a saved review to `out` (docs/pages.md): the
     review is checked through the rules first, as `review FILE` checks it,
-    and `out` is refused before any work if it cannot be written."""
+    and `out` is refused before any work if it cannot be written or is the
+    review itself."""
     from fogboard_games import pages
 
     try:
         files.check_writable(out, "--html")
+        files.check_distinct({"the review": path, "--html": out})
     except ValueError as e:
         raise PlayError(str(e)) from None
     review, _ = read_review(path)
