@@ -31,6 +31,7 @@ def run_league(args) -> int:
     import shlex
 
     from fogboard_games import league
+    from fogboard_games.core import files
 
     def note(text: str) -> None:
         print(f"league: {text}", file=sys.stderr, flush=True)
@@ -51,10 +52,23 @@ def run_league(args) -> int:
             raise league.LeagueError("--resume needs --out: the journal kept beside it")
         games = league.parse_list(args.games, "games")
         kinds = league.parse_list(args.bots, "bots")
-        if args.out:
+        # (`is not None`: an empty path is refused, not taken for no path)
+        if args.out is not None:
             league.check_writable(args.out, "--out")  # now, not after the league has run
-        if args.html:
+        if args.html is not None:
             league.check_writable(args.html, "--html")
+        if args.address is not None and args.backend != "ray":
+            raise league.LeagueError(
+                f"--address is an option of --backend ray only (the backend is {args.backend!r})"
+            )
+        if args.address == "":
+            raise league.LeagueError("--address '' is empty; want a Ray cluster's address")
+        try:
+            files.check_distinct(
+                {"--out": args.out, "--out's journal": journal, "--html": args.html}
+            )
+        except ValueError as e:
+            raise league.LeagueError(str(e)) from None
         report = league.run(
             games,
             kinds,
@@ -91,7 +105,6 @@ def run_league(args) -> int:
     for skip in report["skipped"]:
         print(f"({skip['bot']} does not play {skip['game']})")
     if args.html:
-        from fogboard_games.core import files
         from fogboard_games.pages.league import league_page
 
         page = league_page(report, league.saved_games(report), os.path.dirname(args.html) or ".")
@@ -378,8 +391,9 @@ def run(argv=None, prog: str | None = None) -> int:
         if args.batch_size is not None and not args.batch:
             print("bench: --batch-size is an option of bench --batch only", file=sys.stderr)
             return 2
-        # (spaces around a comma allowed, as the league's lists allow them)
-        only = [name.strip() for name in args.only.split(",")] if args.only else None
+        # (spaces around a comma allowed, as the league's lists allow them; an
+        # empty --only is refused by name, not taken for no --only)
+        only = None if args.only is None else [name.strip() for name in args.only.split(",")]
         try:
             if args.batch:
                 size = DEFAULT_BATCH_SIZE if args.batch_size is None else args.batch_size

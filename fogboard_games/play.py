@@ -29,7 +29,7 @@ from typing import TextIO
 import fogboard_games
 from fogboard_games import bots as bot_kinds
 from fogboard_games.core import files
-from fogboard_games.core.guards import MAX_DEPTH, nesting_too_deep, shortened
+from fogboard_games.core.guards import JSONTextError, parse_json, shortened
 from fogboard_games.core.params import is_int
 from fogboard_games.core.review import with_transcripts
 from fogboard_games.core.sampling import chance_outcome
@@ -258,17 +258,19 @@ MAX_REVIEW_BYTES = 16 * 2**20
 def read_review(path: str):
     """The finished state a saved review rebuilds (PlayError, one line, if it cannot be read).
 
-    The text is read as bytes up to a bound and checked for nesting before
-    json parses it (its parser recurses once per bracket), and ints longer
-    than any 64-bit one are refused as they are parsed (Python refuses to
-    convert 4,300 digits), so a hostile file meets a message, never a traceback.
+    The text is read as bytes up to a bound and parsed by the loaders'
+    shared `parse_json` (nesting bounded, a key given twice refused, as a
+    replay's reader refuses it), ints longer than any 64-bit one refused as
+    they are parsed (Python refuses to convert 4,300 digits), so a hostile
+    file meets a message, never a traceback.
     """
     where = f"cannot read a review from {path}"
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_REVIEW_BYTES + 1)
+        data = files.read_regular(path, MAX_REVIEW_BYTES)  # (never a pipe: it would block)
     except OSError as e:
-        raise PlayError(f"{where}: {e.strerror or e}") from None
+        raise PlayError(
+            f"{where}: {e.strerror or e}; a review is a file as play --save writes it"
+        ) from None
     if len(data) > MAX_REVIEW_BYTES:
         raise PlayError(f"{where}: larger than {MAX_REVIEW_BYTES} bytes; a review is a few kB")
     bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0  # (as editors write)
@@ -279,11 +281,6 @@ def read_review(path: str):
         raise PlayError(
             f"{where}: byte {at} (0x{data[at]:02x}) is not UTF-8; a review is UTF-8 JSON"
         ) from None
-    deep = nesting_too_deep(text)
-    if deep is not None:
-        raise PlayError(
-            f"{where}: nested deeper than {MAX_DEPTH} levels at char {deep}; a review nests a few"
-        )
 
     def parse_int(digits: str) -> int:
         if len(digits.lstrip("-")) > 20:  # (ints up to 20 digits reach the field checks)
@@ -294,9 +291,9 @@ def read_review(path: str):
         return int(digits)
 
     try:
-        review = json.loads(text, parse_int=parse_int)
-    except json.JSONDecodeError as e:
-        raise PlayError(f"{where}: not JSON ({e}); a review is a JSON object") from None
+        review = parse_json(text, "a review", parse_int=parse_int)
+    except JSONTextError as e:
+        raise PlayError(f"{where}: {e}") from None
     try:
         return review, fogboard_games.load_review(review)
     except ValueError as e:
@@ -316,11 +313,13 @@ def truth_replay(path: str) -> str:
 def html_replay(path: str, out: str) -> str:
     """Write the replay page of a saved review to `out` (docs/pages.md): the
     review is checked through the rules first, as `review FILE` checks it,
-    and `out` is refused before any work if it cannot be written."""
+    and `out` is refused before any work if it cannot be written or is the
+    review itself."""
     from fogboard_games import pages
 
     try:
         files.check_writable(out, "--html")
+        files.check_distinct({"the review": path, "--html": out})
     except ValueError as e:
         raise PlayError(str(e)) from None
     review, _ = read_review(path)

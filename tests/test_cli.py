@@ -75,6 +75,11 @@ def test_workload_slices_alternate_ours_and_cpp():
     assert calls == [("ours", 0), ("cpp", 0), ("ours", 1), ("cpp", 1), ("ours", 2), ("cpp", 2)]
 
 
+# Refused before anything runs; were a refusal missed, as short a run as can be.
+QUICK = ["--rounds", "1", "--seconds", "0.01"]
+LEAGUE = ["league", "--games", "parley-tiny", "--bots", "random", "--episodes", "1"]
+
+
 def refusal(argv, capsys) -> str:
     """What main(argv) printed on refusing: exit status 2, one line on stderr,
     nothing on stdout, no traceback."""
@@ -108,6 +113,16 @@ def refusal(argv, capsys) -> str:
             "--only: 'nope' is not a preset bench measures; it measures dark-hex-4, dark-hex-5,",
         ),
         (["bench", "--only", "dark-hex-5,"], "--only: '' is not a preset bench measures"),
+        # (an empty --only was taken for none: the whole bench ran; a short one if it does)
+        (["bench", "--only", "", *QUICK], "--only: '' is not a preset bench measures"),
+        (["bench", "--solve", "--only", "", *QUICK], "'' is not a preset bench --solve measures"),
+        (["bench", "--batch", "--only", "", *QUICK], "'' is not a preset bench --batch measures"),
+        # (an empty path was taken for none, the league played)
+        ([*LEAGUE, "--out", ""], "league: --out '': is empty; want the path of a regular file"),
+        ([*LEAGUE, "--html", ""], "league: --html '': is empty; want the path of a regular file"),
+        ([*LEAGUE, "--address", "ray://head:10001"], "--address is an option of --backend ray"),
+        ([*LEAGUE, "--backend", "ray", "--address", ""], "--address '' is empty; want a Ray"),
+        (["review", "x.json", "--html", ""], "review: --html '': is empty; want the path"),
         (["bench", "--only", "dark-hex-5, nope"], "--only: 'nope' is not a preset bench"),
         (
             ["bench", "--batch", "--only", "nope"],
@@ -141,7 +156,7 @@ def test_every_bad_argument_is_refused_in_one_line(argv, message, capsys):
 
 
 BAD_REVIEWS = {
-    "deep": ("[" * 100000, "nested deeper than 32 levels at char 32; a review nests a few"),
+    "deep": ("[" * 100000, "nests deeper than 32 levels at char 32; a review nests a few"),
     "huge int": ('{"a": ' + "9" * 5000 + "}", "an int of 5000 digits; a review's ints have at"),
     "long negative int": ('{"a": -' + "9" * 30 + "}", "an int of 30 digits"),
     "not UTF-8": (b'{"format": "\xff"}', "byte 12 (0xff) is not UTF-8; a review is UTF-8 JSON"),
@@ -178,11 +193,113 @@ def test_review_reads_a_review_saved_with_a_byte_order_mark(tmp_path, capsys):
     assert capsys.readouterr().out.startswith("fogboard_dark_hex(")
 
 
+def test_review_refuses_a_key_given_twice_as_the_replay_reader_does(tmp_path, capsys):
+    """json.loads keeps the last of two keys: a file could show `review` one game
+    and another reader another. Both readers refuse it by the one parse_json."""
+    from fogboard_games.boards import replay
+    from fogboard_games.core.testing import finished_game
+
+    game = fogboard_games.load("dark-hex-4")
+    review = finished_game(game, 3).review()
+    other = finished_game(game, 4).review()
+    # One object holding both games' keys: json.loads would read the second game.
+    path = tmp_path / "twice.json"
+    path.write_text(json.dumps(review)[:-1] + ", " + json.dumps(other)[1:])
+    assert json.loads(path.read_text()) == other and fogboard_games.load_review(other)
+    err = refusal(["review", str(path)], capsys)
+    assert "duplicate JSON key 'format'; each key is given once" in err, err
+    state = finished_game(game, 3)
+    twice = replay.dumps(state).replace('"protocol":', '"protocol": 2, "protocol":', 1)
+    with pytest.raises(replay.ReplayError, match="duplicate JSON key 'protocol'; each key is"):
+        replay.loads(twice)
+
+
 def test_review_refuses_a_missing_file_and_a_folder(tmp_path, capsys):
     err = refusal(["review", str(tmp_path / "missing.json")], capsys)
     assert "cannot read a review from" in err and "No such file or directory" in err, err
     err = refusal(["review", str(tmp_path)], capsys)
-    assert "cannot read a review from" in err and "Is a directory" in err, err
+    assert "cannot read a review from" in err and "a directory, not a regular file" in err, err
+
+
+@pytest.mark.parametrize("kind", ["a named pipe (FIFO)", "a character device"])
+def test_review_refuses_a_pipe_or_a_device_without_waiting(kind, tmp_path):
+    """A FIFO's open waits for a writer forever, /dev/zero never ends: refused
+    from what they are, in a subprocess so that a wait fails the test, not hangs it."""
+    path = tmp_path / "fifo"
+    if kind.startswith("a named pipe"):
+        os.mkfifo(path)
+    else:
+        path = "/dev/zero"
+    done = subprocess.run(
+        [sys.executable, "-m", "fogboard_games", "review", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=pathlib.Path(fogboard_games.__file__).resolve().parent.parent,  # (this checkout's)
+    )
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr == (
+        f"review: cannot read a review from {path}: {kind}, not a regular file; "
+        "a review is a file as play --save writes it\n"
+    )
+
+
+def saved_review(tmp_path) -> pathlib.Path:
+    from fogboard_games.core.testing import finished_game
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(finished_game(fogboard_games.load("dark-hex-4"), 3).review()))
+    return path
+
+
+def test_review_never_writes_its_page_over_the_review(tmp_path, capsys):
+    review = saved_review(tmp_path)
+    text = review.read_bytes()
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "link.json").symlink_to(review)
+    os.link(review, tmp_path / "hard.json")
+    for read, out in [
+        (review, review),
+        (review, tmp_path / "sub" / ".." / "game.json"),  # another spelling
+        (review, tmp_path / "link.json"),  # through a symlink
+        (tmp_path / "link.json", review),
+        (review, tmp_path / "hard.json"),  # a hard link: one file, two names
+    ]:
+        err = refusal(["review", str(read), "--html", str(out)], capsys)
+        assert err == (
+            f"review: --html {str(out)!r} is the same file as the review {str(read)!r}, which "
+            "it would write over; give --html a path of its own\n"
+        )
+        assert review.read_bytes() == text
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "game.json",
+        "hard.json",
+        "link.json",
+        "sub",
+    ]
+    assert main(["review", str(review), "--html", str(tmp_path / "page.html")]) == 0
+
+
+def test_league_never_writes_one_of_its_files_over_another(tmp_path, capsys):
+    out, html = tmp_path / "table.json", tmp_path / "table.html"
+    for args, clash in [
+        (["--out", str(out), "--html", str(out)], f"--html {str(out)!r} is the same file as --out"),
+        (
+            ["--out", str(out), "--html", f"{out}.journal"],
+            f"--html '{out}.journal' is the same file as --out's journal '{out}.journal'",
+        ),
+    ]:
+        err = refusal([*LEAGUE, *args], capsys)
+        assert err.startswith(f"league: {clash}") and "give --html a path of its own" in err, err
+        assert list(tmp_path.iterdir()) == []  # nothing played, nothing written
+    # --resume reads the journal: a page written over it would lose the games it keeps.
+    journal = pathlib.Path(f"{out}.journal")
+    journal.write_text("kept\n")
+    err = refusal([*LEAGUE, "--out", str(out), "--html", str(journal), "--resume"], capsys)
+    assert "is the same file as --out's journal" in err and journal.read_text() == "kept\n"
+    journal.unlink()
+    assert main([*LEAGUE, "--out", str(out), "--html", str(html)]) == 0
+    assert out.exists() and html.exists()
 
 
 def test_bench_python_calls_refuse_before_measuring(capsys):

@@ -11,6 +11,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+import threading
 import warnings
 
 import pytest
@@ -381,6 +382,78 @@ def test_two_processes_filling_the_cache_at_once_both_succeed(tmp_path, solved):
     game = fogboard_games.load(GAME)
     assert path.name == cfr.policy_path(game, ITERATIONS).name
     assert cfr.load_policy(path, game, ITERATIONS) == solved
+
+
+# -- check_distinct and read_regular -------------------------------------------
+
+
+def test_check_distinct_finds_one_file_under_any_of_its_names(tmp_path):
+    real = tmp_path / "game.json"
+    real.write_text("{}")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "link.json").symlink_to(real)
+    os.link(real, tmp_path / "hard.json")
+    names = [
+        real,
+        tmp_path / "sub" / ".." / "game.json",
+        tmp_path / "link.json",
+        tmp_path / "hard.json",
+        os.path.relpath(real),
+    ]
+    for name in names:
+        assert files.same_file(str(real), str(name))
+        with pytest.raises(ValueError) as e:
+            files.check_distinct({"the review": str(real), "--html": str(name), "--out": None})
+        assert str(e.value) == (
+            f"--html {str(name)!r} is the same file as the review {str(real)!r}, which it "
+            "would write over; give --html a path of its own"
+        )
+    # Files not written yet are compared by their resolved paths.
+    new = tmp_path / "new.json"
+    assert files.same_file(str(new), str(tmp_path / "sub" / ".." / "new.json"))
+    assert not files.same_file(str(new), str(real))
+    files.check_distinct({"--out": str(new), "--html": str(tmp_path / "new.html"), "x": None})
+
+
+def test_read_regular_refuses_what_is_not_a_regular_file_before_reading(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "folder").mkdir()
+    for path, kind in [
+        (fifo, "a named pipe (FIFO)"),
+        ("/dev/zero", "a character device"),
+        (tmp_path / "folder", "a directory"),
+    ]:
+        with pytest.raises(OSError) as e:
+            files.read_regular(str(path), 10)
+        assert e.value.strerror == f"{kind}, not a regular file"
+    regular = tmp_path / "game.json"
+    regular.write_bytes(b"x" * 100)
+    assert files.read_regular(str(regular), 10) == b"x" * 11  # (the caller refuses the 11th)
+
+
+def test_read_regular_checks_the_file_it_opened_not_only_the_path(tmp_path, monkeypatch):
+    """A path replaced by a pipe between the stat and the open (or a stat that
+    lied): the open does not wait for a writer, and the open file is refused."""
+    regular, fifo = tmp_path / "game.json", tmp_path / "fifo"
+    regular.write_text("{}")
+    os.mkfifo(fifo)
+    real_stat = os.stat
+    monkeypatch.setattr(files.os, "stat", lambda path, *a, **k: real_stat(regular))
+    got = []
+
+    def read():
+        try:
+            files.read_regular(str(fifo), 10)
+        except OSError as e:
+            got.append(e.strerror)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(30)
+    if reader.is_alive():  # its open waits for a writer: let it go, and fail
+        os.close(os.open(fifo, os.O_WRONLY))
+    assert got == ["a named pipe (FIFO), not a regular file"]
 
 
 # -- the command line refuses before the work --------------------------------

@@ -214,6 +214,57 @@ def test_bad_policies_are_refused_with_what_is_allowed():
         solve.Policy.from_batch(tree, lambda seat, tensors, legal: legal[:, :-1])
 
 
+def test_every_entry_point_refuses_what_is_not_a_tree_or_a_policy_by_its_type():
+    """A TypeError naming what it takes, not an AttributeError from deep inside."""
+    tree = tree_of("fogboard_dark_hex(board_size=2)")
+    game = pyspiel.load_game("fogboard_dark_hex(board_size=2)")
+    policy = solve.uniform(tree)
+    takes_a_tree = {
+        "solve.CFR": solve.CFR,
+        "solve.CFRPlus": solve.CFRPlus,
+        "solve.LinearCFR": solve.LinearCFR,
+        "solve.DCFR": solve.DCFR,
+        "solve.uniform": solve.uniform,
+        "solve.Policy": lambda t: solve.Policy(t, policy.probs),
+        "solve.Policy.from_table": lambda t: solve.Policy.from_table(t, policy.table()),
+        "solve.Policy.from_tabular": lambda t: solve.Policy.from_tabular(t, policy.to_tabular()),
+        "solve.Policy.from_batch": lambda t: solve.Policy.from_batch(t, lambda *a: a[2]),
+        "solve.expected_values": lambda t: solve.expected_values(t, policy),
+        "solve.best_response_values": lambda t: solve.best_response_values(t, policy),
+        "solve.exploitability": lambda t: solve.exploitability(t, policy),
+        "solve.nash_conv": lambda t: solve.nash_conv(t, policy),
+    }
+    for name, call in takes_a_tree.items():
+        for bad in (None, game, policy):
+            with pytest.raises(TypeError) as e:
+                call(bad)
+            assert str(e.value) == (
+                f"{name} takes a solve.Tree (solve.Tree(fogboard_games.load(preset))), "
+                f"got {type(bad).__name__}"
+            )
+    for function in (
+        solve.expected_values,
+        solve.best_response_values,
+        solve.exploitability,
+        solve.nash_conv,
+    ):
+        for bad in (None, policy.probs, tree):
+            with pytest.raises(TypeError, match=r"takes a solve.Policy of the tree .*, got "):
+                function(tree, bad)
+    with pytest.raises(TypeError, match="from_batch takes a function"):
+        solve.Policy.from_batch(tree, None)
+    with pytest.raises(TypeError, match="alpha must be a number, got NoneType"):
+        solve.DCFR(tree, alpha=None)
+    with pytest.raises(ValueError, match="gamma must be a finite number, got nan"):
+        solve.DCFR(tree, gamma=float("nan"))
+    seat, key = 0, tree.infoset_string[0]
+    assert sum(policy.action_probabilities(seat, key).values()) == pytest.approx(1)
+    with pytest.raises(ValueError, match="seat must be an int 0 to 1, got 2"):
+        policy.action_probabilities(2, key)
+    with pytest.raises(TypeError, match="info_state is an information-state string"):
+        policy.action_probabilities(seat, ["x"])
+
+
 def test_too_big_a_tree_is_refused_with_its_estimate():
     game = fogboard_games.load("liars-dice-classic-1")
     with pytest.raises(ValueError, match=r"about .* histories .* the bound is"):

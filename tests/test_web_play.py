@@ -7,9 +7,12 @@ from __future__ import annotations
 import io
 import json
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -119,8 +122,8 @@ def test_a_whole_game_by_clicking_shows_the_terminals_text(served, watched_page)
         ("/fogboard_games/play.py", "GET", None, {}, 404, "no such page"),
         ("/move", "GET", None, {}, 405, "/move takes POST, not GET"),
         ("/", "POST", b"{}", {}, 405, "/ takes GET, not POST"),
-        ("/", "PUT", b"{}", {}, 405, "PUT is not taken here"),
-        ("/move", "DELETE", None, {}, 405, "DELETE is not taken here"),
+        ("/", "PUT", b"{}", {}, 405, "'PUT' is not taken here"),
+        ("/move", "DELETE", None, {}, 405, "'DELETE' is not taken here"),
         (
             "/move",
             "POST",
@@ -129,8 +132,10 @@ def test_a_whole_game_by_clicking_shows_the_terminals_text(served, watched_page)
             415,
             "application/json",
         ),
-        ("/move", "POST", b"{not json", {}, 400, "the body is not JSON"),
-        ("/move", "POST", b"\xff\xfe", {}, 400, "the body is not JSON"),
+        ("/move", "POST", b"{not json", {}, 400, "the body: not JSON (Expecting property"),
+        ("/move", "POST", b"\xff\xfe", {}, 400, "the body is not UTF-8 JSON"),
+        ("/move", "POST", b'{"move": "a1", "move": "quit"}', {}, 400, "duplicate JSON key 'move'"),
+        ("/move", "POST", b"[" * 40, {}, 400, "the body: nests deeper than 32 levels"),
         ("/move", "POST", b'["a1"]', {}, 400, "not an object"),
         ("/move", "POST", b'{"move": "a1", "seat": 0}', {}, 400, "unknown field 'seat'"),
         ("/move", "POST", b'{"move": 3}', {}, 400, '"move", a string'),
@@ -148,6 +153,81 @@ def test_bad_requests_are_refused_with_a_status_and_a_message(
     assert got == status
     assert says in answer["error"]
     assert web.state.history() == before and web.status == "playing"
+
+
+def raw_request(url: str, data: bytes) -> tuple[int, dict, bytes]:
+    """(status, headers by lowercase name, body) of bytes sent as they are on a socket."""
+    port = int(url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(data)
+        got = b""
+        while chunk := s.recv(65536):
+            got += chunk
+    head, _, body = got.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines)}
+    return int(status_line.split()[1]), headers, body
+
+
+LONG = 65537  # (past http.server's 65536-byte lines, sent whole so that all of it is read)
+
+
+@pytest.mark.parametrize(
+    "data,status,says",
+    [
+        (b"TRACE / HTTP/1.1\r\n\r\n", 405, "'TRACE' is not taken here"),
+        (b"CONNECT 127.0.0.1:80 HTTP/1.1\r\n\r\n", 405, "'CONNECT' is not taken here"),
+        (b"FOO / HTTP/1.1\r\n\r\n", 405, "'FOO' is not taken here"),
+        (b"PROPFIND / HTTP/1.1\r\nContent-Length: 0\r\n\r\n", 405, "'PROPFIND' is not"),
+        (b"OPTIONS * HTTP/1.1\r\n\r\n", 405, "'OPTIONS' is not taken here"),
+        (b"HEAD / HTTP/1.0\r\n\r\n", 405, None),  # (no body: a HEAD answer has none)
+        (b"<script> / HTTP/1.1\r\n\r\n", 405, "'<script>' is not taken here"),
+        (b"GARBAGE\r\n\r\n", 400, "Bad request syntax ('GARBAGE'); a request line is METHOD"),
+        (b"GET / a b c\r\n\r\n", 400, "Bad request version ('c')"),
+        (b"GET / HTTP/x.y\r\n\r\n", 400, "Bad request version ('HTTP/x.y')"),
+        (b"GET /\r\n\r\n", 400, "No HTTP version; a request line is METHOD PATH HTTP/1.0"),
+        (b"POST /move\r\n\r\n", 400, "Bad HTTP/0.9 request type ('POST')"),
+        (b"GET / HTTP/2.0\r\n\r\n", 505, "this server speaks HTTP/1.0 and HTTP/1.1"),
+        (b"G" * LONG, 414, "a request line is at most 65536 bytes"),
+        (b"GET / HTTP/1.1\r\nX: " + b"a" * (LONG - 3), 431, "more than 65536 bytes"),
+        (b"GET / HTTP/1.1\r\n" + b"X: 1\r\n" * 101, 431, "got more than 100 headers"),
+    ],
+)
+def test_every_refusal_is_the_documented_one_line_json(served, data, status, says):
+    """Refusals http.server makes itself (before any route) included: never its HTML page."""
+    web, url, _ = served
+    before = web.state.history()
+    got, headers, body = raw_request(url, data)
+    assert got == status
+    assert headers["content-type"] == "application/json"
+    assert int(headers["content-length"]) > 0
+    if status == 405:
+        assert headers["allow"] == "GET, POST"
+    if says is None:
+        assert body == b""
+    else:
+        assert b"\n" not in body and says in json.loads(body)["error"]
+    assert web.state.history() == before and web.status == "playing"
+
+
+def test_a_client_hanging_up_before_its_answer_is_let_go_quietly(served, capfd):
+    web, url, _ = served
+    port = int(url.rsplit(":", 1)[1])
+    alone = threading.active_count()
+    for path in ("/", "/state", "/move"):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        # (closed with a reset at once: the server's read or answer then fails)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        s.close()
+    # Every request's thread has ended (a bounded wait for it, not a timing).
+    deadline = time.monotonic() + 30
+    while threading.active_count() > alone and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert threading.active_count() == alone
+    status, state = request(url + "/state")
+    assert status == 200 and state["status"] == "playing"
+    assert capfd.readouterr().err == ""
 
 
 def test_a_move_and_a_command_through_plain_http(served):

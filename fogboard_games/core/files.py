@@ -1,11 +1,15 @@
-"""Files written whole, and paths refused before the work (docs/league.md#the-table).
+"""Files written whole, files read safely, and paths refused before the work
+(docs/league.md#the-table, docs/reviews.md#the-review-command).
 
 Everything the package writes (the league's `--out`, `play --save`, the
 cfr policy cache) goes through `write_atomically`: a temporary file in the
 target's own folder, written, flushed and synced, then renamed over the
 target, so a crash or a full disk leaves the old file or the new one,
 never half of one. `check_writable` refuses a path that cannot take that
-file before a long run starts, not after it.
+file before a long run starts, not after it, and `check_distinct` a path
+that is another of the same command's files (an output written over its
+own input). `read_regular` reads a file a stranger named, refusing a pipe
+or a device that would block or never end.
 """
 
 from __future__ import annotations
@@ -136,3 +140,70 @@ def sync_dir(path: str) -> None:
         os.fsync(dir_fd)
     finally:
         os.close(dir_fd)
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether paths `a` and `b` name one file: the same file on disk when both
+    exist (through a symlink, a hard link or another spelling of the path),
+    else the same path once resolved (a file not yet written)."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        resolved = (os.path.normcase(os.path.realpath(p)) for p in (a, b))
+        return len(set(resolved)) == 1
+
+
+def check_distinct(paths: dict[str, str | None]) -> None:
+    """ValueError, one line, when two of a command's paths name one file.
+
+    `paths` maps what each path is, as a refusal names it ("--html", "the
+    review"), to the path, None for one not given; each is checked against
+    those before it, so list an input before the outputs that could be
+    written over it. Nothing is read or written.
+    """
+    given = [(what, path) for what, path in paths.items() if path is not None]
+    for i, (what, path) in enumerate(given):
+        for earlier, other in given[:i]:
+            if same_file(path, other):
+                raise ValueError(
+                    f"{what} {path!r} is the same file as {earlier} {other!r}, which it "
+                    f"would write over; give {what} a path of its own"
+                )
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular one is, by its stat mode."""
+    for test, kind in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a named pipe (FIFO)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def read_regular(path: str, limit: int) -> bytes:
+    """The first `limit` + 1 bytes of the regular file `path` (a caller
+    refuses more than `limit` of them); OSError, whose strerror says why,
+    if it cannot be read.
+
+    A directory, a named pipe (whose open or read would wait forever for a
+    writer), a device (/dev/zero never ends, and opening some has effects)
+    or a socket is refused from its stat before it is opened, and checked
+    again on the open file, which is opened without waiting, in case the
+    path was replaced in between.
+    """
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        raise OSError(errno.EINVAL, f"{_kind(st.st_mode)}, not a regular file", path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    flags |= getattr(os, "O_BINARY", 0)  # (Windows: no newline translation)
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, f"{_kind(st.st_mode)}, not a regular file", path)
+        return f.read(limit + 1)

@@ -1,10 +1,11 @@
 """What every loader of a stranger's JSON guards against, written once (docs/reviews.md).
 
 Reviews (core/review.py), the boards' replays (boards/replay/) and the
-glue's action strings read values anyone may have written. They quote
-what they refuse, bound ints and nesting, and compare a stated number with
-the rules' own by the functions here, so a hostile value meets the same
-guard whichever loader reads it and no message ever calls a foreign repr.
+glue's action strings read values anyone may have written. They parse its
+text by `parse_json`, quote what they refuse, bound ints and nesting, and
+compare a stated number with the rules' own by the functions here, so a
+hostile value meets the same guard whichever loader reads it and no
+message ever calls a foreign repr.
 """
 
 from __future__ import annotations
@@ -171,3 +172,38 @@ def same_fact(stated: Any, derived: Any, within: float = 0.0) -> bool:
             return False
         return abs(stated - derived) < within if within else stated == derived
     return type(stated) is type(derived) and stated == derived
+
+
+class JSONTextError(ValueError):
+    """JSON text refused before any of its values is read; one line."""
+
+
+def _each_key_once(pairs: list) -> dict:
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise JSONTextError(f"duplicate JSON key {quoted(key)}; each key is given once")
+        out[key] = value
+    return out
+
+
+def parse_json(text: str, what: str, **hooks) -> Any:
+    """The value of JSON text, as every loader of a stranger's file reads it.
+
+    Refused (JSONTextError, one line that names `what`, such as "a review"):
+    text nested deeper than MAX_DEPTH (found before json's parser recurses
+    once per bracket), text that is not JSON, and an object that gives a
+    key twice: json.loads would keep the last one silently, and two readers
+    of one file (a review read by `review` and by a replay) must never see
+    two different games. `hooks` are json.loads' parse_int, parse_float
+    and parse_constant, for a loader's own bounds on numbers.
+    """
+    at = nesting_too_deep(text)
+    if at is not None:
+        raise JSONTextError(
+            f"nests deeper than {MAX_DEPTH} levels at char {at}; {what} nests a few"
+        )
+    try:
+        return json.loads(text, object_pairs_hook=_each_key_once, **hooks)
+    except json.JSONDecodeError as e:
+        raise JSONTextError(f"not JSON ({e}); {what} is a JSON object") from None

@@ -9,7 +9,10 @@ goes through `string_to_action`, a refused one answered with the
 terminal's message (status 200 and `refused`: the request was well made)
 and the state untouched. It serves its own routes and nothing
 else (no file is ever served), and refuses a bad request with a status
-and a one-line message. The page places every text with textContent.
+and a one-line JSON message, the refusals http.server makes itself (a
+malformed request line, headers too long, a method it has no handler
+for) included. A client that hangs up before its answer is let go
+quietly. The page places every text with textContent.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
 from fogboard_games import play
+from fogboard_games.core.guards import JSONTextError, parse_json, quoted, shortened
 from fogboard_games.pages.replay import replay_page
 
 HOST = "127.0.0.1"
@@ -33,6 +37,15 @@ ROUTES = {
     "/move": "POST",
     "/review.json": "GET",
     "/replay.html": "GET",
+}
+METHODS = "GET, POST"
+# What each refusal http.server makes before a route is reached allows
+# instead (its own reason, such as "Bad request syntax ('X')", goes before it).
+WELL_FORMED = {
+    HTTPStatus.BAD_REQUEST: "a request line is METHOD PATH HTTP/1.0 or HTTP/1.1",
+    HTTPStatus.REQUEST_URI_TOO_LONG: "a request line is at most 65536 bytes",
+    HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE: "at most 100 headers of at most 65536 bytes each",
+    HTTPStatus.HTTP_VERSION_NOT_SUPPORTED: "this server speaks HTTP/1.0 and HTTP/1.1",
 }
 
 
@@ -298,11 +311,13 @@ def handler(web: WebGame, preset: str, opponent: str):
                 )
             raw = self.rfile.read(int(length))
             try:
-                body = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, ValueError, RecursionError):
+                body = parse_json(raw.decode("utf-8"), 'a move {"move": "..."}')
+            except UnicodeDecodeError:
                 raise Refused(
-                    HTTPStatus.BAD_REQUEST, 'the body is not JSON; send {"move": "..."}'
+                    HTTPStatus.BAD_REQUEST, 'the body is not UTF-8 JSON; send {"move": "..."}'
                 ) from None
+            except JSONTextError as e:  # (a key given twice too: which move would it be?)
+                raise Refused(HTTPStatus.BAD_REQUEST, f"the body: {e}") from None
             if not isinstance(body, dict):
                 raise Refused(HTTPStatus.BAD_REQUEST, 'the body is not an object {"move": "..."}')
             unknown = sorted(set(body) - set(FIELDS))
@@ -315,30 +330,61 @@ def handler(web: WebGame, preset: str, opponent: str):
                 raise Refused(HTTPStatus.BAD_REQUEST, 'the body needs "move", a string')
             return body["move"]
 
-        def _not_allowed(self):
-            self._refuse(
-                Refused(
-                    HTTPStatus.METHOD_NOT_ALLOWED,
-                    f"{self.command} is not taken here; this server takes GET and POST",
-                ),
-                [("Allow", "GET, POST")],
-            )
+        def parse_request(self):
+            if not super().parse_request():
+                return False
+            if self.request_version == "HTTP/0.9":  # (a bare `GET /`: no headers, no Host)
+                self.send_error(HTTPStatus.BAD_REQUEST, "No HTTP version")
+                return False
+            return True
 
-        do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_HEAD = _not_allowed
+        def send_error(self, code, message=None, explain=None):
+            """Every refusal http.server makes itself, answered as this server's own
+            (one-line JSON, not its HTML page): 501, its answer to a method without
+            a do_ method here (TRACE, CONNECT, PROPFIND, HEAD...), is the 405 with
+            Allow that a method this server does not take gets."""
+            self.close_connection = True  # (what is left of the request is not read)
+            if self.request_version == "HTTP/0.9":
+                # (http.server's own default before the version is read: no
+                # status line or headers would be written)
+                self.request_version = "HTTP/1.0"
+            if code == HTTPStatus.NOT_IMPLEMENTED:
+                return self._refuse(
+                    Refused(
+                        HTTPStatus.METHOD_NOT_ALLOWED,
+                        f"{quoted(self.command)} is not taken here; this server takes {METHODS}",
+                    ),
+                    [("Allow", METHODS)],
+                )
+            status = HTTPStatus(code)
+            why = explain or message or status.phrase
+            allowed = WELL_FORMED.get(status, "see docs/bots.md#play-in-the-browser")
+            self._refuse(Refused(status, f"{shortened(why)}; {allowed}"))
 
     return Handler
 
 
-def make_server(web: WebGame, preset: str, opponent: str, port: int = 0) -> ThreadingHTTPServer:
+class Server(ThreadingHTTPServer):
+    """The standard library's threading server, quiet about clients gone away."""
+
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A client that hung up before its answer (a closed tab, a reload) is
+        # no fault of the server's: no traceback, and the next request is served.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
+def make_server(web: WebGame, preset: str, opponent: str, port: int = 0) -> Server:
     """The server of `web` on 127.0.0.1:`port` (0: a free port), not yet serving."""
     if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
         raise play.PlayError(f"--port must be 0 (a free port) to 65535, got {port!r}")
     try:
-        server = ThreadingHTTPServer((HOST, port), handler(web, preset, opponent))
+        return Server((HOST, port), handler(web, preset, opponent))
     except OSError as e:
         raise play.PlayError(f"--port {port}: {e.strerror or e}") from None
-    server.daemon_threads = True
-    return server
 
 
 def serve(preset, opponent, seat=0, seed=0, save=None, port=0, out=sys.stdout) -> int:

@@ -15,10 +15,14 @@ reach summed over the histories of an infoset.
 
 from __future__ import annotations
 
+import math
+import numbers
+
 import numpy as np
 
 from fogboard_games.core.params import is_int
-from fogboard_games.solve.policy import Policy
+from fogboard_games.solve.policy import Policy, checked_policy
+from fogboard_games.solve.tree import checked_tree
 
 # ---- the passes over the tree --------------------------------------------------
 
@@ -66,17 +70,9 @@ def _without_seat(tree, f: np.ndarray, seat: int) -> np.ndarray:
 # ---- values of a profile -----------------------------------------------------------
 
 
-def _checked(tree, policy) -> Policy:
-    if not isinstance(policy, Policy):
-        raise ValueError(f"expected a solve.Policy, got {type(policy).__name__}")
-    if policy.tree is not tree:
-        raise ValueError("the policy is of another tree (build it on this one)")
-    return policy
-
-
 def expected_values(tree, policy) -> np.ndarray:
     """Each seat's expected return when every seat plays `policy`."""
-    policy = _checked(tree, policy)
+    policy = checked_policy(tree, policy, "solve.expected_values")
     reach = _forward(tree, _edge_probs(tree, policy.probs))
     return reach[tree.ends] @ tree.utility
 
@@ -87,7 +83,7 @@ def best_response_values(tree, policy) -> np.ndarray:
     reach, goes to the seat's last own sequence before it; the seat's
     infosets, deepest own move first, take the best of their sequences and
     add it into the sequence that leads to them."""
-    policy = _checked(tree, policy)
+    policy = checked_policy(tree, policy, "solve.best_response_values")
     f = _edge_probs(tree, policy.probs)
     values = np.zeros(tree.num_players)
     for seat in range(tree.num_players):
@@ -113,12 +109,14 @@ def best_response_values(tree, policy) -> np.ndarray:
 def nash_conv(tree, policy) -> float:
     """The sum over the seats of what a best response gains over `policy`'s
     own value (any number of seats, any utility)."""
+    checked_policy(tree, policy, "solve.nash_conv")
     return float(np.sum(best_response_values(tree, policy) - expected_values(tree, policy)))
 
 
 def exploitability(tree, policy) -> float:
     """The mean over the two seats of a best response's value, as
     pyspiel.exploitability: for a two-player zero-sum game only (else nash_conv)."""
+    checked_policy(tree, policy, "solve.exploitability")
     utility = tree.game.get_type().utility
     if tree.num_players != 2 or utility.name != "ZERO_SUM":
         raise ValueError(
@@ -139,7 +137,7 @@ class _Solver:
     regret_plus = False  # regret matching+: regrets below 0 reset to 0
 
     def __init__(self, tree):
-        self.tree = tree
+        self.tree = checked_tree(tree, f"solve.{type(self).__name__}")
         self.iteration = 0
         self.regret = np.zeros(tree.num_sequences)
         self.cumulative = np.zeros(tree.num_sequences)
@@ -289,6 +287,11 @@ class DCFR(_Solver):
 
     def __init__(self, tree, alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0):
         super().__init__(tree)
+        for name, value in (("alpha", alpha), ("beta", beta), ("gamma", gamma)):
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+            if not math.isfinite(value):
+                raise ValueError(f"{name} must be a finite number, got {value!r}")
         self.alpha, self.beta, self.gamma = float(alpha), float(beta), float(gamma)
 
     def _update(self, sequences: slice, regret: np.ndarray, contribution: np.ndarray) -> None:

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from fogboard_games.core.params import is_int
+from fogboard_games.solve.tree import checked_tree
+
 # How far an infoset's probabilities may sum from 1 (float rounding of a
 # softmax or of a solver's normalization, never a real error).
 TOLERANCE = 1e-6
@@ -23,7 +26,7 @@ class Policy:
     """`probs[s]`: the probability of sequence s of `tree` (solve.Tree)."""
 
     def __init__(self, tree, probs):
-        self.tree = tree
+        self.tree = checked_tree(tree, "solve.Policy")
         self.probs = _checked_sequences(tree, probs)
 
     # ---- ways in ---------------------------------------------------------------
@@ -32,6 +35,7 @@ class Policy:
     def from_table(cls, tree, table) -> Policy:
         """From a dense (tree.num_infostates total, num_distinct_actions) table,
         rows in the tree's infoset order (seat 0's first)."""
+        checked_tree(tree, "solve.Policy.from_table")
         table = np.asarray(table, dtype=np.float64)
         shape = (len(tree.infoset_seat), tree.num_actions)
         if table.shape != shape:
@@ -45,6 +49,7 @@ class Policy:
     def from_tabular(cls, tree, tabular) -> Policy:
         """From OpenSpiel's TabularPolicy of the same game (keyed by our
         information-state strings)."""
+        checked_tree(tree, "solve.Policy.from_tabular")
         game = getattr(tabular, "game", None)
         lookup = getattr(tabular, "state_lookup", None)
         table = getattr(tabular, "action_probability_array", None)
@@ -70,6 +75,12 @@ class Policy:
         information-state tensors of all that seat's infosets, shape (n, size),
         and their legal masks (n, num_distinct_actions): it returns the
         (n, num_distinct_actions) probabilities, zero on illegal actions."""
+        checked_tree(tree, "solve.Policy.from_batch")
+        if not callable(function):
+            raise TypeError(
+                "solve.Policy.from_batch takes a function(seat, tensors, legal), "
+                f"got {type(function).__name__}"
+            )
         rows = []
         for seat in range(tree.num_players):
             lo, hi = tree.infoset_range[seat], tree.infoset_range[seat + 1]
@@ -109,6 +120,13 @@ class Policy:
 
     def action_probabilities(self, seat: int, info_state: str) -> dict[int, float]:
         """{action: probability} at one of `seat`'s information states."""
+        seats = self.tree.num_players
+        if not is_int(seat) or not 0 <= seat < seats:
+            raise ValueError(f"seat must be an int 0 to {seats - 1}, got {seat!r}")
+        if not isinstance(info_state, str):
+            raise TypeError(
+                f"info_state is an information-state string, got {type(info_state).__name__}"
+            )
         i = self.tree.lookup[seat].get(info_state)
         if i is None:
             raise ValueError(f"seat {seat} has no information state {info_state!r} in this tree")
@@ -121,8 +139,23 @@ class Policy:
 
 def uniform(tree) -> Policy:
     """Every legal action equally likely at every infoset."""
+    checked_tree(tree, "solve.uniform")
     widths = np.diff(tree.seq_start)
     return Policy(tree, 1.0 / widths[tree.seq_infoset])
+
+
+def checked_policy(tree, policy, where: str) -> Policy:
+    """`policy` if it is a solve.Policy of the solve.Tree `tree`; else TypeError
+    (not a tree, not a policy) or ValueError (a policy of another tree)."""
+    checked_tree(tree, where)
+    if not isinstance(policy, Policy):
+        raise TypeError(
+            f"{where} takes a solve.Policy of the tree (solve.uniform(tree), a solver's "
+            f"average_policy()), got {type(policy).__name__}"
+        )
+    if policy.tree is not tree:
+        raise ValueError("the policy is of another tree (build it on this one)")
+    return policy
 
 
 def _refuse_illegal_mass(tree, table, infosets) -> None:

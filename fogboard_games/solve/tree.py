@@ -37,6 +37,18 @@ PROBES = 1024
 DECISION, CHANCE_NODE, END = 0, 1, 2  # `kind` of a node
 
 
+def checked_tree(tree, where: str) -> Tree:
+    """`tree` if it is a solve.Tree, else TypeError naming `where` and what it
+    takes: the one check of every solver, policy and value function, which
+    would otherwise fail deep inside on a missing array (AttributeError)."""
+    if not isinstance(tree, Tree):
+        raise TypeError(
+            f"{where} takes a solve.Tree (solve.Tree(fogboard_games.load(preset))), "
+            f"got {type(tree).__name__}"
+        )
+    return tree
+
+
 def estimate_histories(game, probes: int = PROBES, seed: int = 0) -> float:
     """An unbiased estimate of the number of histories (Knuth 1975): each
     random path from the root counts, at every depth, the product of the

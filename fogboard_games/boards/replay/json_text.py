@@ -17,16 +17,7 @@ import pyspiel
 from fogboard_games.boards.replay.read import from_replay
 from fogboard_games.boards.replay.shape import ReplayError, Unreadable
 from fogboard_games.boards.replay.write import to_replay
-from fogboard_games.core.guards import MAX_DEPTH, nesting_too_deep, quoted
-
-
-def _no_duplicates(pairs: list) -> dict:
-    out = {}
-    for k, v in pairs:
-        if k in out:
-            raise ReplayError(f"duplicate JSON key {quoted(k)}")
-        out[k] = v
-    return out
+from fogboard_games.core.guards import JSONTextError, parse_json
 
 
 def _no_constant(name: str):
@@ -50,7 +41,8 @@ def _float_literal(text: str) -> Any:
 
 
 def parse(text: str | bytes) -> Any:
-    """Strict JSON: UTF-8, no NaN/Infinity, no duplicate keys, no deep nesting.
+    """Strict JSON: UTF-8, no NaN/Infinity, and core.guards.parse_json's
+    refusals (no duplicate keys, no deep nesting).
 
     A number literal Python cannot hold as written (an int of hundreds of
     digits, a float past the largest double) parses to a placeholder that
@@ -63,22 +55,16 @@ def parse(text: str | bytes) -> Any:
             raise ReplayError(f"replay bytes are not UTF-8: {e}") from None
     if not isinstance(text, str):
         raise ReplayError(f"replay text must be str or bytes, got {type(text).__name__}")
-    at = nesting_too_deep(text)
-    if at is not None:
-        raise ReplayError(
-            f"replay text nests deeper than {MAX_DEPTH} levels at char {at} "
-            f"(a replay nests 4: replay, events, event, guess)"
-        )
     try:
-        return json.loads(
+        return parse_json(
             text,
-            object_pairs_hook=_no_duplicates,
+            "a replay",
             parse_constant=_no_constant,
             parse_int=_int_literal,
             parse_float=_float_literal,
         )
-    except json.JSONDecodeError as e:
-        raise ReplayError(f"replay is not JSON: {e}") from None
+    except JSONTextError as e:
+        raise ReplayError(f"replay text: {e}") from None
 
 
 def dumps(state, **writer_args) -> str:
