@@ -31,7 +31,9 @@ setup(
         # The tests cover what every extra provides, so they install them all
         # (shimmy only to test the pitfall docs/pettingzoo.md warns of; networkx, with
         # matplotlib, only to check our alpha-rank against OpenSpiel's, which imports both).
-        "test": ["pytest>=7", "hypothesis>=6.80", "ruff>=0.5", "setuptools", "shimmy>=2.0"]
+        # pytest-xdist: the suite runs on every core (pyproject.toml's addopts).
+        "test": ["pytest>=7", "pytest-xdist>=3.2", "hypothesis>=6.80", "ruff>=0.5", "setuptools"]
+        + ["shimmy>=2.0"]
         + ["networkx>=2.6"]
         # The page tests drive the system Chromium through playwright (tests/browser.py).
         + ["playwright>=1.40"]
