@@ -15,19 +15,16 @@ import socket
 import subprocess
 import sys
 
+import llm_server as stand_in  # (tests/ is on the path, as for every test module here)
 import pytest
 
-pytest.importorskip("openai")  # the test extra installs it (the `llm` extra)
-
-import llm_server as stand_in  # noqa: E402  (tests/ is on the path: tests/conftest.py)
-
-import fogboard_games  # noqa: E402
-from fogboard_games import bots, league  # noqa: E402
-from fogboard_games.__main__ import main  # noqa: E402
-from fogboard_games.bots import llm, llm_client, text  # noqa: E402
-from fogboard_games.core.review import load_review  # noqa: E402
-from fogboard_games.pages.replay import replay_data  # noqa: E402
-from fogboard_games.play import final_review  # noqa: E402
+import fogboard_games
+from fogboard_games import bots, league
+from fogboard_games.__main__ import main
+from fogboard_games.bots import llm, llm_client, text
+from fogboard_games.core.review import load_review
+from fogboard_games.pages.replay import replay_data
+from fogboard_games.play import final_review
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 KEY_VAR = "FOGBOARD_TEST_LLM_KEY"
@@ -535,3 +532,16 @@ def test_terminal_play_against_a_model_saves_what_it_said(tmp_path, server, key)
     )
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith("play: llm:a: the endpoint answered HTTP 401"), done.stderr
+
+
+def test_the_wall_time_example_times_each_worker_count_and_the_tables_agree(monkeypatch, capsys):
+    import runpy
+
+    args = ["--delay", "0", "--workers", "1,3", "--games", "liars-dice-1", "--episodes", "1"]
+    monkeypatch.setattr(sys, "argv", ["llm_league_wall_time.py", *args])
+    runpy.run_path(str(ROOT / "examples" / "llm_league_wall_time.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    lines = [line for line in out.splitlines() if line.startswith("--workers")]
+    assert [line.split(":")[0] for line in lines] == ["--workers 1", "--workers 3"], out
+    asked = {line.split(", ")[1] for line in lines}
+    assert len(asked) == 1 and "the tables agree" in out, out
