@@ -98,7 +98,7 @@ def run_league(args) -> int:
     for skip in report["skipped"]:
         print(f"({skip['bot']} does not play {skip['game']})")
     if report.get("usage"):
-        print(league.format_usage(report["usage"]))
+        print(f"\n{league.format_usage(report['usage'])}")
     if args.html:
         from fogboard_games.core import files
         from fogboard_games.pages.league import league_page

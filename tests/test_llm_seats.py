@@ -489,6 +489,13 @@ def test_a_resumed_league_pays_for_no_finished_game(tmp_path, server, key, capsy
     out = tmp_path / "league.json"
     code, _, err = cli(capsys, *args, "--out", str(out))
     assert code == 2 and "HTTP 401" in err and "league.json.journal" in err, err
+    # A resume with another persona would mix two seats in one table: refused.
+    persona = tmp_path / "bold.md"
+    persona.write_text("Another persona.")
+    code, _, err = cli(capsys, *args, "--out", str(out), "--resume")
+    assert code == 2 and err.count("\n") == 1, err
+    assert "is a league of other arguments (--llm-config llm:a model model-a persona" in err
+    persona.write_text(PERSONA + "\n")
     server.requests.clear()
     code, _, err = cli(
         capsys, *args, "--out", str(out), "--resume", "--llm-record", str(tmp_path / "r")
@@ -545,3 +552,50 @@ def test_the_wall_time_example_times_each_worker_count_and_the_tables_agree(monk
     assert [line.split(":")[0] for line in lines] == ["--workers 1", "--workers 3"], out
     asked = {line.split(", ")[1] for line in lines}
     assert len(asked) == 1 and "the tables agree" in out, out
+
+
+def test_ctrl_c_stops_a_league_of_models_at_once_and_resume_finishes_it(tmp_path, key, capsys):
+    import signal
+    import time
+
+    with stand_in.StandIn(delay=0.3, seconds=120) as server:
+        url = server.url
+        config = write_config(tmp_path, url)
+        out = tmp_path / "league.json"
+        journal = tmp_path / "league.json.journal"
+        args = ["league", "--games", "liars-dice-1", "--bots", "heuristic,llm:a"]
+        args += ["--episodes", "3", "--workers", "2", "--llm-config", str(config)]
+        league_run = subprocess.Popen(
+            [sys.executable, "-m", "fogboard_games", *args, "--out", str(out)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while not (journal.exists() and journal.read_text().count("\n") >= 2):
+                assert time.monotonic() < deadline and league_run.poll() is None
+                time.sleep(0.05)
+            # The model now takes minutes: a game waiting on it is not waited for.
+            asked = len(server.requests)
+            server.queue(*[stand_in.legal(delay=120)] * 6)
+            while len(server.requests) == asked:
+                assert time.monotonic() < deadline and league_run.poll() is None
+                time.sleep(0.05)
+            league_run.send_signal(signal.SIGINT)
+            _, err = league_run.communicate(timeout=30)
+        finally:
+            league_run.kill()
+        assert league_run.returncode == 130, err
+        assert "Traceback" not in err and err.strip().splitlines()[-1].startswith(
+            "league: interrupted"
+        )
+        assert f"--llm-config {config} --out {out} --resume" in err
+        done = journal.read_text().count("\n") - 1
+        assert 1 <= done < 6 and not out.exists()
+    with stand_in.StandIn(seconds=120) as server:
+        config.write_text(config.read_text().replace(url, server.url))
+        code, _, err = cli(capsys, *args, "--out", str(out), "--resume")
+        assert code == 0, err
+        assert [r["games"] for r in json.loads(out.read_text())["table"]["liars-dice-1"]] == [6, 6]

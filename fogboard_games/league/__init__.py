@@ -30,7 +30,7 @@ from fogboard_games.league.planning import (
 from fogboard_games.league.ratings import rate_league
 from fogboard_games.league.saving import check_folder, save_job, saved_games, write_review
 from fogboard_games.league.table import check_writable, format_table, summarize, write_json
-from fogboard_games.league.usage import format_usage, usage_by_kind
+from fogboard_games.league.usage import format_usage, seats_played, usage_by_kind
 
 __all__ = [
     "BACKENDS",
@@ -88,8 +88,10 @@ def run(
     its job finishes, before the journal records the job (league/saving.py).
     `llm`, the language-model kinds' public configs by kind (what
     `bots.llm.prepare` returns, with those kinds registered), is kept in
-    the request (a resume with other models or personas is refused) and
-    gives the report its `usage` (league/usage.py).
+    the report (`llm`), gives it its `usage` (league/usage.py), and what
+    makes their games what they are is kept in the request (`llm-config`):
+    a resume with another model or persona is refused, one with another URL
+    or timeout is not.
     """
     games, kinds = list(games), list(kinds)
     jobs, skipped = plan(games, kinds, episodes, seed, reviews=save_games is not None)
@@ -99,7 +101,7 @@ def run(
         request["save_games"] = save_games
         check_folder(save_games)
     if llm:
-        request["llm"] = llm
+        request["llm-config"] = seats_played(llm)
 
     def saved(i: int, outcomes: list) -> None:
         if save_games is not None:
@@ -138,5 +140,6 @@ def run(
         "ratings": rate_league(jobs, results, seed),
     }
     if llm:
+        report["llm"] = llm
         report["usage"] = usage_by_kind(report["table"], llm)
     return report

@@ -337,12 +337,7 @@ def _run_threads(jobs: Sequence[Job], workers: int, finished, failures: list[str
         threading.Thread(target=work, name=f"fogboard-league-{k}", daemon=True).start()
     try:
         for _ in range(len(jobs)):
-            while True:
-                try:  # (with a timeout, so Ctrl-C is seen while waiting)
-                    kind, i, payload = done.get(timeout=0.5)
-                    break
-                except queue.Empty:
-                    continue
+            kind, i, payload = done.get()  # (Ctrl-C interrupts the wait)
             if kind == "done":
                 finished(i, payload)
             else:

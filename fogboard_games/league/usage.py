@@ -15,6 +15,18 @@ from collections.abc import Iterable
 from fogboard_games.league.table import SUMMED
 
 
+def seats_played(llm: dict) -> list[str]:
+    """What makes a language-model kind's games what they are, one line per
+    kind (its model, persona, sampling and fallback; not its URL, key
+    variable, timeout or tries), for the journal's request: a resume with
+    other seats is refused, naming them."""
+    return [
+        f"{kind} model {c['model']} persona {c['persona_sha256'][:12]} temperature "
+        f"{c['temperature']} max_tokens {c['max_tokens']} fallback {c['fallback']}"
+        for kind, c in sorted(llm.items())
+    ]
+
+
 def usage_by_kind(table: dict, kinds: Iterable[str]) -> dict:
     """{kind: {"games", "prompt_tokens", "completion_tokens", "fallbacks"}} for
     each of `kinds` (the language-model seats), from the report's table."""
