@@ -25,6 +25,7 @@ import os
 import re
 from urllib.parse import urlsplit, urlunsplit
 
+from fogboard_games.bots.base import BOT_KINDS
 from fogboard_games.core import guards
 from fogboard_games.core.params import is_int
 
@@ -194,8 +195,6 @@ def seat_config(
 
 def _check_fallback(fallback, where: str) -> None:
     """A kind made from (game, seat, seed) alone, not itself a model's seat."""
-    from fogboard_games.bots.base import BOT_KINDS
-
     plain = sorted(
         k
         for k, f in BOT_KINDS.items()
