@@ -4,6 +4,9 @@ GYM = ["gymnasium>=1.1,<2"]  # fogboard_games.gym (its vector API: AutoresetMode
 PETTINGZOO = ["pettingzoo>=1.24,<2", *GYM]
 RAY = ["ray>=2.9"]  # the league's --backend ray
 PLOT = ["matplotlib>=3.5"]  # the examples' PNG curves
+# The language-model seats' client (bots/llm_client.py): the API it uses
+# (OpenAI(base_url=...), chat.completions, the error classes) is 1.0's; 3.x tested.
+LLM = ["openai>=1.0,<4"]
 
 setup(
     name="fogboard_games",
@@ -28,6 +31,7 @@ setup(
         "pettingzoo": PETTINGZOO,
         "ray": RAY,
         "plot": PLOT,
+        "llm": LLM,
         # The tests cover what every extra provides, so they install them all
         # (shimmy only to test the pitfall docs/pettingzoo.md warns of; networkx, with
         # matplotlib, only to check our alpha-rank against OpenSpiel's, which imports both).
@@ -39,7 +43,8 @@ setup(
         + ["playwright>=1.40"]
         + PETTINGZOO
         + RAY
-        + PLOT,
+        + PLOT
+        + LLM,
     },
     entry_points={"console_scripts": ["fogboard=fogboard_games.__main__:main"]},
 )

@@ -31,6 +31,7 @@ def run_league(args) -> int:
     import shlex
 
     from fogboard_games import league
+    from fogboard_games.bots.llm_config import LLMConfigError
     from fogboard_games.core import files
 
     def note(text: str) -> None:
@@ -45,6 +46,7 @@ def run_league(args) -> int:
         + (["--address", args.address] if args.address else [])
         + (["--save-games", args.save_games] if args.save_games else [])
         + (["--html", args.html] if args.html else [])
+        + _llm_options(args)
         + ["--out", str(args.out), "--resume"]
     )
     try:
@@ -69,6 +71,10 @@ def run_league(args) -> int:
             )
         except ValueError as e:
             raise league.LeagueError(str(e)) from None
+        try:
+            llm_seats = prepare_llm(kinds, games, args, "--bots")
+        except LLMConfigError as e:
+            raise league.LeagueError(str(e)) from None
         report = league.run(
             games,
             kinds,
@@ -81,6 +87,7 @@ def run_league(args) -> int:
             resume=args.resume,
             note=note,
             save_games=args.save_games,
+            llm=llm_seats,
         )
     except KeyboardInterrupt:
         kept = (
@@ -104,6 +111,8 @@ def run_league(args) -> int:
     print(league.format_table(report["table"]))
     for skip in report["skipped"]:
         print(f"({skip['bot']} does not play {skip['game']})")
+    if report.get("usage"):
+        print(f"\n{league.format_usage(report['usage'])}")
     if args.html:
         from fogboard_games.pages.league import league_page
 
@@ -127,6 +136,51 @@ def run_league(args) -> int:
         os.remove(journal)  # the report now holds everything the journal did
         print(f"wrote {args.out}")
     return 0
+
+
+def prepare_llm(kinds, presets, args, option: str) -> dict:
+    """Register the language-model kinds among `kinds` from --llm-config (and
+    --llm-record / --llm-replay), before any game; their public configs by kind."""
+    from fogboard_games.bots import llm
+
+    return llm.prepare(
+        kinds, presets, args.llm_config, args.llm_record, args.llm_replay, option=option
+    )
+
+
+def _llm_options(args) -> list[str]:
+    """The language-model options as given, to repeat them in a command line."""
+    out = []
+    for flag, value in (
+        ("--llm-config", args.llm_config),
+        ("--llm-record", args.llm_record),
+        ("--llm-replay", args.llm_replay),
+    ):
+        out += [flag, value] if value else []
+    return out
+
+
+def add_llm_options(parser, also: str = "") -> None:
+    """--llm-config, --llm-record and --llm-replay (docs/bots.md#language-model-seats)."""
+    parser.add_argument(
+        "--llm-config",
+        default=None,
+        metavar="FILE",
+        help="the seats of the llm:NAME kinds, JSON, one entry per NAME "
+        f"(docs/bots.md#language-model-seats){also}",
+    )
+    parser.add_argument(
+        "--llm-record",
+        default=None,
+        metavar="DIR",
+        help="keep every request to the models and its reply in DIR (never the key)",
+    )
+    parser.add_argument(
+        "--llm-replay",
+        default=None,
+        metavar="DIR",
+        help="answer the models' requests from DIR, as --llm-record kept them, without any endpoint",
+    )
 
 
 class Parser(argparse.ArgumentParser):
@@ -268,6 +322,7 @@ def build_parser(prog: str = "fogboard") -> Parser:
         action="store_true",
         help="finish the league whose journal is beside --out, playing only what it lacks",
     )
+    add_llm_options(league, "; the league plays their games on --workers threads")
     play = sub.add_parser(
         "play", help="play a preset in the terminal against bots", formatter_class=Help
     )
@@ -292,6 +347,7 @@ def build_parser(prog: str = "fogboard") -> Parser:
     play.add_argument(
         "--port", type=integer, default=None, help="with --web, the port (default: 0, a free one)"
     )
+    add_llm_options(play)
     review = sub.add_parser(
         "review", help="the Truth Replay of a saved review", formatter_class=Help
     )
@@ -343,8 +399,14 @@ def run(argv=None, prog: str | None = None) -> int:
         return run_league(args)
     if args.command in ("play", "review"):
         from fogboard_games import play as terminal
+        from fogboard_games.bots.llm_config import LLMConfigError, LLMError
 
         try:
+            if args.command == "play":
+                try:
+                    prepare_llm([args.opponent], [args.preset], args, "--opponent")
+                except LLMConfigError as e:
+                    raise terminal.PlayError(str(e)) from None
             if args.command == "review" and args.html is not None:
                 print(terminal.html_replay(args.file, args.html))
                 return 0
@@ -362,6 +424,9 @@ def run(argv=None, prog: str | None = None) -> int:
             return terminal.play(args.preset, args.opponent, args.seat, args.seed, args.save)
         except terminal.PlayError as e:
             print(f"{args.command}: {shortened(e)}", file=sys.stderr)
+            return 2
+        except LLMError as e:  # a language-model seat stopped mid-game (a refused key)
+            print(f"{args.command}: {shortened(e)}; the game is abandoned", file=sys.stderr)
             return 2
         except KeyboardInterrupt:
             print("\ninterrupted: nothing saved", file=sys.stderr)

@@ -110,6 +110,19 @@ KIND_OPTIONS = {
     "ismcts": ("simulations", "rollouts", "uct_c"),
     "cfr": ("iterations",),
     "text": ("ask", "fallback", "timeout_s"),
+    "llm": (
+        "base_url",
+        "model",
+        "api_key_env",
+        "persona",
+        "temperature",
+        "max_tokens",
+        "timeout_s",
+        "max_retries",
+        "fallback",
+        "record",
+        "replay",
+    ),
 }
 
 
@@ -126,8 +139,8 @@ def test_an_unknown_option_is_a_value_error_naming_it_and_the_kinds_options(pres
             match=rf"^unknown option 'bogus' for the {kind} bot; its options: {allowed}$",
         ):
             bots.make_bot(kind, game, 0, bogus=1)
-        with pytest.raises(ValueError, match=r"^unknown options 'depth', 'temperature' for"):
-            bots.make_bot(kind, game, 0, depth=2, temperature=0.5)
+        with pytest.raises(ValueError, match=r"^unknown options 'depth', 'width' for"):
+            bots.make_bot(kind, game, 0, depth=2, width=0.5)
     # The options named are the ones taken.
     assert bots.make_bot("ismcts", game, 0, simulations=5, rollouts=2, uct_c=1.0).simulations == 5
     text = bots.make_bot("text", game, 0, ask=lambda p: "", fallback="random", timeout_s=1)

@@ -16,8 +16,11 @@ Liar's Dice: the bots in their `bots` modules), and the kinds each ruleset
 registers with `register_kind` (the boards: `probe`, `sweep`). `text` plays
 every game: a seat whose moves come from a callable that answers a prompt
 with text (`make_bot("text", game, player, seed, ask=ask)`, see
-`bots.text`); `kinds_for(game)` lists the kinds made from (game, player,
-seed) alone, so not `text`, which needs its `ask`.
+`bots.text`); `llm` plays every game: a text seat whose replies come from
+an OpenAI-compatible endpoint (`bots.llm`; `llm:NAME` kinds are registered
+from a configuration file by `bots.llm.prepare`); `kinds_for(game)` lists
+the kinds made from (game, player, seed) alone, so not `text`, which needs
+its `ask`, nor `llm`, which needs its endpoint.
 `evaluate_bots(state, bots, seed)` is pyspiel.evaluate_bots with the bots
 checked first: pyspiel crashes the process when handed fewer bots than
 players.
@@ -25,7 +28,7 @@ players.
 
 from __future__ import annotations
 
-from fogboard_games.bots import cfr, search, text
+from fogboard_games.bots import cfr, llm, search, text
 from fogboard_games.bots.base import (
     BOT_KINDS,
     HEURISTICS,
@@ -42,6 +45,7 @@ register_kind("text", text.TextBot)
 register_kind("mcts", search.MCTSBot)
 register_kind("ismcts", search.ISMCTSBot)
 register_kind("cfr", cfr.CFRBot)
+register_kind("llm", llm.LLMBot)
 
 __all__ = [
     "BOT_KINDS",

@@ -191,6 +191,9 @@ class TextBot(SeatBot):
     kind = "text"
     games = None  # every game
     requires = ("ask",)  # kinds_for lists only kinds made from (game, player, seed)
+    # Exceptions of `ask` that end the decision, passed on rather than retried:
+    # a subclass's own (bots/llm.py: a refused key), never a user's ask's.
+    fatal: tuple[type[BaseException], ...] = ()
 
     def __init__(
         self,
@@ -292,6 +295,8 @@ class TextBot(SeatBot):
             reply = self._call(prompt)
         except _NoAnswer as e:
             problem = str(e)
+        except self.fatal:
+            raise
         except Exception as e:  # the user's client failed: retry, then fall back
             problem = f"asking failed with {_describe(e)}"
         else:

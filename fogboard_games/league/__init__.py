@@ -30,6 +30,7 @@ from fogboard_games.league.planning import (
 from fogboard_games.league.ratings import rate_league
 from fogboard_games.league.saving import check_folder, save_job, saved_games, write_review
 from fogboard_games.league.table import check_writable, format_table, summarize, write_json
+from fogboard_games.league.usage import format_usage, seats_played, usage_by_kind
 
 __all__ = [
     "BACKENDS",
@@ -43,6 +44,7 @@ __all__ = [
     "check_writable",
     "episode_seed",
     "format_table",
+    "format_usage",
     "journal_path",
     "parse_list",
     "plan",
@@ -54,6 +56,7 @@ __all__ = [
     "save_job",
     "saved_games",
     "summarize",
+    "usage_by_kind",
     "write_json",
     "write_review",
 ]
@@ -72,6 +75,7 @@ def run(
     resume: bool = False,
     note: Callable[[str], None] = lambda text: None,
     save_games: str | None = None,
+    llm: dict | None = None,
 ) -> dict:
     """Plan, play and summarize a league; returns the JSON-ready report.
 
@@ -82,6 +86,12 @@ def run(
     report is safe, as the command line does once it has written the JSON.
     With `save_games` (a folder), every game's review is written there as
     its job finishes, before the journal records the job (league/saving.py).
+    `llm`, the language-model kinds' public configs by kind (what
+    `bots.llm.prepare` returns, with those kinds registered), is kept in
+    the report (`llm`), gives it its `usage` (league/usage.py), and what
+    makes their games what they are is kept in the request (`llm-config`):
+    a resume with another model or persona is refused, one with another URL
+    or timeout is not.
     """
     games, kinds = list(games), list(kinds)
     jobs, skipped = plan(games, kinds, episodes, seed, reviews=save_games is not None)
@@ -90,6 +100,8 @@ def run(
         # (in the journal's request: a resume writes its games to the same folder)
         request["save_games"] = save_games
         check_folder(save_games)
+    if llm:
+        request["llm-config"] = seats_played(llm)
 
     def saved(i: int, outcomes: list) -> None:
         if save_games is not None:
@@ -121,9 +133,13 @@ def run(
                 results[i] = outcomes
         finally:
             book.close()
-    return {
+    report = {
         **request,
         "skipped": [{"game": g, "bot": k} for g, k in skipped],
         "table": summarize(jobs, results),
         "ratings": rate_league(jobs, results, seed),
     }
+    if llm:
+        report["llm"] = llm
+        report["usage"] = usage_by_kind(report["table"], llm)
+    return report

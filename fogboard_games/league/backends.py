@@ -4,7 +4,9 @@
 A job plays in a worker process (`local`) or a Ray task (`ray`) with
 nothing but the job itself: it loads its game and makes its bots there,
 and results come back in job order, so the table is the same whatever the
-backend and the number of workers. Each finished job is handed to
+backend and the number of workers. Jobs with a language-model seat, which
+waits on its endpoint, play on threads of the league's own process
+instead (where its client and recording are). Each finished job is handed to
 `on_done` as it finishes (the journal). The local workers are our own
 processes, each holding one job at a time, so a worker that dies is
 known by its job; Ray retries a task whose worker died.
@@ -22,7 +24,7 @@ from fogboard_games import bots as bot_kinds
 from fogboard_games.core import guards
 from fogboard_games.core.params import is_int
 from fogboard_games.core.sampling import chance_outcome
-from fogboard_games.league.planning import Job, LeagueError, Outcome, episode_seed
+from fogboard_games.league.planning import Job, LeagueError, Outcome, episode_seed, waits
 
 BACKENDS = ("local", "ray")
 
@@ -80,8 +82,28 @@ def play_game(game, seats, seed: int, metric=None, review: bool = False) -> Outc
             action = seats[state.current_player()].step(state)
         state.apply_action(action)
     n = game.num_players()
-    metrics = [metric(state, p) if metric else {} for p in range(n)]
-    return Outcome(list(state.returns()), length, metrics, state.review() if review else None)
+    metrics = with_bot_metrics([metric(state, p) if metric else {} for p in range(n)], seats)
+    kept = None
+    if review:
+        from fogboard_games.play import final_review  # (with what text seats said)
+
+        kept = final_review(state, dict(enumerate(seats)))
+    return Outcome(list(state.returns()), length, metrics, kept)
+
+
+def with_bot_metrics(metrics: list[dict], seats) -> list[dict]:
+    """Each seat's metrics with the figures its bot kept of the game (a bot's
+    `game_metrics()`: a language-model seat's tokens and fallbacks), every
+    seat given every name, 0 where its bot kept none, as the journal wants
+    the same names for every seat."""
+    kept = []
+    for bot in seats:
+        figures = getattr(bot, "game_metrics", None)
+        kept.append(figures() if callable(figures) else {})
+    names = sorted(set().union(*kept))
+    if not names:
+        return metrics
+    return [{**m, **{k: own.get(k, 0) for k in names}} for m, own in zip(metrics, kept)]
 
 
 def run_jobs(
@@ -112,9 +134,23 @@ def run_jobs(
 
     failures: list[str] = []  # one line a failed job, every backend alike
     bar = _progress(sum(j.count for j in jobs), progress)
+    # Jobs whose bots wait on the network (language-model seats) play on
+    # threads of this process, after the others, on any backend; with one
+    # local worker every job plays in this process in turn.
+    threaded = [i for i, j in enumerate(jobs) if _waits(j)]
+    if backend == "local" and workers == 1:
+        threaded = []
+    waiting = set(threaded)
+    rest = [i for i in range(len(jobs)) if i not in waiting]
+
+    def part(indices: list[int]):
+        return [jobs[i] for i in indices], lambda k, result: finished(indices[k], result)
+
     try:
         if backend == "ray":
-            _run_ray(jobs, workers, address, finished, failures)
+            if rest:
+                sub, done = part(rest)
+                _run_ray(sub, workers, address, done, failures)
         elif workers == 1:
             # In this process: a bot that kills the process ends the league
             # here, with the journal keeping what finished before.
@@ -125,8 +161,12 @@ def run_jobs(
                     failures.append(f"{describe_job(job, None)}: raised {_raised(e)}")
                 else:
                     finished(i, result)
-        else:
-            _run_local(jobs, workers, finished, failures)
+        elif rest:
+            sub, done = part(rest)
+            _run_local(sub, workers, done, failures)
+        if threaded:
+            sub, done = part(threaded)
+            _run_threads(sub, workers, done, failures)
     finally:
         bar.close()
     if failures:
@@ -255,6 +295,55 @@ def _run_local(jobs: Sequence[Job], workers: int, finished, failures: list[str])
             process.terminate()
             process.join(timeout=10)
             conn.close()
+
+
+def _waits(job: Job) -> bool:
+    return any(waits(kind) for kind in job.kinds)
+
+
+def _run_threads(jobs: Sequence[Job], workers: int, finished, failures: list[str]) -> None:
+    """The jobs on `workers` threads of this process, each taking the next job
+    when it is free; outcomes handed to `finished` in this thread, in the
+    order they finish (the table orders them by job). For bots that spend
+    their time waiting on an endpoint: no process is needed, and the
+    endpoint's clients, keys and recordings stay where they were made.
+
+    Daemon threads: a game waiting on a model cannot be stopped, so at
+    Ctrl-C or at exit it is dropped with the process, unjournaled."""
+    import queue
+    import threading
+
+    todo: queue.SimpleQueue = queue.SimpleQueue()
+    for i in range(len(jobs)):
+        todo.put(i)
+    done: queue.SimpleQueue = queue.SimpleQueue()
+    playing: dict[int, int] = {}  # job index -> the episode it is playing
+    stop = threading.Event()
+
+    def work() -> None:
+        while not stop.is_set():
+            try:
+                i = todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                result = play_job(jobs[i], lambda e, i=i: playing.__setitem__(i, e))
+            except BaseException as e:  # (reported by the league's thread, with the job)
+                done.put(("raised", i, _raised(e)))
+            else:
+                done.put(("done", i, result))
+
+    for k in range(min(workers, len(jobs))):
+        threading.Thread(target=work, name=f"fogboard-league-{k}", daemon=True).start()
+    try:
+        for _ in range(len(jobs)):
+            kind, i, payload = done.get()  # (Ctrl-C interrupts the wait)
+            if kind == "done":
+                finished(i, payload)
+            else:
+                failures.append(f"{describe_job(jobs[i], playing.get(i))}: raised {payload}")
+    finally:
+        stop.set()  # no new job is taken; the games in flight end with the process
 
 
 def _progress(total: int, show: bool):

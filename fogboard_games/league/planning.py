@@ -50,6 +50,12 @@ class Outcome:
     review: dict | None = None  # state.review(), when the job asked for it
 
 
+def waits(kind: str) -> bool:
+    """Whether a kind's bots wait on the network (bots/llm.py `llm:NAME`): the
+    league plays their games on threads of its own process, one game a job."""
+    return bool(getattr(bot_kinds.BOT_KINDS.get(kind), "threads", False))
+
+
 def episode_seed(seed: int, preset: str, kinds: Sequence[str], episode: int) -> int:
     """A stable seed per game (Python's hash() of a str varies between processes)."""
     key = f"{seed}|{preset}|{','.join(kinds)}|{episode}"
@@ -131,7 +137,11 @@ def plan(
                     seats = tuple(kind if s == seat else other for s in range(n))
                     focal.setdefault(seats, []).append(seat)
         for seats, watched in focal.items():
-            for first in range(0, episodes, chunk):
-                count = min(chunk, episodes - first)
+            # A language model's game takes seconds a move and may cost money:
+            # one game a job, so each is journaled as it finishes and the
+            # threads share the games out one by one.
+            size = 1 if any(waits(k) for k in seats) else chunk
+            for first in range(0, episodes, size):
+                count = min(size, episodes - first)
                 jobs.append(Job(name, seats, tuple(sorted(watched)), first, count, seed, reviews))
     return jobs, skipped

@@ -5,7 +5,8 @@ A row is one (kind, against) matchup over every seat it sat in; the
 columns past the length are the means of what the ruleset's `metrics`
 gives a seat (the boards' probes and distToWin). distToWin is 99 when no
 route remains, a sentinel and not a distance: it is left out of the mean
-and counted apart (`no_route`).
+and counted apart (`no_route`). What a language-model seat spent (its
+tokens, its fallbacks: SUMMED) is summed over the row's games instead.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from fogboard_games.league.planning import Job, LeagueError, Outcome
 
 # Metrics with a value that means "none": key -> (that value, the count's key).
 NO_VALUE = {"distToWin": (UNREACHABLE, "no_route")}
+# Metrics a row sums rather than averages, under their own name: what a
+# language-model seat spent and how often its fallback decided (bots/llm.py).
+SUMMED = ("prompt_tokens", "completion_tokens", "fallbacks")
 
 
 def matchup(job: Job, seat: int) -> tuple[str, str]:
@@ -70,6 +74,9 @@ def summarize(jobs: Sequence[Job], results: Sequence[list[Outcome]]) -> dict:
             }
             for key in sorted(set().union(*r["metrics"])):
                 values = [m[key] for m in r["metrics"]]
+                if key in SUMMED:
+                    entry[key] = sum(values)
+                    continue
                 if key in NO_VALUE:
                     none, count = NO_VALUE[key]
                     values = [v for v in values if v != none]

@@ -186,6 +186,29 @@ def _ratings(rating: dict | None) -> str:
     return "".join(out)
 
 
+def _usage(usage: dict | None) -> str:
+    """What the language-model seats spent, per kind (docs/league.md#language-model-seats)."""
+    if not usage:
+        return ""
+    out = [
+        '<section class="usage"><h2>Tokens</h2><p>as the endpoints reported them, '
+        "over every game of the league</p>",
+        '<table class="usage"><thead><tr><th>kind</th><th>games</th><th>prompt tokens</th>'
+        "<th>completion tokens</th><th>fallbacks</th></tr></thead><tbody>",
+    ]
+    for kind, spent in usage.items():
+        out.append(
+            f'<tr data-kind="{_e(kind)}"><td class="kind">{_e(kind)}</td>'
+            + "".join(
+                _cell(spent[key], f"{spent[key]:,}", key)
+                for key in ("games", "prompt_tokens", "completion_tokens", "fallbacks")
+            )
+            + "</tr>"
+        )
+    out.append("</tbody></table></section>")
+    return "".join(out)
+
+
 def league_page(report: dict, saved: dict | None = None, folder: str = ".") -> str:
     """The page of a league report (fogboard_games.league.run's); `saved`
     (league.saved_games) links each row to its reviews, relative to `folder`,
@@ -209,6 +232,7 @@ def league_page(report: dict, saved: dict | None = None, folder: str = ".") -> s
         parts.append(_plot(preset, rows))
         parts.append(_ratings(report.get("ratings", {}).get(preset)))
         parts.append("</section>")
+    parts.append(_usage(report.get("usage")))
     parts.append(
         f'<script type="application/json" id="report">{embedded_json(report)}</script>'
         f"<script>{SCRIPT}</script></body></html>\n"
