@@ -111,3 +111,13 @@ def test_solve_runs_without_any_extra(tmp_path):
     done = bare("solve", "liars-dice-1", "--iterations", "3", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_ray_backend_without_ray_is_refused_before_any_game(tmp_path):
+    done = bare("league", "--backend", "ray", "--out", "league.json", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        'league: the ray backend needs Ray, which is not installed: pip install ".[ray]" '
+        "from the checkout"
+    ]
+    assert list(tmp_path.iterdir()) == []  # no journal, no table: nothing was started

@@ -16,7 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from fogboard_games.league.backends import BACKENDS, JobsFailed, play_game, play_job, run_jobs
+from fogboard_games.league.backends import (
+    BACKENDS,
+    JobsFailed,
+    check_backend,
+    play_game,
+    play_job,
+    run_jobs,
+)
 from fogboard_games.league.journal import Journal, journal_path
 from fogboard_games.league.planning import (
     MAX_EPISODES,
@@ -40,6 +47,7 @@ __all__ = [
     "Journal",
     "LeagueError",
     "Outcome",
+    "check_backend",
     "check_folder",
     "check_writable",
     "episode_seed",
@@ -94,6 +102,7 @@ def run(
     or timeout is not.
     """
     games, kinds = list(games), list(kinds)
+    check_backend(backend, workers)  # (before a journal is opened or a game played)
     jobs, skipped = plan(games, kinds, episodes, seed, reviews=save_games is not None)
     request = {"games": games, "bots": kinds, "episodes": episodes, "seed": seed}
     if save_games is not None:

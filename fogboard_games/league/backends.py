@@ -27,6 +27,9 @@ from fogboard_games.core.sampling import chance_outcome
 from fogboard_games.league.planning import Job, LeagueError, Outcome, episode_seed, waits
 
 BACKENDS = ("local", "ray")
+RAY_MISSING = (
+    'the ray backend needs Ray, which is not installed: pip install ".[ray]" from the checkout'
+)
 
 
 def ruleset_metrics(game):
@@ -106,6 +109,20 @@ def with_bot_metrics(metrics: list[dict], seats) -> list[dict]:
     return [{**m, **{k: own.get(k, 0) for k in names}} for m, own in zip(metrics, kept)]
 
 
+def check_backend(backend: str, workers: int) -> None:
+    """Refuse, in one line, a backend or worker count that cannot play, Ray
+    included when it is not installed: before any game, not when the jobs start."""
+    if backend not in BACKENDS:
+        raise LeagueError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if not is_int(workers) or workers < 1:
+        raise LeagueError(f"--workers must be a positive int, got {workers!r}")
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401  (imported again to play: a second import is free)
+        except ImportError:
+            raise LeagueError(RAY_MISSING) from None
+
+
 def run_jobs(
     jobs: Sequence[Job],
     workers: int = 1,
@@ -120,10 +137,7 @@ def run_jobs(
     JobsFailed, after every other job has been played, if a local worker
     died or a job raised; KeyboardInterrupt stops the workers and passes on.
     """
-    if backend not in BACKENDS:
-        raise LeagueError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    if not is_int(workers) or workers < 1:
-        raise LeagueError(f"--workers must be a positive int, got {workers!r}")
+    check_backend(backend, workers)
     out: list = [None] * len(jobs)
 
     def finished(i: int, result: list[Outcome]) -> None:
@@ -357,10 +371,8 @@ def _progress(total: int, show: bool):
 
 
 def _run_ray(jobs, workers: int, address, finished, failures: list[str]) -> None:
-    try:
-        import ray
-    except ImportError as e:
-        raise LeagueError('the ray backend needs Ray: pip install "fogboard_games[ray]"') from e
+    import ray  # (run_jobs' check_backend has refused a machine without it)
+
     started = not ray.is_initialized()
     if started:
         if address:
