@@ -453,9 +453,9 @@ class Twin:
         own = [p for p in plies if p.seat == seat]
         bases = []
         if not self._numturns and not own:
-            # The resampler's record is empty: seat 0 at the start (the
-            # only place it has made no ply), seat 1 there or after seat 0's
-            # first placement.
+            # An empty record, which the resampler reads as the start of the
+            # game even for seat 1 to move: seat 0 has made no ply only at
+            # the start, seat 1 there or after seat 0's first placement.
             bases = [[], [0]] if seat == 1 else [[]]
         else:
             for mover in (seat, 1 - seat):
