@@ -27,6 +27,15 @@ class LeagueError(ValueError):
     """A league request that cannot run (an unknown preset or bot, a bad count)."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """A league stopped by Ctrl-C mid-run: `played` of its `total` games
+    were finished, and are in its journal when `journaled` (docs/league.md)."""
+
+    def __init__(self, played: int, total: int, journaled: bool):
+        super().__init__(f"interrupted after {played} of {total} games")
+        self.played, self.total, self.journaled = played, total, journaled
+
+
 @dataclasses.dataclass(frozen=True)
 class Job:
     """Games of one preset with one assignment of bot kinds to seats."""
