@@ -31,7 +31,7 @@ from fogboard_games import bots as bot_kinds
 from fogboard_games.core import files
 from fogboard_games.core.guards import MAX_DEPTH, nesting_too_deep, shortened
 from fogboard_games.core.params import is_int
-from fogboard_games.core.review import with_transcripts
+from fogboard_games.core.review import HUMAN, SEAT_KINDS, with_seat_kinds, with_transcripts
 from fogboard_games.core.sampling import chance_outcome
 
 
@@ -76,7 +76,7 @@ def play(
                 break
     say(ending(state, person))
     if save:
-        say(save_review(final_review(state, others), save))
+        say(save_review(final_review(state, others, opponent), save))
     return 0
 
 
@@ -166,10 +166,15 @@ def ending(state, person) -> str:
     )
 
 
-def final_review(state, others) -> dict:
+def final_review(state, others, opponent: str | None = None) -> dict:
     """A finished game's review, with what its text seats said (say, notes,
-    fell_back: docs/reviews.md) when one of `others` (seat: bot) is a text seat."""
+    fell_back: docs/reviews.md) when one of `others` (seat: bot) is a text
+    seat; with `opponent` (the kind of `others`), naming who sat in each
+    seat: "human" and that kind (`seat_kinds`)."""
     review = state.review()
+    if opponent is not None:
+        n = state.get_game().num_players()
+        review = with_seat_kinds(review, [opponent if p in others else HUMAN for p in range(n)])
     said = {p: bot.transcript for p, bot in others.items() if hasattr(bot, "transcript")}
     return with_transcripts(review, said) if said else review
 
@@ -310,6 +315,11 @@ def truth_replay(path: str) -> str:
     if ruleset.truth_replay is None:
         raise PlayError(f"{ruleset.short_name} has no Truth Replay")
     header = f"{state.get_game()}: returns {state.returns()}"
+    if SEAT_KINDS in review:  # (checked by the loader: one name per seat)
+        label = ruleset.seat_label or (lambda p: f"seat {p}")
+        header += "\nseats: " + "; ".join(
+            f"{label(p)}: {kind}" for p, kind in enumerate(review[SEAT_KINDS])
+        )
     return header + "\n" + ruleset.truth_replay(review)
 
 

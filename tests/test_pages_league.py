@@ -139,6 +139,10 @@ def test_each_row_folder_holds_the_games_the_row_counts(hostile_league):
                 seat = int(name.split("-")[0].removeprefix("seat"))
                 review = json.loads(open(os.path.join(folder, name)).read())
                 assert review["game"] == fogboard_games.load(preset).get_type().short_name
+                # The review names every seat's kind: the row's in its seat.
+                kinds = review["seat_kinds"]
+                assert kinds[seat] == row["kind"]
+                assert set(kinds[:seat] + kinds[seat + 1 :]) == {row["against"]}
                 scores.append(review["returns"][seat])
             assert sum(scores) / len(scores) == pytest.approx(row["mean_score"])
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import fogboard_games
 from fogboard_games import bots as bot_kinds
 from fogboard_games.core.params import is_int
+from fogboard_games.core.review import seat_kind_problem
 
 # Games per seat assignment, at most. The whole plan is built before the
 # first game (a resume compares it with the journal, the table is made
@@ -116,6 +117,11 @@ def plan(
     for kind in kinds:
         if kind not in bot_kinds.BOT_KINDS:
             raise LeagueError(f"unknown bot kind {kind!r}; kinds: {', '.join(known)}")
+        problem = seat_kind_problem(kind) if reviews else None
+        if problem:  # (a saved review names every seat's kind)
+            raise LeagueError(
+                f"--save-games: bot kind {kind!r} cannot be named in a review: it {problem}"
+            )
         needs = getattr(bot_kinds.BOT_KINDS[kind], "requires", ())
         if needs:  # the text seat: a league cannot give it a model
             raise LeagueError(
