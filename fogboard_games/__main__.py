@@ -129,7 +129,7 @@ def _league(args, stage: dict) -> int:
         f"league: {len(games)} games, bots {', '.join(kinds)}, {args.episodes} episodes per "
         f"seat assignment, seed {args.seed}"
     )
-    print(league.format_table(report["table"]))
+    print(league.format_table(report["table"], report["ratings"]))
     for skip in report["skipped"]:
         print(f"({skip['bot']} does not play {skip['game']})")
     if args.html:

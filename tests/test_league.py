@@ -199,6 +199,29 @@ def test_cli_prints_the_table_and_writes_json(tmp_path):
     assert report["table"]["dark-hex-4"][0]["games"] == 4 and report["bots"] == ["probe"]
 
 
+def test_the_printed_table_has_the_ratings_and_a_legend_under_the_boards_columns(tmp_path):
+    done = run_cli("--games", "dark-hex-4,liars-dice-1")  # (random and heuristic)
+    assert done.returncode == 0, done.stderr
+    hex_part, dice_part = done.stdout.split("\n\nliars-dice-1\n")
+    hex_lines = hex_part.splitlines()
+    head = hex_lines.index(next(line for line in hex_lines if line.startswith("bot ")))
+    # The legend right under the two rows, naming every board column; none for dice.
+    legend = hex_lines[head + 3]
+    assert legend == league.table.BOARDS_LEGEND
+    assert all(f"{name}:" in legend for name in ("probes", "distToWin", "noRoute"))
+    assert "probes:" not in dice_part
+    # The ratings the report has, as the page shows them.
+    report = league.run(["dark-hex-4", "liars-dice-1"], ["random", "heuristic"], 50, progress=False)
+    for part, preset in ((hex_part, "dark-hex-4"), (dice_part, "liars-dice-1")):
+        for line in league.table.format_ratings(report["ratings"][preset]):
+            assert line in part.splitlines(), line
+    rated = report["ratings"]["dark-hex-4"]
+    assert f"ratings from {rated['games']} games between kinds" in hex_part
+    for elo in rated["elo"]:  # (an unbounded end shown as infinite)
+        shown = league.table.interval_text(elo["low"], elo["high"])
+        assert any(line.startswith(elo["kind"]) and shown in line for line in hex_lines)
+
+
 @pytest.mark.parametrize(
     "args,message",
     [
