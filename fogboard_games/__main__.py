@@ -269,7 +269,11 @@ def build_parser(prog: str = "fogboard") -> Parser:
     league = sub.add_parser(
         "league", help="every pairing of bot kinds on every preset", formatter_class=Help
     )
-    league.add_argument("--games", default=LEAGUE_GAMES, help="comma-separated presets")
+    league.add_argument(
+        "--games",
+        default=LEAGUE_GAMES,
+        help="comma-separated presets or load strings (fogboard_dark_hex(board_size=3))",
+    )
     league.add_argument("--bots", default=LEAGUE_BOTS, help="comma-separated bot kinds")
     league.add_argument("--episodes", type=integer, default=50, help="games per seat assignment")
     league.add_argument("--workers", type=integer, default=1, help="processes (or Ray CPUs)")
@@ -300,7 +304,11 @@ def build_parser(prog: str = "fogboard") -> Parser:
     play = sub.add_parser(
         "play", help="play a preset in the terminal against bots", formatter_class=Help
     )
-    play.add_argument("preset", help=f"one of {', '.join(sorted(PRESETS))}")
+    play.add_argument(
+        "preset",
+        help=f"one of {', '.join(sorted(PRESETS))}; or a load string, such as "
+        "fogboard_dark_hex(board_size=3)",
+    )
     play.add_argument(
         "--opponent",
         default="heuristic",
@@ -393,7 +401,8 @@ def run(argv=None, prog: str | None = None) -> int:
                 )
             return terminal.play(args.preset, args.opponent, args.seat, args.seed, args.save)
         except terminal.PlayError as e:
-            print(f"{args.command}: {shortened(e)}", file=sys.stderr)
+            # (a message built to be short, a list of presets say, is shown whole)
+            print(f"{args.command}: {e if e.whole else shortened(e)}", file=sys.stderr)
             return 2
         except KeyboardInterrupt:
             print("\ninterrupted: nothing saved", file=sys.stderr)

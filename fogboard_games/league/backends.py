@@ -17,9 +17,9 @@ import signal
 from collections import deque
 from collections.abc import Callable, Sequence
 
-import fogboard_games
 from fogboard_games import bots as bot_kinds
 from fogboard_games.core import guards, interrupts
+from fogboard_games.core.named import load_named
 from fogboard_games.core.params import is_int
 from fogboard_games.core.sampling import chance_outcome
 from fogboard_games.league.planning import Job, LeagueError, Outcome, episode_seed
@@ -43,7 +43,7 @@ class JobsFailed(LeagueError):
 def play_job(job: Job, on_episode: Callable[[int], None] | None = None) -> list[Outcome]:
     """Play the games of one job (in a worker process or a Ray task);
     `on_episode(episode)` is told each game before it starts."""
-    game = fogboard_games.load(job.preset)
+    game = load_named(job.preset)  # (a preset, or a load string)
     metric = ruleset_metrics(game)
     out = []
     for episode in range(job.first, job.first + job.count):
