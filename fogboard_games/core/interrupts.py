@@ -80,6 +80,9 @@ def stopping():
     so that `check()` raises it again where a library swallowed it (a
     KeyboardInterrupt landing in numpy's lazy imports can be lost)."""
     global _asked
+    if threading.current_thread() is not threading.main_thread():
+        yield  # (only the main thread handles signals)
+        return
     _asked = False
     before = signal.signal(signal.SIGINT, _stop)
     try:
