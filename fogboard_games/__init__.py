@@ -14,14 +14,20 @@ of every game are in docs/boards.md, docs/liars_dice.md,
 docs/mind_bluff.md and docs/parley.md (sections #rules, #parameters, #what-each-seat-knows, #tensor-pieces).
 """
 
-from fogboard_games import (
+from fogboard_games.core import interrupts
+
+# First, before the imports below: a Ctrl-C while they load for the command
+# line exits in one line (core/interrupts.py); a library import is untouched.
+interrupts.quiet_while_loading()
+
+from fogboard_games import (  # noqa: E402
     boards,  # noqa: F401  (registers the board games)
     liars_dice,  # noqa: F401  (registers Liar's Dice)
     mind_bluff,  # noqa: F401  (registers Mind Bluff)
     parley,  # noqa: F401  (registers Parley)
 )
-from fogboard_games.core.registry import GAMES, PRESETS, load
-from fogboard_games.core.review import load_review
+from fogboard_games.core.registry import GAMES, PRESETS, load  # noqa: E402
+from fogboard_games.core.review import load_review  # noqa: E402
 
 __all__ = ["GAMES", "PRESETS", "load", "load_review"]
 __version__ = "0.1.0"

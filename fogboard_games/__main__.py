@@ -28,18 +28,31 @@ LEAGUE_BOTS = "random,heuristic"
 
 
 def run_league(args) -> int:
+    """The league command; a Ctrl-C at any moment ends it with one line and exit status 130."""
+    import signal
+
+    from fogboard_games.core import interrupts
+
+    stage: dict = {"report": None}  # how far it got, for the line a Ctrl-C prints
+    try:
+        with interrupts.stopping():
+            return _league(args, stage)
+    except KeyboardInterrupt as e:
+        # Nothing is left to stop: a second Ctrl-C must not cut this line short.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            lead = "\n" if sys.stderr.isatty() else ""  # (past the ^C the terminal echoed)
+            print(f"{lead}league: {_interrupted(args, e, stage)}", file=sys.stderr)
+        finally:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        return 130
+
+
+def _again(args) -> str:
+    """The exact command that finishes a league stopped early: its arguments and --resume."""
     import shlex
 
-    from fogboard_games import league
-    from fogboard_games.bots.llm_config import LLMConfigError
-    from fogboard_games.core import files
-
-    def note(text: str) -> None:
-        print(f"league: {text}", file=sys.stderr, flush=True)
-
-    journal = league.journal_path(args.out) if args.out else None
-    # The exact command that finishes this league, told when it stops early.
-    again = shlex.join(
+    return shlex.join(
         ["python", "-m", "fogboard_games", "league", "--games", args.games, "--bots", args.bots]
         + ["--episodes", str(args.episodes), "--seed", str(args.seed)]
         + ["--workers", str(args.workers), "--backend", args.backend]
@@ -49,6 +62,40 @@ def run_league(args) -> int:
         + _llm_options(args)
         + ["--out", str(args.out), "--resume"]
     )
+
+
+def _interrupted(args, e: KeyboardInterrupt, stage: dict) -> str:
+    """What a Ctrl-C left, in one line: the games its journal keeps and how to finish."""
+    from fogboard_games.league import Interrupted, journal_path
+
+    journal = journal_path(args.out) if args.out else None
+    finish = f"finish with: {_again(args)}"
+    nothing = "nothing kept (without --out there is no journal)"
+    if stage["report"] is not None:  # every game played: only the report was being written
+        if journal is None:
+            return f"interrupted while writing the report; {nothing}"
+        if not os.path.exists(journal):  # (removed once the report was written)
+            return f"interrupted after writing {args.out}; the report is complete"
+        return f"interrupted; the finished jobs are in {journal} (every game); {finish}"
+    if isinstance(e, Interrupted) and e.journaled:
+        games = f"{e.played} of {e.total} games"
+        return f"interrupted; the finished jobs are in {journal} ({games}); {finish}"
+    if isinstance(e, Interrupted) and journal is None:
+        return f"interrupted after {e.played} of {e.total} games; {nothing}"
+    if args.resume and journal is not None and os.path.exists(journal):
+        return f"interrupted before resuming; the finished jobs are in {journal}; {finish}"
+    return "interrupted before any game was played; nothing written"
+
+
+def _league(args, stage: dict) -> int:
+    from fogboard_games import league
+    from fogboard_games.bots.llm_config import LLMConfigError
+    from fogboard_games.core import files, interrupts
+
+    def note(text: str) -> None:
+        print(f"league: {text}", file=sys.stderr, flush=True)
+
+    journal = league.journal_path(args.out) if args.out else None
     try:
         if args.resume and not args.out:
             raise league.LeagueError("--resume needs --out: the journal kept beside it")
@@ -89,14 +136,6 @@ def run_league(args) -> int:
             save_games=args.save_games,
             llm=llm_seats,
         )
-    except KeyboardInterrupt:
-        kept = (
-            f"the finished jobs are in {journal}; finish with: {again}"
-            if journal
-            else "nothing kept (without --out there is no journal)"
-        )
-        print(f"\nleague: interrupted; {kept}", file=sys.stderr)
-        return 130
     except league.JobsFailed as e:
         kept = f"; the other jobs are in {journal}" if journal else ""
         print(f"league: a job failed: {e}{kept}", file=sys.stderr)
@@ -104,11 +143,13 @@ def run_league(args) -> int:
     except league.LeagueError as e:
         print(f"league: {e}", file=sys.stderr)
         return 2
+    stage["report"] = report
+    interrupts.check()  # (a Ctrl-C a library swallowed stops the league here)
     print(
         f"league: {len(games)} games, bots {', '.join(kinds)}, {args.episodes} episodes per "
         f"seat assignment, seed {args.seed}"
     )
-    print(league.format_table(report["table"]))
+    print(league.format_table(report["table"], report["ratings"]))
     for skip in report["skipped"]:
         print(f"({skip['bot']} does not play {skip['game']})")
     if report.get("usage"):
@@ -294,7 +335,11 @@ def build_parser(prog: str = "fogboard") -> Parser:
     league = sub.add_parser(
         "league", help="every pairing of bot kinds on every preset", formatter_class=Help
     )
-    league.add_argument("--games", default=LEAGUE_GAMES, help="comma-separated presets")
+    league.add_argument(
+        "--games",
+        default=LEAGUE_GAMES,
+        help="comma-separated presets or load strings (fogboard_dark_hex(board_size=3))",
+    )
     league.add_argument("--bots", default=LEAGUE_BOTS, help="comma-separated bot kinds")
     league.add_argument("--episodes", type=integer, default=50, help="games per seat assignment")
     league.add_argument("--workers", type=integer, default=1, help="processes (or Ray CPUs)")
@@ -326,7 +371,11 @@ def build_parser(prog: str = "fogboard") -> Parser:
     play = sub.add_parser(
         "play", help="play a preset in the terminal against bots", formatter_class=Help
     )
-    play.add_argument("preset", help=f"one of {', '.join(sorted(PRESETS))}")
+    play.add_argument(
+        "preset",
+        help=f"one of {', '.join(sorted(PRESETS))}; or a load string, such as "
+        "fogboard_dark_hex(board_size=3)",
+    )
     play.add_argument(
         "--opponent",
         default="heuristic",
@@ -395,6 +444,9 @@ def main(argv=None, prog: str | None = None) -> int:
 def run(argv=None, prog: str | None = None) -> int:
     """The command line's work; `main` adds the quiet stop of a closed pipe."""
     args = build_parser(prog or invoked_as(argv)).parse_args(argv)
+    from fogboard_games.core import interrupts
+
+    interrupts.loaded()  # (from here each command handles Ctrl-C)
     if args.command == "league":
         return run_league(args)
     if args.command in ("play", "review"):
@@ -423,7 +475,8 @@ def run(argv=None, prog: str | None = None) -> int:
                 )
             return terminal.play(args.preset, args.opponent, args.seat, args.seed, args.save)
         except terminal.PlayError as e:
-            print(f"{args.command}: {shortened(e)}", file=sys.stderr)
+            # (a message built to be short, a list of presets say, is shown whole)
+            print(f"{args.command}: {e if e.whole else shortened(e)}", file=sys.stderr)
             return 2
         except LLMError as e:  # a language-model seat stopped mid-game (a refused key)
             print(f"{args.command}: {shortened(e)}; the game is abandoned", file=sys.stderr)

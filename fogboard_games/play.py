@@ -9,7 +9,8 @@ no more: its view and record, laid out by the ruleset (`Ruleset.for_person`
 and `Ruleset.record`, from the seat's own strings), each new event as it
 happens, and at the end who won and why (`Ruleset.verdict`). Every line
 names seats by `Ruleset.seat_label`. At every prompt `help`, `rules`,
-`history` and `quit` are commands; anything else that is not a legal move
+`history` (or `log`) and `quit` are commands; a move may be typed in any
+ASCII case and with spaces anywhere; anything else that is not a legal move
 is refused, listing the legal moves, and the game goes on unchanged.
 
 `review`: reads a saved review (plain JSON, rebuilt through the rules by
@@ -23,20 +24,28 @@ from __future__ import annotations
 import codecs
 import json
 import random
+import string
 import sys
 from typing import TextIO
 
 import fogboard_games
 from fogboard_games import bots as bot_kinds
 from fogboard_games.core import files
-from fogboard_games.core.guards import JSONTextError, parse_json, shortened
+from fogboard_games.core.guards import JSONTextError, parse_json, quoted, shortened
+from fogboard_games.core.named import load_named
 from fogboard_games.core.params import is_int
-from fogboard_games.core.review import with_transcripts
+from fogboard_games.core.review import HUMAN, SEAT_KINDS, with_seat_kinds, with_transcripts
 from fogboard_games.core.sampling import chance_outcome
 
 
 class PlayError(ValueError):
-    """A play or review request that cannot run."""
+    """A play or review request that cannot run. `whole`: its message quotes
+    nothing long (names through guards.quoted), so the command line shows it
+    whole rather than cut like one that quotes a stranger's long value."""
+
+    def __init__(self, message: str, whole: bool = False):
+        super().__init__(message)
+        self.whole = whole
 
 
 def play(
@@ -76,25 +85,25 @@ def play(
                 break
     say(ending(state, person))
     if save:
-        say(save_review(final_review(state, others), save))
+        say(save_review(final_review(state, others, opponent), save))
     return 0
 
 
 def setup(preset: str, opponent: str, seat: int, seed: int, save: str | None):
     """The game, the bots of the other seats by seat, and chance's rng; PlayError,
     before anything is played, for a bad preset, seat, opponent or --save path."""
-    if preset not in fogboard_games.PRESETS:
-        raise PlayError(
-            f"unknown preset {preset!r}; presets: {', '.join(sorted(fogboard_games.PRESETS))}"
-        )
-    game = fogboard_games.load(preset)
+    try:
+        game = load_named(preset)
+    except ValueError as e:
+        raise PlayError(str(e), whole=True) from None
     n = game.num_players()
     if not is_int(seat) or not 0 <= seat < n:
-        raise PlayError(f"--seat must be a seat 0..{n - 1} of {preset}, got {seat!r}")
+        raise PlayError(f"--seat must be a seat 0..{n - 1} of {preset}, got {seat!r}", whole=True)
     kinds = bot_kinds.kinds_for(game)  # (kinds that need options, as text, are not)
     if opponent not in kinds:
         raise PlayError(
-            f"--opponent {opponent!r} does not play {preset}; kinds: {', '.join(kinds)}"
+            f"--opponent {quoted(opponent)} does not play {preset}: {_why_not(opponent, kinds)}",
+            whole=True,
         )
     if save is not None:
         try:
@@ -105,6 +114,18 @@ def setup(preset: str, opponent: str, seat: int, seed: int, save: str | None):
         p: bot_kinds.make_bot(opponent, game, p, seed=seed + p) for p in range(n) if p != seat
     }
     return game, others, random.Random(seed)
+
+
+def _why_not(opponent: str, kinds: list[str]) -> str:
+    """Why a kind cannot be the opponent: no such kind, one that needs options, or another game's."""
+    factory = bot_kinds.BOT_KINDS.get(opponent)
+    if factory is None:
+        known = sorted(k for k, f in bot_kinds.BOT_KINDS.items() if not getattr(f, "requires", ()))
+        return f"there is no bot kind {quoted(opponent)}; known kinds: {', '.join(known)}"
+    needs = getattr(factory, "requires", ())
+    if needs:
+        return f"it needs options play cannot give ({', '.join(needs)}); kinds that play it: {', '.join(kinds)}"
+    return f"kinds that play it: {', '.join(kinds)}"
 
 
 def greeting(preset: str, opponent: str, person, others) -> str:
@@ -144,17 +165,36 @@ def answer(line: str, state, person, legal: list[str]):
     try:
         action = state.string_to_action(typed)
     except ValueError:
-        command = " ".join(typed.split()).lower()
-        if command == "quit":
-            return QUIT, "quit: game abandoned, nothing saved\n"
-        if command in COMMANDS:
-            return COMMAND, person.command(command, state)
-        return None, (
-            f"{typed!r} is not a legal move here; legal: {', '.join(legal)}\n"
-            f"(or a command: {', '.join(COMMANDS)})\n"
-        )
+        # As help promises: ASCII case and spaces aside ("c 3", "C3", "BID 2X5"),
+        # the one legal move so spelled; never a guess between two.
+        meant = [move for move in legal if loosely(move) == loosely(typed)]
+        if len(meant) == 1:
+            action = state.string_to_action(meant[0])
+        else:
+            command = " ".join(typed.split()).lower()
+            command = ALIASES.get(command, command)
+            if command == "quit":
+                return QUIT, "quit: game abandoned, nothing saved\n"
+            if command in COMMANDS:
+                return COMMAND, person.command(command, state)
+            if meant:
+                return None, f"{typed!r} could be {' or '.join(meant)}: type one as listed\n"
+            return None, (
+                f"{typed!r} is not a legal move here; legal: {', '.join(legal)}\n"
+                f"(or a command: {', '.join(COMMANDS)})\n"
+            )
     state.apply_action(action)
     return action, person.news(state)  # what the move did: a collision, a call, a shot's result
+
+
+ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
+def loosely(move: str) -> str:
+    """A move string with ASCII case and ASCII spaces aside, as `help` says they
+    do not matter (ASCII only: a look-alike, such as the Kelvin sign for K,
+    stays itself and matches nothing)."""
+    return move.translate(ASCII_LOWER).replace(" ", "").replace("\t", "")
 
 
 def ending(state, person) -> str:
@@ -166,10 +206,15 @@ def ending(state, person) -> str:
     )
 
 
-def final_review(state, others) -> dict:
+def final_review(state, others, opponent: str | None = None) -> dict:
     """A finished game's review, with what its text seats said (say, notes,
-    fell_back: docs/reviews.md) when one of `others` (seat: bot) is a text seat."""
+    fell_back: docs/reviews.md) when one of `others` (seat: bot) is a text
+    seat; with `opponent` (the kind of `others`), naming who sat in each
+    seat: "human" and that kind (`seat_kinds`)."""
     review = state.review()
+    if opponent is not None:
+        n = state.get_game().num_players()
+        review = with_seat_kinds(review, [opponent if p in others else HUMAN for p in range(n)])
     said = {p: bot.transcript for p, bot in others.items() if hasattr(bot, "transcript")}
     return with_transcripts(review, said) if said else review
 
@@ -185,6 +230,9 @@ def save_review(review: dict, save: str) -> str:
 
 # The commands of every prompt (a move spelled so is never legal: no ruleset has one).
 COMMANDS = ("help", "rules", "history", "quit")
+# Other names of a command: the boards' rules brief (`rules`) calls a seat's
+# own record of its plies and their results its log.
+ALIASES = {"log": "history"}
 
 
 class Person:
@@ -236,12 +284,13 @@ class Person:
         return f"{names} {verb} with {max(returns):g}"
 
     def command(self, command: str, state) -> str:
-        """What `help`, `rules` or `history` prints."""
+        """What `help`, `rules` or `history` (`log`) prints."""
         if command == "help":
             return (
                 "type a move as the legal list spells it (case and spaces do not matter);\n"
-                "rules: the rules in brief; history: what you have seen of this game so far;\n"
-                "quit: end the game here (nothing is saved)\n"
+                "rules: the rules in brief; history (or log): the moves of this game so far\n"
+                "as you saw them, nothing you could not see; quit: end the game here\n"
+                "(nothing is saved)\n"
             )
         if command == "rules":
             brief = self.ruleset.brief.rstrip("\n") or "(no brief for this game)"
@@ -307,6 +356,11 @@ def truth_replay(path: str) -> str:
     if ruleset.truth_replay is None:
         raise PlayError(f"{ruleset.short_name} has no Truth Replay")
     header = f"{state.get_game()}: returns {state.returns()}"
+    if SEAT_KINDS in review:  # (checked by the loader: one name per seat)
+        label = ruleset.seat_label or (lambda p: f"seat {p}")
+        header += "\nseats: " + "; ".join(
+            f"{label(p)}: {kind}" for p, kind in enumerate(review[SEAT_KINDS])
+        )
     return header + "\n" + ruleset.truth_replay(review)
 
 

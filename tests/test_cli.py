@@ -155,6 +155,26 @@ def test_every_bad_argument_is_refused_in_one_line(argv, message, capsys):
     assert len(err) < 400  # a quoted hostile value is cut short
 
 
+@pytest.mark.parametrize("command", ["play", "league"])
+def test_an_unknown_preset_is_refused_listing_every_preset_whole(command, capsys):
+    # A name long enough to push the list past the cut of a long message.
+    argv = [command, "dark-hex-4-with-a-longer-name"] if command == "play" else []
+    argv = argv or ["league", "--games", "dark-hex-4-with-a-longer-name"]
+    err = refusal(argv, capsys)
+    assert " ... " not in err  # (the mark of a message cut in the middle)
+    listed = err.split("; presets: ", 1)[1].split("; or a load string", 1)[0].split(", ")
+    assert listed == sorted(fogboard_games.PRESETS)
+
+
+def test_an_unknown_opponent_is_said_to_be_no_bot_kind(capsys):
+    err = refusal(["play", "dark-hex-4", "--opponent", "alphazero"], capsys)
+    assert "there is no bot kind 'alphazero'; known kinds: cfr, heuristic, ismcts, mcts, " in err
+    # A kind that plays other games only is named as one.
+    err = refusal(["play", "liars-dice", "--opponent", "probe"], capsys)
+    assert "no bot kind" not in err
+    assert err.strip().endswith("kinds that play it: heuristic, ismcts, mcts, random")
+
+
 BAD_REVIEWS = {
     "deep": ("[" * 100000, "nests deeper than 32 levels at char 32; a review nests a few"),
     "huge int": ('{"a": ' + "9" * 5000 + "}", "an int of 5000 digits; a review's ints have at"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 
@@ -197,6 +198,53 @@ def test_cli_prints_the_table_and_writes_json(tmp_path):
     done = run_cli("--games", "dark-hex-4", "--bots", "probe", "--episodes", "2", "--out", str(out))
     report = json.loads(out.read_text())
     assert report["table"]["dark-hex-4"][0]["games"] == 4 and report["bots"] == ["probe"]
+
+
+def test_the_printed_table_has_the_ratings_and_a_legend_under_the_boards_columns(tmp_path):
+    done = run_cli("--games", "dark-hex-4,liars-dice-1")  # (random and heuristic)
+    assert done.returncode == 0, done.stderr
+    hex_part, dice_part = done.stdout.split("\n\nliars-dice-1\n")
+    hex_lines = hex_part.splitlines()
+    head = hex_lines.index(next(line for line in hex_lines if line.startswith("bot ")))
+    # The legend right under the two rows, naming every board column; none for dice.
+    legend = hex_lines[head + 3]
+    assert legend == league.table.BOARDS_LEGEND
+    assert all(f"{name}:" in legend for name in ("probes", "distToWin", "noRoute"))
+    assert "probes:" not in dice_part
+    # The ratings the report has, as the page shows them.
+    report = league.run(["dark-hex-4", "liars-dice-1"], ["random", "heuristic"], 50, progress=False)
+    for part, preset in ((hex_part, "dark-hex-4"), (dice_part, "liars-dice-1")):
+        for line in league.table.format_ratings(report["ratings"][preset]):
+            assert line in part.splitlines(), line
+    rated = report["ratings"]["dark-hex-4"]
+    assert f"ratings from {rated['games']} games between kinds" in hex_part
+    for elo in rated["elo"]:  # (an unbounded end shown as infinite)
+        shown = league.table.interval_text(elo["low"], elo["high"])
+        assert any(line.startswith(elo["kind"]) and shown in line for line in hex_lines)
+
+
+def test_a_league_takes_load_strings_among_its_games(tmp_path):
+    games = league.parse_list("fogboard_dark_hex(num_rows=3,num_cols=4), liars-dice-1", "games")
+    assert games == ["fogboard_dark_hex(num_rows=3,num_cols=4)", "liars-dice-1"]
+    report = league.run(games, ["random", "heuristic"], 2, progress=False, workers=2)
+    assert list(report["table"]) == games
+    (row, _) = report["table"][games[0]]
+    assert row["games"] == 4 and "mean_probes" in row  # (a board: its metrics)
+    done = run_cli("--games", "liars-dice-1,fogboard_dark_hex(board_size=1)")
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "league: load string 'fogboard_dark_hex(board_size=1)': fogboard_dark_hex: "
+        "parameter 'board_size' must be an int in 2..11, got 1"
+    )
+
+
+def test_a_kind_a_saved_review_cannot_name_is_refused_before_any_game(tmp_path):
+    from fogboard_games import bots
+
+    bots.register_kind("two\nlines", bots.BOT_KINDS["random"])  # (put back after the test)
+    with pytest.raises(league.LeagueError, match=r"--save-games: bot kind 'two\\nlines' cannot"):
+        league.run(["dark-hex-4"], ["two\nlines"], 1, progress=False, save_games=str(tmp_path))
+    assert os.listdir(tmp_path) == []
 
 
 @pytest.mark.parametrize(

@@ -320,3 +320,169 @@ def test_a_raising_job_is_named_in_one_line_in_process_and_on_ray(tmp_path, monk
     # The job without the raiser was played and kept.
     lines = open(tmp_path / "a.journal", encoding="utf-8").read().splitlines()
     assert [json.loads(x)["preset"] for x in lines[1:]] == ["dark-hex-4"]
+
+
+# ---- Ctrl-C at any moment (docs/league.md#the-journal-and---resume) ----------------------------
+
+
+def until(ready, proc, what: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not ready():
+        assert proc.poll() is None and time.monotonic() < deadline, f"never {what}"
+        time.sleep(0.001)
+
+
+def pyspiel_loaded(pid: int) -> bool:
+    """Whether the process has mapped OpenSpiel's module: the package is loading."""
+    try:
+        return "pyspiel" in pathlib.Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return False
+
+
+def ctrl_c(argv: list[str], env: dict, cwd, ready) -> tuple[int, str]:
+    """Run argv, then Ctrl-C (SIGINT to its whole process group, workers too,
+    as a terminal sends it) once `ready(proc)`: (exit code, stderr)."""
+    with open(pathlib.Path(cwd) / "stderr", "w+") as err:
+        proc = subprocess.Popen(
+            argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True
+        )
+        try:
+            until(lambda: ready(proc), proc, "ready for the Ctrl-C")
+            os.killpg(proc.pid, signal.SIGINT)
+            code = proc.wait(timeout=60)
+        finally:
+            proc.kill()
+            proc.wait(timeout=30)
+        err.seek(0)
+        return code, err.read()
+
+
+def test_ctrl_c_while_the_package_loads_is_one_line_and_130(tmp_path):
+    # `python -m fogboard_games`: Python imports the package (OpenSpiel,
+    # numpy: a good part of a second) before any command's code runs.
+    out = tmp_path / "league.json"
+    argv = [sys.executable, "-m", "fogboard_games", "league", "--games", "dark-hex-4"]
+    code, stderr = ctrl_c(
+        [*argv, "--out", str(out)],
+        environment(),
+        tmp_path,
+        lambda proc: pyspiel_loaded(proc.pid),
+    )
+    assert code == 130, stderr
+    assert stderr.strip().splitlines() == [
+        "interrupted while starting: nothing was played or written"
+    ]
+    assert os.listdir(tmp_path) == ["stderr"]  # no journal, no report
+
+
+@pytest.mark.parametrize("moment", ["journal-opened", "first-job"])
+def test_ctrl_c_at_any_moment_of_the_run_is_one_line_130_and_resumable(
+    tmp_path, uninterrupted, moment
+):
+    # With two workers: the Ctrl-C reaches them too, as they start or play.
+    out = tmp_path / "league.json"
+    journal = pathlib.Path(league.journal_path(str(out)))
+    args = [*ARGS, "--workers", "2", "--out", str(out)]
+    lines = {"journal-opened": 1, "first-job": 2}[moment]
+    code, stderr = ctrl_c(
+        command(*args),
+        environment(slow=0.01),
+        tmp_path,
+        lambda proc: journal_lines(journal) >= lines,
+    )
+    assert code == 130, stderr
+    assert "Traceback" not in stderr
+    (line,) = stderr.strip().splitlines()
+    kept = journal_lines(journal) - 1
+    assert kept < JOBS
+    games = f"({kept * 10} of {JOBS * 10} games)"  # (jobs of 10 games)
+    assert line.startswith(f"league: interrupted; the finished jobs are in {journal} {games}; ")
+    again = shlex.split(line.split("finish with: ", 1)[1])[4:]
+    done = run(*again)
+    assert done.returncode == 0, done.stderr
+    report, table = uninterrupted
+    assert json.loads(out.read_text()) == report
+    assert table_lines(done.stdout) == table
+
+
+def test_ctrl_c_while_rating_or_writing_keeps_the_journal_and_resumes(
+    tmp_path, capsys, monkeypatch
+):
+    from fogboard_games.__main__ import main
+
+    args = ["league", "--games", "dark-hex-4", "--bots", "random,probe", "--episodes", "2"]
+    out, page = tmp_path / "league.json", tmp_path / "league.html"
+    journal = league.journal_path(str(out))
+    assert main([*args, "--out", str(tmp_path / "whole.json")]) == 0
+    whole = json.loads((tmp_path / "whole.json").read_text())
+    capsys.readouterr()
+
+    def ctrl_c(*a, **k):
+        raise KeyboardInterrupt
+
+    import fogboard_games.pages.league
+
+    for where in ("ratings", "page", "report"):
+        with monkeypatch.context() as patch:
+            if where == "ratings":
+                patch.setattr(league, "rate_league", ctrl_c)
+            elif where == "page":
+                patch.setattr(fogboard_games.pages.league, "league_page", ctrl_c)
+            else:
+                patch.setattr(league, "write_json", ctrl_c)
+            resume = ["--resume"] if os.path.exists(journal) else []
+            code = main([*args, "--out", str(out), "--html", str(page), *resume])
+        assert code == 130, where
+        *notes, line = capsys.readouterr().err.strip().splitlines()
+        assert all(note.startswith("league: resuming ") for note in notes)
+        games = "(4 of 4 games)" if where == "ratings" else "(every game)"
+        assert line.startswith(f"league: interrupted; the finished jobs are in {journal} {games}")
+        assert line.endswith("--resume") and not out.exists()
+    assert main([*args, "--out", str(out), "--html", str(page), "--resume"]) == 0
+    assert json.loads(out.read_text()) == whole and not os.path.exists(journal)
+
+
+def test_a_ctrl_c_a_library_swallowed_still_stops_the_league(tmp_path, capsys, monkeypatch):
+    # A Ctrl-C landing in a lazy import of numpy's can be lost there; the
+    # league remembers it and stops after the job.
+    from fogboard_games.__main__ import main
+
+    class Swallows(base.RandomBot):
+        def decide(self, state) -> int:
+            try:
+                signal.raise_signal(signal.SIGINT)
+            except KeyboardInterrupt:
+                pass
+            return super().decide(state)
+
+    monkeypatch.setitem(base.BOT_KINDS, "swallows", Swallows)
+    out = tmp_path / "league.json"
+    argv = ["league", "--games", "dark-hex-4", "--bots", "swallows", "--episodes", "30"]
+    assert main([*argv, "--out", str(out)]) == 130
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "the finished jobs are in" in line and "(10 of 30 games)" in line
+
+
+def test_held_defers_a_ctrl_c_to_the_end_of_the_step_and_a_worker_starts_blocked():
+    import multiprocessing
+
+    from fogboard_games.core import interrupts
+
+    steps = []
+    with pytest.raises(KeyboardInterrupt):
+        with interrupts.held():
+            signal.raise_signal(signal.SIGINT)
+            steps.append("after the Ctrl-C")  # the step goes on to its end
+    assert steps == ["after the Ctrl-C"]
+    parent, child = multiprocessing.Pipe()
+    with interrupts.held():
+        worker = multiprocessing.Process(target=_blocked, args=(child,))
+        worker.start()
+    assert parent.recv() is True  # SIGINT blocked from its first instruction
+    worker.join(timeout=30)
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+def _blocked(conn) -> None:
+    conn.send(signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))

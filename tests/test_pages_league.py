@@ -50,6 +50,7 @@ def test_the_page_shows_its_json_numbers_and_links_every_row_to_its_reviews(
     page.goto(path.as_uri())
     sections = page.query_selector_all("section.game")
     assert [s.get_attribute("data-preset") for s in sections] == list(report["table"])
+    swept = []
     for section in sections:
         preset = section.get_attribute("data-preset")
         rows = section.query_selector_all("table.matchups tbody tr")
@@ -91,6 +92,16 @@ def test_the_page_shows_its_json_numbers_and_links_every_row_to_its_reviews(
             assert float(bar.get_attribute("data-high")) == row["mean_score"] + row["ci95"]
         rated = report["ratings"][preset]
         cells = section.query_selector_all("table.ratings tbody tr")
+        if rated["elo"] is None:  # a sweep: Elo undefined, and the page says why
+            swept.append(preset)
+            said = section.query_selector("p.elo-undefined").text_content()
+            assert said == "Elo undefined: " + rated["elo_undefined"]
+            assert len(cells) == len(rated["alpharank"]) == 2
+            for tr, alpha in zip(cells, rated["alpharank"]):
+                assert tr.query_selector("td.kind").text_content() == alpha["kind"]
+                assert tr.query_selector("td.elo").get_attribute("data-value") == "null"
+                assert tr.query_selector("td.rank").text_content() == str(alpha["rank"])
+            continue
         assert len(cells) == len(rated["elo"]) == 2
         for tr, elo, alpha in zip(cells, rated["elo"], rated["alpharank"]):
             assert tr.query_selector("td.kind").text_content() == elo["kind"]
@@ -101,12 +112,37 @@ def test_the_page_shows_its_json_numbers_and_links_every_row_to_its_reviews(
             assert float(interval.get_attribute("data-low")) == elo["low"]
             assert float(tr.query_selector("td.mass").get_attribute("data-value")) == alpha["mass"]
             assert tr.query_selector("td.rank").text_content() == str(alpha["rank"])
+    assert swept == ["dark-hex-4"]  # (heuristic wins every game there: both cases are shown)
     # The embedded report is the JSON file's, and the hostile name ran nothing.
     embedded = page.evaluate("JSON.parse(document.getElementById('report').textContent)")
     assert embedded == report
     assert page.evaluate("window.pwned") is None
     assert page.query_selector_all("img") == [] and page.query_selector_all("b") == []
     assert HOSTILE in page.text_content("body")
+
+
+def test_in_a_narrow_window_the_tables_scroll_and_the_page_does_not(hostile_league, watched_page):
+    _, path = hostile_league
+    page = watched_page.page
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.goto(path.as_uri())
+    width = page.evaluate("window.innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways page
+    boxes = page.query_selector_all("section.game .scroll")
+    tables = page.query_selector_all("section.game table")
+    assert tables and all(
+        t.evaluate("(t) => t.parentElement.className") == "scroll" for t in tables
+    )
+    wide = [b for b in boxes if b.evaluate("(b) => b.scrollWidth > b.clientWidth")]
+    assert wide  # (the matchups' table is wider than the window: the test shows something)
+    for box in wide:
+        # Scrolled to its end, the box shows its content's right edge inside the window.
+        box.evaluate("(b) => { b.scrollLeft = b.scrollWidth; }")
+        right = box.evaluate(
+            "(b) => Math.max(...[...b.querySelectorAll('th, td, svg')]"
+            ".map((e) => e.getBoundingClientRect().right))"
+        )
+        assert right <= width + 0.5
 
 
 def test_the_page_escapes_markup_and_closes_no_script_early(hostile_league):
@@ -139,6 +175,10 @@ def test_each_row_folder_holds_the_games_the_row_counts(hostile_league):
                 seat = int(name.split("-")[0].removeprefix("seat"))
                 review = json.loads(open(os.path.join(folder, name)).read())
                 assert review["game"] == fogboard_games.load(preset).get_type().short_name
+                # The review names every seat's kind: the row's in its seat.
+                kinds = review["seat_kinds"]
+                assert kinds[seat] == row["kind"]
+                assert set(kinds[:seat] + kinds[seat + 1 :]) == {row["against"]}
                 scores.append(review["returns"][seat])
             assert sum(scores) / len(scores) == pytest.approx(row["mean_score"])
 
@@ -183,6 +223,35 @@ def test_alpharank_equals_openspiels_in_the_infinite_alpha_limit():
             warnings.simplefilter("ignore", RuntimeWarning)
             pi = alpharank.compute([share], use_inf_alpha=True, verbose=False)[2]
         assert ratings._alpharank(win, draw) == pytest.approx(pi, abs=1e-12)
+
+
+def test_a_sweep_has_no_elo_and_says_why_and_a_near_sweep_an_open_ended_interval():
+    # 10-0: the maximum-likelihood difference is infinite; OpenSpiel's
+    # smoothing and a bootstrap of a sweep gave [+600.1, +600.1].
+    rated = ratings.rate(["heuristic", "random"], [(0, 1, False)] * 10, seed=0)
+    assert rated["elo"] is None and rated["undefined"] is None
+    assert rated["elo_undefined"].startswith("heuristic won all 10 games against random: ")
+    assert "infinite" in rated["elo_undefined"]
+    assert [a["rank"] for a in rated["alpharank"]] == [1, 2]  # alpha-rank still orders them
+    printed = league.table.format_ratings(rated)
+    assert printed[1] == "Elo undefined: " + rated["elo_undefined"]
+    assert [line.split()[:3] for line in printed[3:]] == [
+        ["heuristic", "-", "-"],
+        ["random", "-", "-"],
+    ]
+    # A draw is half a win each way: 9 wins and a draw have a finite fit.
+    assert ratings.rate(["a", "b"], [(0, 1, False)] * 9 + [(0, 1, True)], 0)["elo"] is not None
+    # 39-1: a third of the resamples are sweeps, so the winner's upper end
+    # (and the loser's lower) is unbounded; the other end is finite.
+    games = [(0, 1, False)] * 39 + [(1, 0, False)]
+    top, bottom = ratings.rate(["a", "b"], games, seed=0)["elo"]
+    assert top["high"] is None and bottom["low"] is None
+    assert 0 < top["low"] < top["elo"] and bottom["elo"] < bottom["high"] < 0
+    assert league.table.interval_text(top["low"], None) == f"[{top['low']:+.1f}, +inf]"
+    # Three kinds, one sweeping both others: Elo undefined, naming the groups.
+    games = [(0, 1, False)] * 5 + [(0, 2, False)] * 5 + [(1, 2, False)] * 3 + [(2, 1, False)] * 3
+    rated = ratings.rate(["a", "b", "c"], games, seed=0)
+    assert rated["elo_undefined"].startswith("a won all 10 games against b and c: ")
 
 
 @pytest.mark.parametrize(

@@ -235,6 +235,69 @@ def test_play_save_keeps_a_text_seats_words(tmp_path, monkeypatch):
     fogboard_games.load_review(review)
 
 
+# ---- who sat in each seat ----------------------------------------------------------------
+
+
+def test_the_seat_kinds_field_is_checked_in_one_line():
+    review = {**random_review("parley-tiny", 1), "seat_kinds": ["random", "heuristic", "probe"]}
+    assert fogboard_games.load_review(review).is_terminal()
+    cases = [
+        ("heuristic", "seat_kinds: must be a list of 3 names"),
+        (["random", "heuristic"], "seat_kinds: 2 names, but the game has 3 seats"),
+        (["random", 7, "probe"], r"seat_kinds\[1\]: must be a string, got 7"),
+        (["random", "", "probe"], r"seat_kinds\[1\]: must be 1 to 100 printable characters"),
+        (["random", "x" * 101, "probe"], r"seat_kinds\[1\]: must be 1 to 100"),
+        (["random", "two\nlines", "probe"], r"seat_kinds\[1\]: must be 1 to 100 printable"),
+    ]
+    for bad, message in cases:
+        with pytest.raises(ReviewError, match=message) as refused:
+            fogboard_games.load_review({**review, "seat_kinds": bad})
+        assert "\n" not in str(refused.value)
+
+
+def test_play_save_names_the_person_and_the_opponent_and_both_replays_show_them(tmp_path, capsys):
+    save = tmp_path / "game.json"
+    out = io.StringIO()
+
+    class Person(io.StringIO):  # types the first legal move the prompt lists
+        def readline(self, *args):
+            return out.getvalue().rsplit("legal: ", 1)[1].split(", ")[0].split("\n")[0] + "\n"
+
+    status = play.play(
+        "dark-hex-4", "heuristic", seat=1, save=str(save), stdout=out, stdin=Person()
+    )
+    assert status == 0, out.getvalue()
+    review = json.loads(save.read_text())
+    assert review["seat_kinds"] == ["heuristic", "human"]
+    assert cli.main(["review", str(save)]) == 0
+    seats = ["X (seat 0): heuristic", "O (seat 1): human"]
+    assert capsys.readouterr().out.splitlines()[1] == "seats: " + "; ".join(seats)
+    assert pages.replay.replay_data(review)["seats"] == seats
+    # A review without the field shows no seats.
+    bare = {k: v for k, v in review.items() if k != "seat_kinds"}
+    assert pages.replay.replay_data(bare)["seats"] == []
+
+
+def test_the_replay_page_shows_who_sat_in_each_seat(tmp_path, watched_page):
+    page = watched_page.page
+    for kinds, shown in [
+        (
+            ["<b>x</b>", "human"],
+            "seats: X (seat 0): <b>x</b>; O (seat 1): human",
+        ),  # (a name stays text)
+        (None, ""),
+    ]:
+        review = random_review("phantom-ttt-3", 1)
+        if kinds is not None:
+            review["seat_kinds"] = kinds
+        path = tmp_path / "replay.html"
+        pages.write_replay(review, str(path))
+        page.goto(path.as_uri())
+        assert page.text_content("#seats") == shown
+        assert page.is_visible("#seats") == bool(shown)
+        assert page.query_selector_all("b") == []
+
+
 # ---- in the browser -------------------------------------------------------------------------
 
 READ = """(n) => {

@@ -302,3 +302,96 @@ def test_no_line_shows_a_fact_the_seat_cannot_know(preset, seat, monkeypatch):
         printed.append(out.getvalue())
     assert printed[0].count("your move> ") == len(moves) + 1
     assert printed[0] == printed[1]
+
+
+# ---- moves as help promises, log, names the command line takes ------------------------------
+
+
+def loose_variants(move: str, rng: random.Random) -> str:
+    """The move with each letter's ASCII case flipped at random and spaces put
+    anywhere: what help says does not matter."""
+    out = ""
+    for char in move.replace(" ", ""):
+        out += char.upper() if rng.random() < 0.5 else char.lower()
+        out += " " * rng.choice([0, 0, 1, 2])
+    return out
+
+
+@pytest.mark.parametrize("preset", sorted(fogboard_games.PRESETS))
+def test_a_move_is_read_whatever_its_case_and_spaces_as_help_promises(preset):
+    rng = random.Random(7)
+    out = io.StringIO()
+
+    class Loose(io.StringIO):  # a legal move, spelled loosely
+        def readline(self, *args):
+            legal = out.getvalue().rsplit("legal: ", 1)[1].splitlines()[0].split(", ")
+            return loose_variants(rng.choice(legal), rng) + "\n"
+
+    assert play.play(preset, "random", seed=3, stdin=Loose(), stdout=out) == 0
+    assert "not a legal move" not in out.getvalue() and "game over" in out.getvalue()
+
+
+def test_a_loose_spelling_never_chooses_between_two_moves():
+    # No preset has two legal moves that differ in ASCII case and spaces only
+    # (so loosely never has to guess), and were there two, it would not guess.
+    for preset in sorted(fogboard_games.PRESETS):
+        game = fogboard_games.load(preset)
+        for seed in range(5):
+            state, rng = game.new_initial_state(), random.Random(seed)
+            while not state.is_terminal():
+                if not state.is_chance_node():
+                    moves = play.legal_moves(state)
+                    assert len({play.loosely(m) for m in moves}) == len(moves), preset
+                state.apply_action(rng.choice(state.legal_actions()))
+    state = fogboard_games.load("phantom-ttt-3").new_initial_state()
+    person = play.Person(state.get_game().ruleset, 0)
+    action, reply = play.answer("A 1\n", state, person, ["a1", "a 1"])
+    assert action is None and reply == "'A 1' could be a1 or a 1: type one as listed\n"
+    assert state.history() == []
+    # ASCII case only: a look-alike stays itself (the Kelvin sign lowers to k in Unicode).
+    assert play.loosely("\u212a 1") == "\u212a1" != play.loosely("K1") == "k1"
+    action, reply = play.answer("\u212a1\n", state, person, ["k1"])
+    assert action is None and "is not a legal move here" in reply
+
+
+def test_log_is_the_record_the_boards_rules_call_a_log():
+    status, out = run("liars-dice", ["bid 1x2\n", "log\n"], seed=3)
+    recorded = out.split("your move> ")[2]
+    assert recorded == "  round 1\n  your hand is 23444\n  P0 (you) bids 1x2\n  P1 bids 4x1\n"
+    status, out = run("dark-hex-4", ["rules\n", "log\n"], seed=1)
+    assert '"log" lists your own plies' in out  # (what the brief promises, the command gives)
+    assert "  (nothing yet)\n" in out.split("your move> ")[2]
+    assert "history (or log)" in run("dark-hex-4", ["help\n"])[1]
+
+
+def test_play_takes_a_load_string_and_names_the_game_by_it():
+    status, out = run("fogboard_dark_hex(num_rows=3,num_cols=4)", seat=1)
+    assert status == 0
+    assert out.startswith("fogboard_dark_hex(num_rows=3,num_cols=4): you are O (seat 1);")
+    assert "game over" in out
+
+
+@pytest.mark.parametrize(
+    "name,message",
+    [
+        ("fogboard_dark_hex(board_size=99)", "parameter 'board_size' must be an int in 2..11"),
+        ("fogboard_dark_hex(bogus=1)", "fogboard_dark_hex has no parameter 'bogus'; its param"),
+        ("fogboard_dark_hex(board_size=3,board_size=4)", "names board_size twice"),
+        ("fogboard_dark_hex(abrupt=yes)", "abrupt must be true or false, got 'yes'"),
+        ("fogboard_dark_hex(board_size=x)", "board_size must be an int in 2..11, got 'x'"),
+        ("fogboard_dark_hex(board_size)", "'board_size' is not key=value"),
+        ("fogboard_dark_hex(board_size=3", "want NAME(key=value,...), such as fogboard_dark_hex"),
+        ("dark_hex(board_size=3)", "'dark_hex' is not a fogboard game; games: fogboard_dark_hex"),
+        ("fogboard_liars_dice(numdice=1,players=9)", "parameter 'players' must be an int in"),
+    ],
+)
+def test_a_bad_load_string_is_refused_in_one_line_naming_what_is_wrong(name, message):
+    done = subprocess.run(
+        [sys.executable, "-m", "fogboard_games", "play", name],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    (line,) = done.stderr.splitlines()  # one line, and nothing printed by OpenSpiel
+    assert line.startswith(f"play: load string {name[:80]!r}"[:40]) and message in line, line

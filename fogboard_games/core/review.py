@@ -40,6 +40,12 @@ SAY_MAX = 100
 NOTES_MAX = 2000
 TEXT_SEAT_KEYS = ("say", "notes", "fell_back")
 
+# The optional field naming who sat in each seat (docs/reviews.md#who-sat-in-each-seat):
+# a bot kind's name, or HUMAN for the person of terminal or browser play.
+SEAT_KINDS = "seat_kinds"
+HUMAN = "human"
+KIND_MAX = 100
+
 # A float field may differ from the rules' value by this much: a review is
 # only compared, never written back, and JSON writers differ on the last digit.
 CLOSE = 1e-9
@@ -175,6 +181,45 @@ def check_text_seats(entries: Any, decisions: int) -> None:
             )
 
 
+def seat_kind_problem(name: Any) -> str | None:
+    """Why `name` cannot name a seat's kind in a review (None if it can)."""
+    if not isinstance(name, str):
+        return f"must be a string, got {describe(name)}"
+    if not 1 <= len(name) <= KIND_MAX or not name.isprintable():
+        return (
+            f"must be 1 to {KIND_MAX} printable characters (a bot kind, or {HUMAN!r}), "
+            f"got {describe(name)}"
+        )
+    return None
+
+
+def check_seat_kinds(kinds: Any, seats: int) -> None:
+    """ReviewError unless `kinds` is the seats' kinds of a game of `seats`
+    seats: a list of that many names, one per seat in seat order, each a
+    bot kind or "human"."""
+    if not isinstance(kinds, list):
+        raise ReviewError(
+            f"{SEAT_KINDS}: must be a list of {seats} names, one per seat "
+            f"(a bot kind, or {HUMAN!r}), got {describe(kinds)}"
+        )
+    if len(kinds) != seats:
+        raise ReviewError(
+            f"{SEAT_KINDS}: {len(kinds)} names, but the game has {seats} seats (one name per seat)"
+        )
+    for i, name in enumerate(kinds):
+        problem = seat_kind_problem(name)
+        if problem:
+            raise ReviewError(f"{SEAT_KINDS}[{i}]: {problem}")
+
+
+def with_seat_kinds(review: dict, kinds) -> dict:
+    """`review` naming who sat in each seat (`kinds`, one per seat: a bot
+    kind, or "human"); ReviewError if they are not one name per seat."""
+    kinds = list(kinds)
+    check_seat_kinds(kinds, len(review["returns"]))
+    return {**review, SEAT_KINDS: kinds}
+
+
 def with_transcripts(review: dict, transcripts: dict) -> dict:
     """`review` with the text seats' field made from their transcripts.
 
@@ -280,7 +325,9 @@ def load_review(review: Any) -> pyspiel.State:
         )
     if TEXT_SEATS in review:  # (not a field of the rules' review: the seats' words)
         check_text_seats(review[TEXT_SEATS], decisions)
-        review = {k: v for k, v in review.items() if k != TEXT_SEATS}
+    if SEAT_KINDS in review:  # (nor who sat where: the rules never see it)
+        check_seat_kinds(review[SEAT_KINDS], game.num_players())
+    review = {k: v for k, v in review.items() if k not in (TEXT_SEATS, SEAT_KINDS)}
     diff = review_difference(review, state.review())
     if diff:
         raise ReviewError("review disagrees with the rules at " + diff)
@@ -289,11 +336,14 @@ def load_review(review: Any) -> pyspiel.State:
 
 __all__ = [
     "FORMAT",
+    "HUMAN",
     "MAX_DEPTH",
     "MAX_INT",
     "ReviewError",
+    "SEAT_KINDS",
     "TEXT_SEATS",
     "check_params",
+    "check_seat_kinds",
     "check_text_seats",
     "describe",
     "field_path",
@@ -301,5 +351,7 @@ __all__ = [
     "json_problem",
     "load_review",
     "review_difference",
+    "seat_kind_problem",
+    "with_seat_kinds",
     "with_transcripts",
 ]

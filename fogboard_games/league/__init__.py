@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from fogboard_games.core.interrupts import check, held
 from fogboard_games.league.backends import (
     BACKENDS,
     JobsFailed,
@@ -27,6 +28,7 @@ from fogboard_games.league.backends import (
 from fogboard_games.league.journal import Journal, journal_path
 from fogboard_games.league.planning import (
     MAX_EPISODES,
+    Interrupted,
     Job,
     LeagueError,
     Outcome,
@@ -42,6 +44,7 @@ from fogboard_games.league.usage import format_usage, seats_played, usage_by_kin
 __all__ = [
     "BACKENDS",
     "MAX_EPISODES",
+    "Interrupted",
     "Job",
     "JobsFailed",
     "Journal",
@@ -117,36 +120,57 @@ def run(
             save_job(save_games, jobs[i], outcomes)
 
     results: list = [None] * len(jobs)
-    if journal is None:
-        results = run_jobs(jobs, workers, backend, address, progress, on_done=saved)
-    else:
-        book = Journal.open(journal, request, jobs, resume, note)
-        try:
-            if resume:
-                note(f"resuming {journal}: {len(book.done)} of {len(jobs)} jobs done")
-            for i, outcomes in book.done.items():
-                results[i] = outcomes
-            todo = [i for i in range(len(jobs)) if i not in book.done]
-            played = run_jobs(
-                [jobs[i] for i in todo],
-                workers,
-                backend,
-                address,
-                progress,
-                on_done=lambda k, outcomes: (
-                    saved(todo[k], outcomes),
-                    book.record(todo[k], jobs[todo[k]], outcomes),
-                ),
-            )
-            for i, outcomes in zip(todo, played):
-                results[i] = outcomes
-        finally:
-            book.close()
+    total = sum(job.count for job in jobs)
+    kept = {"games": 0, "journaled": False}  # what a Ctrl-C leaves finished, and where
+
+    def done(i: int, outcomes: list, book: Journal | None = None) -> None:
+        saved(i, outcomes)
+        with held():  # (journaled and counted, or neither)
+            if book is not None:
+                book.record(i, jobs[i], outcomes)
+            kept["games"] += jobs[i].count
+        check()  # (a Ctrl-C a bot's library swallowed stops the league here)
+
+    try:
+        if journal is None:
+            results = run_jobs(jobs, workers, backend, address, progress, on_done=done)
+        else:
+            with held():  # (a journal on disk is one this league's Ctrl-C names)
+                book = Journal.open(journal, request, jobs, resume, note)
+                kept["journaled"] = True
+            try:
+                if resume:
+                    note(f"resuming {journal}: {len(book.done)} of {len(jobs)} jobs done")
+                for i, outcomes in book.done.items():
+                    results[i] = outcomes
+                    kept["games"] += jobs[i].count
+                todo = [i for i in range(len(jobs)) if i not in book.done]
+                played = run_jobs(
+                    [jobs[i] for i in todo],
+                    workers,
+                    backend,
+                    address,
+                    progress,
+                    on_done=lambda k, outcomes: done(todo[k], outcomes, book),
+                )
+                for i, outcomes in zip(todo, played):
+                    results[i] = outcomes
+            finally:
+                book.close()
+        check()
+        # Held: the ratings' first call imports scipy and more, where a Ctrl-C
+        # can be swallowed or leave Python exiting by SIGINT whatever the exit
+        # status; held, it stops the league once they are done (a second or two).
+        with held():
+            table, rated = summarize(jobs, results), rate_league(jobs, results, seed)
+    except KeyboardInterrupt:
+        # (past the journal's opening, what it holds is this league's: resumable)
+        raise Interrupted(kept["games"], total, kept["journaled"]) from None
     report = {
         **request,
         "skipped": [{"game": g, "bot": k} for g, k in skipped],
-        "table": summarize(jobs, results),
-        "ratings": rate_league(jobs, results, seed),
+        "table": table,
+        "ratings": rated,
     }
     if llm:
         report["llm"] = llm

@@ -19,9 +19,9 @@ import signal
 from collections import deque
 from collections.abc import Callable, Sequence
 
-import fogboard_games
 from fogboard_games import bots as bot_kinds
-from fogboard_games.core import guards
+from fogboard_games.core import guards, interrupts
+from fogboard_games.core.named import load_named
 from fogboard_games.core.params import is_int
 from fogboard_games.core.sampling import chance_outcome
 from fogboard_games.league.planning import Job, LeagueError, Outcome, episode_seed, waits
@@ -48,7 +48,7 @@ class JobsFailed(LeagueError):
 def play_job(job: Job, on_episode: Callable[[int], None] | None = None) -> list[Outcome]:
     """Play the games of one job (in a worker process or a Ray task);
     `on_episode(episode)` is told each game before it starts."""
-    game = fogboard_games.load(job.preset)
+    game = load_named(job.preset)  # (a preset, or a load string)
     metric = ruleset_metrics(game)
     out = []
     for episode in range(job.first, job.first + job.count):
@@ -203,7 +203,7 @@ def _worker(conn) -> None:
     """A local worker: plays the jobs it is sent, one at a time, until told to stop."""
     # Ctrl-C reaches the whole process group: the parent stops the league,
     # the workers are stopped by it rather than each printing a traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    interrupts.worker_ignores()
     try:
         while (msg := conn.recv()) is not None:
             i, job = msg
@@ -254,11 +254,15 @@ def _run_local(jobs: Sequence[Job], workers: int, finished, failures: list[str])
     slots: dict = {}  # parent end of a worker's pipe -> [process, job index, episode]
 
     def start() -> None:
-        parent, child = multiprocessing.Pipe()
-        process = multiprocessing.Process(target=_worker, args=(child,), daemon=True)
-        process.start()
-        child.close()  # so the parent reads EOF when the worker dies
-        slots[parent] = [process, None, None]
+        # Held: the worker starts with SIGINT blocked (until it ignores it), so
+        # a Ctrl-C as it starts is never its own traceback; and a started
+        # worker is always in `slots`, which the parent stops on the way out.
+        with interrupts.held():
+            parent, child = multiprocessing.Pipe()
+            process = multiprocessing.Process(target=_worker, args=(child,), daemon=True)
+            process.start()
+            child.close()  # so the parent reads EOF when the worker dies
+            slots[parent] = [process, None, None]
 
     try:
         for _ in range(min(workers, len(jobs))):

@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Sequence
 
 from fogboard_games.core import files, guards
+from fogboard_games.core.interrupts import held
 from fogboard_games.core.params import is_int
 from fogboard_games.league.planning import Job, LeagueError, Outcome
 
@@ -61,16 +62,18 @@ class Journal:
             )
         try:
             if not resume:
-                f = open(path, "xb")
-                try:
-                    _append(f, {"journal": FORMAT, "request": request})
-                    files.sync_dir(path)
-                except OSError:
-                    # No header on disk (a full disk): leave no journal that
-                    # would refuse the next run as an unfinished league.
-                    f.close()
-                    os.unlink(path)
-                    raise
+                # (held: a Ctrl-C leaves the journal with its header or no journal)
+                with held():
+                    f = open(path, "xb")
+                    try:
+                        _append(f, {"journal": FORMAT, "request": request})
+                        files.sync_dir(path)
+                    except OSError:
+                        # No header on disk (a full disk): leave no journal that
+                        # would refuse the next run as an unfinished league.
+                        f.close()
+                        os.unlink(path)
+                        raise
                 return cls(path, f, {})
             with open(path, "rb") as f:
                 data = f.read()
@@ -78,14 +81,16 @@ class Journal:
             f = open(path, "r+b")
         except OSError as e:
             raise LeagueError(f"journal {path!r}: {e.strerror or e}") from e
-        f.truncate(keep)  # drop a line cut off mid-write before appending
-        f.seek(keep)
+        with held():
+            f.truncate(keep)  # drop a line cut off mid-write before appending
+            f.seek(keep)
         return cls(path, f, done)
 
     def record(self, index: int, job: Job, outcomes: Sequence[Outcome]) -> None:
         """Append one finished job, on disk before this returns."""
         try:
-            self._append_job(index, job, outcomes)
+            with held():  # (a Ctrl-C lets the line be written whole)
+                self._append_job(index, job, outcomes)
         except OSError as e:  # a full disk: stop now, with the lines written so far
             raise LeagueError(f"journal {self.path!r}: {e.strerror or e}") from e
 

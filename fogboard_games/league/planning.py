@@ -11,9 +11,10 @@ import dataclasses
 import zlib
 from collections.abc import Sequence
 
-import fogboard_games
 from fogboard_games import bots as bot_kinds
+from fogboard_games.core.named import load_named
 from fogboard_games.core.params import is_int
+from fogboard_games.core.review import seat_kind_problem
 
 # Games per seat assignment, at most. The whole plan is built before the
 # first game (a resume compares it with the journal, the table is made
@@ -25,6 +26,15 @@ MAX_EPISODES = 100_000
 
 class LeagueError(ValueError):
     """A league request that cannot run (an unknown preset or bot, a bad count)."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A league stopped by Ctrl-C mid-run: `played` of its `total` games
+    were finished, and are in its journal when `journaled` (docs/league.md)."""
+
+    def __init__(self, played: int, total: int, journaled: bool):
+        super().__init__(f"interrupted after {played} of {total} games")
+        self.played, self.total, self.journaled = played, total, journaled
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,7 +73,15 @@ def episode_seed(seed: int, preset: str, kinds: Sequence[str], episode: int) -> 
 
 
 def parse_list(text: str, what: str) -> list[str]:
-    items = [t.strip() for t in text.split(",")]
+    """The names of a comma-separated list; a comma inside parentheses is a
+    load string's own (`fogboard_dark_hex(num_rows=3,num_cols=4)`)."""
+    items, depth, start = [], 0, 0
+    for at, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth <= 0:
+            items.append(text[start:at])
+            start = at + 1
+    items = [t.strip() for t in [*items, text[start:]]]
     if not text.strip() or any(not t for t in items):
         raise LeagueError(f"--{what} takes a comma-separated list, got {text!r}")
     _once(items, what)
@@ -88,7 +106,7 @@ def plan(
 ):
     """The jobs of a league, in a fixed order, and the matchups each game has.
 
-    Refuses an unknown preset or bot kind, a count below 1 or above
+    Refuses an unknown preset (or a bad load string) or bot kind, a count below 1 or above
     MAX_EPISODES, and a game no listed kind can play; a kind that does not play a game (the boards'
     probe at Liar's Dice) sits that game out.
     """
@@ -104,15 +122,21 @@ def plan(
         )
     _once(games, "games")
     _once(kinds, "bots")
+    loaded = {}
     for name in games:
-        if name not in fogboard_games.PRESETS:
-            raise LeagueError(
-                f"unknown preset {name!r}; presets: {', '.join(sorted(fogboard_games.PRESETS))}"
-            )
+        try:
+            loaded[name] = load_named(name)  # a preset, or a load string
+        except ValueError as e:
+            raise LeagueError(str(e)) from None
     known = sorted(k for k, f in bot_kinds.BOT_KINDS.items() if not getattr(f, "requires", ()))
     for kind in kinds:
         if kind not in bot_kinds.BOT_KINDS:
             raise LeagueError(f"unknown bot kind {kind!r}; kinds: {', '.join(known)}")
+        problem = seat_kind_problem(kind) if reviews else None
+        if problem:  # (a saved review names every seat's kind)
+            raise LeagueError(
+                f"--save-games: bot kind {kind!r} cannot be named in a review: it {problem}"
+            )
         needs = getattr(bot_kinds.BOT_KINDS[kind], "requires", ())
         if needs:  # the text seat: a league cannot give it a model
             raise LeagueError(
@@ -121,7 +145,7 @@ def plan(
             )
     jobs, skipped = [], []
     for name in games:
-        game = fogboard_games.load(name)
+        game = loaded[name]
         playing = [k for k in kinds if k in bot_kinds.kinds_for(game)]
         skipped += [(name, k) for k in kinds if k not in playing]
         if not playing:

@@ -59,6 +59,46 @@ def _matrices(n: int, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return win, draw
 
 
+def _groups(win: np.ndarray, draw: np.ndarray) -> tuple[bool, np.ndarray, np.ndarray]:
+    """(whether the maximum-likelihood fit exists, which kinds are above
+    the rest, which below). It exists when every kind reaches every other
+    through "scored against" (a win or a draw); otherwise a group of kinds
+    that no kind outside it ever scored against is infinitely above the rest
+    (`top`), one that never scored against a kind outside it infinitely below
+    (`bottom`), and a group between two such, or compared with nothing,
+    is neither."""
+    n = len(win)
+    reach = ((win + draw) > 0) | np.eye(n, dtype=bool)
+    for k in range(n):  # (transitive closure: n is a handful of kinds)
+        reach = reach | (reach[:, [k]] & reach[[k], :])
+    same = reach & reach.T
+    outside = ~same
+    source = ~(reach.T & outside).any(axis=1)  # no kind outside reaches it
+    sink = ~(reach & outside).any(axis=1)  # it reaches no kind outside
+    return bool(same.all()), source & ~sink, sink & ~source
+
+
+def _names(kinds: Sequence[str], which: np.ndarray) -> str:
+    return " and ".join(k for k, chosen in zip(kinds, which) if chosen)
+
+
+def _sweep(kinds: Sequence[str], win: np.ndarray, draw: np.ndarray) -> str | None:
+    """Why the maximum-likelihood Elo does not exist (a group of kinds won
+    every game against the rest), or None when it does."""
+    fits, top, bottom = _groups(win, draw)
+    if fits:
+        return None
+    if not top.any():  # (not in a league, where every two kinds meet)
+        return "some kinds never met the others: nothing puts them on one scale"
+    games = int(win[np.ix_(top, ~top)].sum())
+    # (OpenSpiel's smoothed fit would give an arbitrary large number, and
+    # its bootstrap an interval of no width: every resample is a sweep.)
+    return (
+        f"{_names(kinds, top)} won all {games} games against {_names(kinds, ~top)}: "
+        "the maximum-likelihood Elo difference is infinite"
+    )
+
+
 def _elo(win: np.ndarray, draw: np.ndarray) -> np.ndarray:
     """OpenSpiel's Elo fit, centred so the kinds' mean is 0 (its own anchor is the weakest at 0)."""
     import pyspiel
@@ -94,11 +134,54 @@ def _alpharank(win: np.ndarray, draw: np.ndarray) -> np.ndarray:
     return np.clip(mass, 0.0, None) / np.clip(mass, 0.0, None).sum()
 
 
+def _percentile(values: np.ndarray, q: float) -> float | None:
+    """numpy's (linear) percentile of `values`, None when it leans on an infinite one."""
+    ordered = np.sort(values)
+    at = q / 100 * (len(ordered) - 1)
+    below, above = ordered[int(np.floor(at))], ordered[int(np.ceil(at))]
+    if np.isinf(below) or np.isinf(above):
+        return None
+    return float(below + (above - below) * (at - np.floor(at)))
+
+
+def _elo_with_intervals(kinds, played: np.ndarray, win, draw, seed: int) -> list[dict]:
+    """Each kind's Elo and its 95% bootstrap interval; an end is None
+    (unbounded) when it falls among the resamples whose fit is infinite for
+    the kind: those where it sits in a group that won, or lost, every game
+    against the rest (39 wins in 40 games resample as a sweep a third of
+    the time, so that kind's upper end is unbounded)."""
+    n = len(kinds)
+    elo = _elo(win, draw)
+    rng = np.random.default_rng(seed)
+    lows, highs = np.empty((RESAMPLES, n)), np.empty((RESAMPLES, n))
+    for b in range(RESAMPLES):
+        sample = played[rng.integers(0, len(played), len(played))]
+        w, d = _matrices(n, sample)
+        fits, top, bottom = _groups(w, d)
+        if fits:
+            lows[b] = highs[b] = _elo(w, d)
+        else:
+            # Above the rest: +inf; below: -inf; any other: anything, so
+            # -inf for the low end and +inf for the high one.
+            lows[b] = np.where(top, np.inf, -np.inf)
+            highs[b] = np.where(bottom, -np.inf, np.inf)
+    return [
+        {
+            "kind": k,
+            "elo": float(elo[i]),
+            "low": _percentile(lows[:, i], 2.5),
+            "high": _percentile(highs[:, i], 97.5),
+        }
+        for i, k in enumerate(kinds)
+    ]
+
+
 def rate(kinds: Sequence[str], games: Sequence[tuple[int, int, bool]], seed: int) -> dict:
-    """The ratings of one preset's kinds (JSON-ready); `undefined` says why when they are not."""
+    """The ratings of one preset's kinds (JSON-ready); `undefined` says why
+    when they are not, `elo_undefined` why Elo alone is not (a sweep)."""
     n = len(kinds)
     played = np.array(games, dtype=np.int64).reshape(-1, 3)
-    out = {"kinds": list(kinds), "games": len(played), "undefined": None}
+    out = {"kinds": list(kinds), "games": len(played), "undefined": None, "elo_undefined": None}
     if n < 2 or len(played) == 0:
         out["undefined"] = "one kind played this game: there is no one to rate it against"
     elif not (played[:, 2] == 0).any():
@@ -107,20 +190,14 @@ def rate(kinds: Sequence[str], games: Sequence[tuple[int, int, bool]], seed: int
         out["elo"] = out["alpharank"] = None
         return out
     win, draw = _matrices(n, played)
-    elo = _elo(win, draw)
-    rng = np.random.default_rng(seed)
-    boot = np.empty((RESAMPLES, n))
-    for b in range(RESAMPLES):
-        sample = played[rng.integers(0, len(played), len(played))]
-        boot[b] = _elo(*_matrices(n, sample))
-    low, high = np.percentile(boot, [2.5, 97.5], axis=0)
+    out["elo_undefined"] = _sweep(kinds, win, draw)
+    if out["elo_undefined"] is None:
+        out["elo"] = _elo_with_intervals(kinds, played, win, draw, seed)
+    else:
+        out["elo"] = None
     mass = _alpharank(win, draw)
     order = sorted(range(n), key=lambda i: (-mass[i], i))
     rank = {i: order.index(i) + 1 for i in range(n)}
-    out["elo"] = [
-        {"kind": k, "elo": float(elo[i]), "low": float(low[i]), "high": float(high[i])}
-        for i, k in enumerate(kinds)
-    ]
     out["alpharank"] = [
         {"kind": k, "mass": float(mass[i]), "rank": rank[i]} for i, k in enumerate(kinds)
     ]

@@ -3,7 +3,8 @@
 
 One folder per table row, `DIR/PRESET/KIND/AGAINST/`, holding the games
 that row counts, one review each, `seat{S}-episode{E}.json` (S the seat
-the row's kind sat in), with its replay page beside it (`.html`). With two seats a game counts in both its rows and
+the row's kind sat in), naming every seat's kind (`seat_kinds`), with
+its replay page beside it (`.html`). With two seats a game counts in both its rows and
 is kept in both folders. The reviews come back from the workers with
 their outcomes and are written here, in the league's own process, before
 the job is journaled: a job the journal holds has its games on disk, so
@@ -19,6 +20,7 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from fogboard_games.core import files
+from fogboard_games.core.review import with_seat_kinds
 from fogboard_games.league.planning import Job, LeagueError, Outcome
 from fogboard_games.league.table import matchup
 
@@ -57,7 +59,8 @@ def save_job(save_dir: str, job: Job, outcomes: Sequence[Outcome]) -> None:
             path = review_path(save_dir, job, seat, episode)
             try:
                 os.makedirs(os.path.dirname(path), exist_ok=True)
-                write_review(path, o.review)
+                # (the folder names the row, not the seats: the review names them)
+                write_review(path, with_seat_kinds(o.review, job.kinds))
             except OSError as e:
                 raise LeagueError(f"--save-games {path!r}: {e.strerror or e}") from e
         o.review = None  # on disk now: the table needs only the numbers

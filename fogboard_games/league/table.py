@@ -88,7 +88,39 @@ def summarize(jobs: Sequence[Job], results: Sequence[list[Outcome]]) -> dict:
     return table
 
 
-def format_table(table: dict) -> str:
+# Under a table with the boards' columns (their names are the ruleset's own).
+BOARDS_LEGEND = (
+    "(probes: the bot's collisions per game; distToWin: the cells it still needed to win "
+    "at the end, where a route remained; noRoute: the games where none did)"
+)
+
+
+def interval_text(low: float | None, high: float | None) -> str:
+    """An Elo interval as shown: an unbounded end (None in the JSON) as -inf or +inf."""
+    return f"[{'-inf' if low is None else f'{low:+.1f}'}, {'+inf' if high is None else f'{high:+.1f}'}]"
+
+
+def format_ratings(rating: dict) -> list[str]:
+    """The lines of one game's ratings (docs/league.md#ratings), as the page shows them."""
+    if rating["undefined"]:
+        return [f"ratings undefined: {rating['undefined']}"]
+    lines = [f"ratings from {rating['games']} games between kinds (docs/league.md#ratings)"]
+    if rating["elo_undefined"]:
+        lines.append(f"Elo undefined: {rating['elo_undefined']}")
+    lines.append(f"{'kind':<12}{'Elo':>8}{'95% interval':>18}{'alpha-rank mass':>17}{'rank':>6}")
+    elo = rating["elo"] or [None] * len(rating["alpharank"])
+    for e, a in zip(elo, rating["alpharank"]):
+        shown = (
+            ("-", "-") if e is None else (f"{e['elo']:+.1f}", interval_text(e["low"], e["high"]))
+        )
+        lines.append(f"{a['kind']:<12}{shown[0]:>8}{shown[1]:>18}{a['mass']:>17.3f}{a['rank']:>6}")
+    return lines
+
+
+def format_table(table: dict, ratings: dict | None = None) -> str:
+    """The report as printed: per game its table, the legend of the boards'
+    columns under a table that has them, and the game's ratings (`ratings`,
+    the report's, when given)."""
     lines = []
     for preset, rows in table.items():
         boards = any("mean_probes" in r for r in rows)
@@ -110,6 +142,10 @@ def format_table(table: dict) -> str:
                 shown = "-" if dist is None else f"{dist:.2f}"
                 line += f"{r['mean_probes']:>8.2f}{shown:>10}{r['no_route']:>8}"
             lines.append(line)
+        if boards:
+            lines.append(BOARDS_LEGEND)
+        if ratings and preset in ratings:
+            lines += format_ratings(ratings[preset])
         lines.append("")
     return "\n".join(lines).rstrip()
 

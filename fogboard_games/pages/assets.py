@@ -15,7 +15,7 @@ PAGE = """<!DOCTYPE html>
 <style>{css}</style>
 </head>
 <body>
-<header><h1 id="title"></h1><p id="outcome"></p></header>
+<header><h1 id="title"></h1><p id="seats"></p><p id="outcome"></p></header>
 <nav id="controls">
 <button id="first" title="first turn (Home)">&laquo; first</button>
 <button id="prev" title="previous turn (left arrow)">&#x25C0; prev</button>
@@ -42,7 +42,7 @@ PAGE = """<!DOCTYPE html>
 CSS = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1em; color: #222; background: #fafafa; }
 h1 { font-size: 1.2em; margin: 0; overflow-wrap: anywhere; } h2 { font-size: 1em; margin: .3em 0; }
-#outcome { margin: .2em 0; color: #555; }
+#outcome, #seats { margin: .2em 0; color: #555; } #seats:empty { display: none; }
 nav { display: flex; flex-wrap: wrap; gap: .4em; align-items: center; margin: .6em 0; }
 #slider { flex: 1; min-width: 10em; }
 #move-box { background: #fff; border: 1px solid #ccc; padding: .4em .6em; min-height: 2.6em; }
@@ -110,6 +110,7 @@ JS = r"""
   }
   $("title").textContent = D.title;
   $("outcome").textContent = D.outcome.join("; ");
+  $("seats").textContent = D.seats.length ? "seats: " + D.seats.join("; ") : "";
   document.title = "replay: " + D.title;
   const select = $("view"), slider = $("slider");
   D.views.forEach((name, v) => {

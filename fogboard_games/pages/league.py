@@ -2,7 +2,8 @@
 
 Built in Python from the report the league writes as JSON, so the page
 shows the same numbers: per game the table, an SVG plot of each
-matchup's mean score with its 95% interval, and the kinds' ratings. Every
+matchup's mean score with its 95% interval, and the kinds' ratings, each
+table and plot in a box that scrolls sideways in a narrow window. Every
 number sits in a cell whose `data-value` holds the JSON's own value, and
 the report itself is embedded (with "<" escaped), so a reader or a test
 can check one against the other. Every name is escaped (html.escape): a
@@ -16,10 +17,13 @@ import json
 import os
 from urllib.parse import quote
 
+from fogboard_games.league.table import BOARDS_LEGEND, interval_text
 from fogboard_games.pages.replay import page_beside
 
 STYLE = """
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:72em;color:#222}
+h1,p{overflow-wrap:anywhere}
+.scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;margin:.5em 0}
 th,td{padding:.15em .6em;border-bottom:1px solid #ddd;text-align:right}
 th:first-child,td:first-child,th:nth-child(2),td:nth-child(2){text-align:left}
@@ -64,7 +68,7 @@ def _matchups(preset: str, rows: list, links: dict, base: str) -> str:
         head += ["probes", "distToWin", "noRoute"]
     if links:
         head.append("saved games")
-    out = ['<table class="matchups"><thead><tr>']
+    out = ['<div class="scroll"><table class="matchups"><thead><tr>']
     out += [f"<th>{h}</th>" for h in head]
     out.append("</tr></thead><tbody>")
     for i, r in enumerate(rows):
@@ -100,7 +104,7 @@ def _matchups(preset: str, rows: list, links: dict, base: str) -> str:
                 f"{anchors}</details></td>"
             )
         out.append("</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 
@@ -126,7 +130,7 @@ def _plot(preset: str, rows: list) -> str:
 
     height = top + step * len(rows) + 30
     out = [
-        f'<svg class="plot" width="{left + width + 20}" height="{height}" '
+        f'<div class="scroll"><svg class="plot" width="{left + width + 20}" height="{height}" '
         f'role="img" aria-label="mean score and 95% interval per matchup">'
     ]
     out.append(
@@ -152,7 +156,7 @@ def _plot(preset: str, rows: list) -> str:
     ticks = [v for i, v in enumerate(ticks) if all(abs(v - t) > pad for t in ticks[:i])]
     for v in ticks:
         out.append(f'<text x="{x(v):.1f}" y="{axis + 15}" text-anchor="middle">{v:+.2f}</text>')
-    out.append("</svg>")
+    out.append("</svg></div>")
     return "".join(out)
 
 
@@ -165,24 +169,37 @@ def _ratings(rating: dict | None) -> str:
         return "".join(out)
     out.append(
         f"<p>from {rating['games']} games between kinds; Elo centred on the kinds' mean, "
-        "its 95% interval from a bootstrap over the games; alpha-rank in the "
-        "infinite-alpha limit (docs/league.md#ratings)</p>"
+        "its 95% interval from a bootstrap over the games (an end at infinity when the "
+        "resamples that decide it have a kind winning, or losing, every game); alpha-rank in "
+        "the infinite-alpha limit (docs/league.md#ratings)</p>"
     )
-    out.append(
-        '<table class="ratings"><thead><tr><th>kind</th><th>Elo</th><th>95% interval</th>'
-        "<th>alpha-rank mass</th><th>alpha-rank</th></tr></thead><tbody>"
-    )
-    for elo, alpha in zip(rating["elo"], rating["alpharank"]):
+    if rating["elo_undefined"]:
         out.append(
-            f'<tr data-kind="{_e(elo["kind"])}"><td class="kind">{_e(elo["kind"])}</td>'
-            + _cell(elo["elo"], f"{elo['elo']:+.1f}", "elo")
-            + f'<td class="interval" data-low="{elo["low"]!r}" data-high="{elo["high"]!r}">'
-            f"[{elo['low']:+.1f}, {elo['high']:+.1f}]</td>"
+            f'<p class="undefined elo-undefined">Elo undefined: {_e(rating["elo_undefined"])}</p>'
+        )
+    out.append(
+        '<div class="scroll"><table class="ratings"><thead><tr><th>kind</th><th>Elo</th>'
+        "<th>95% interval</th><th>alpha-rank mass</th><th>alpha-rank</th></tr></thead><tbody>"
+    )
+    for elo, alpha in zip(rating["elo"] or [None] * len(rating["alpharank"]), rating["alpharank"]):
+        if elo is None:
+            shown = _cell(None, "-", "elo") + (
+                '<td class="interval" data-low="null" data-high="null">-</td>'
+            )
+        else:
+            bounds = ["null" if v is None else repr(v) for v in (elo["low"], elo["high"])]
+            shown = _cell(elo["elo"], f"{elo['elo']:+.1f}", "elo") + (
+                f'<td class="interval" data-low="{bounds[0]}" data-high="{bounds[1]}">'
+                f"{interval_text(elo['low'], elo['high'])}</td>"
+            )
+        out.append(
+            f'<tr data-kind="{_e(alpha["kind"])}"><td class="kind">{_e(alpha["kind"])}</td>'
+            + shown
             + _cell(alpha["mass"], f"{alpha['mass']:.3f}", "mass")
             + _cell(alpha["rank"], str(alpha["rank"]), "rank")
             + "</tr>"
         )
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 
@@ -229,6 +246,8 @@ def league_page(report: dict, saved: dict | None = None, folder: str = ".") -> s
     for preset, rows in report["table"].items():
         parts.append(f'<section class="game" data-preset="{_e(preset)}"><h2>{_e(preset)}</h2>')
         parts.append(_matchups(preset, rows, saved.get(preset, {}), base))
+        if any("mean_probes" in r for r in rows):
+            parts.append(f'<p class="legend">{_e(BOARDS_LEGEND)}</p>')
         parts.append(_plot(preset, rows))
         parts.append(_ratings(report.get("ratings", {}).get(preset)))
         parts.append("</section>")

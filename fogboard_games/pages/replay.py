@@ -4,7 +4,8 @@ The review is rebuilt through the rules (`load_review`, which refuses a
 malformed one), then its actions are replayed through the pyspiel game it
 names; at every turn the page keeps the true state (`str(state)`) and its
 drawing, each seat's information-state string and the spectator's string,
-verbatim, with the move and a text seat's words. The strings of one view
+verbatim, with the move and a text seat's words; and who sat in each seat
+when the review names them. The strings of one view
 grow turn by turn, so each turn stores only how much of the last turn's
 string it keeps and what follows (a game of 759 decisions stays a few MB).
 All of it is one JSON blob in a `<script type="application/json">`, every
@@ -21,7 +22,7 @@ import pyspiel
 from open_spiel.python.observation import make_observation
 
 from fogboard_games.core import files
-from fogboard_games.core.review import TEXT_SEATS, load_review
+from fogboard_games.core.review import SEAT_KINDS, TEXT_SEATS, load_review
 from fogboard_games.pages import assets
 from fogboard_games.pages.drawers import drawer_for
 
@@ -114,8 +115,13 @@ def replay_data(review: dict) -> dict:
     if isinstance(derived.get("match_winners"), list):
         won = seats(derived["match_winners"])
         outcome.append(("a tie: " if len(won) > 1 else "match winner ") + " and ".join(won))
+    # Who sat in each seat, by the seat's label, when the review names them
+    # (the loader has checked the field: one name per seat).
+    kinds = review.get(SEAT_KINDS)
+    seated = [f"{label(p)}: {kind}" for p, kind in enumerate(kinds)] if kinds is not None else []
     return {
         "title": str(game),
+        "seats": seated,
         "views": views,
         "size": list(drawer.size),
         "base": drawer.base(),
