@@ -29,6 +29,17 @@ PUBLIC = pyspiel.IIGObservationType(
 )
 
 
+class FirstLegalMove(io.StringIO):
+    """A person at the terminal who types the first legal move the prompt in `out` lists."""
+
+    def __init__(self, out: io.StringIO):
+        super().__init__()
+        self.out = out
+
+    def readline(self, *args):
+        return self.out.getvalue().rsplit("legal: ", 1)[1].split(", ")[0].split("\n")[0] + "\n"
+
+
 def random_review(preset: str, seed: int) -> dict:
     return finished_game(fogboard_games.load(preset), seed).review()
 
@@ -220,12 +231,14 @@ def test_play_save_keeps_a_text_seats_words(tmp_path, monkeypatch):
     save = tmp_path / "game.json"
     out = io.StringIO()
 
-    class Person(io.StringIO):  # types the first legal move the prompt lists
-        def readline(self, *args):
-            return out.getvalue().rsplit("legal: ", 1)[1].split(", ")[0].split("\n")[0] + "\n"
-
     status = play.play(
-        "liars-dice-1", "scripted-text", seat=0, seed=1, save=str(save), stdout=out, stdin=Person()
+        "liars-dice-1",
+        "scripted-text",
+        seat=0,
+        seed=1,
+        save=str(save),
+        stdout=out,
+        stdin=FirstLegalMove(out),
     )
     assert status == 0, out.getvalue()
     review = json.loads(save.read_text())
@@ -259,12 +272,8 @@ def test_play_save_names_the_person_and_the_opponent_and_both_replays_show_them(
     save = tmp_path / "game.json"
     out = io.StringIO()
 
-    class Person(io.StringIO):  # types the first legal move the prompt lists
-        def readline(self, *args):
-            return out.getvalue().rsplit("legal: ", 1)[1].split(", ")[0].split("\n")[0] + "\n"
-
     status = play.play(
-        "dark-hex-4", "heuristic", seat=1, save=str(save), stdout=out, stdin=Person()
+        "dark-hex-4", "heuristic", seat=1, save=str(save), stdout=out, stdin=FirstLegalMove(out)
     )
     assert status == 0, out.getvalue()
     review = json.loads(save.read_text())
