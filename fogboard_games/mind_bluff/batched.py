@@ -47,12 +47,16 @@ from fogboard_games.batch.env import Env
 from fogboard_games.batch.observations import LIMIT, Store
 from fogboard_games.mind_bluff import rules, series
 
-EAT, CLAIM, RESPOND, OVER = range(4)  # rules.EAT .. rules.OVER, counted from EAT
+EAT, CLAIM, RESPOND, OVER = rules.EAT, rules.CLAIM, rules.RESPOND, rules.OVER  # 0 .. 3
 SWAP_TURNS = (3, 8)  # a single game's seat exchange by turn: [0, 3), [3, 8), [8, ..)
 STATUS = 12  # mover (2), phase (4), forced_now (1), debts (2), ending (3): contiguous
 REVIEW = series.REVIEW_KEY  # a finished game as every seat sees it
-# The latest turn's record kept for the observation (rows of o_turn; -1: none).
-ACTOR, ATE, CLAIMED, FORCED, RESPONSE, VERDICT = range(6)
+# The latest turn's record kept for the observation, one per row (-1: none):
+# the seat that ate, its eat (0: all done), the claim and whether it was forced
+# honest, the response (BELIEVE or DOUBT) and the verdict (0 TRUE, 1 BLUFF).
+LATEST_TURN = np.dtype(
+    [(name, np.int8) for name in ("actor", "ate", "claimed", "forced", "response", "verdict")]
+)
 
 
 def _status_table() -> np.ndarray:
@@ -757,7 +761,7 @@ class MindBluff(Env):
     def _view_start(self, rows: np.ndarray) -> None:
         """A game starts: no turn yet, and the only total eaten is 0."""
         self.obs_fresh = False
-        self.o_turn[:, rows] = -1
+        self.latest[rows] = -1
         self.sums[rows] = 0
         self.sums[rows, :, 0] = 1  # (bit 0: the total 0)
 
@@ -766,41 +770,41 @@ class MindBluff(Env):
         response, verdict); an eat (or all done) begins a turn, and the turn it
         follows joins each seat's totals eaten it cannot rule out."""
         self.obs_fresh = False
-        t = self.o_turn
-        begun = np.flatnonzero(eat & (t[ACTOR] >= 0))  # (finished rows: OVER, not EAT)
+        t = self.latest
+        begun = np.flatnonzero(eat & (t["actor"] >= 0))  # (finished rows: OVER, not EAT)
         if len(begun):
             self._commit(begun)
         r = np.flatnonzero(eat)
         if len(r):
-            t[:, r] = -1
-            t[ACTOR, r] = p2[r]
-            t[ATE, r] = np.where(ate[r], a8[r] + 1, 0)
-            t[CLAIMED, r] = 0
-            t[FORCED, r] = 0
+            t[r] = -1
+            t["actor"][r] = p2[r]
+            t["ate"][r] = np.where(ate[r], a8[r] + 1, 0)
+            t["claimed"][r] = 0
+            t["forced"][r] = 0
         r = np.flatnonzero(claim)
         if len(r):
-            t[CLAIMED, r] = a8[r] - self.M
-            t[FORCED, r] = forced[r]
+            t["claimed"][r] = a8[r] - self.M
+            t["forced"][r] = forced[r]
         r = np.flatnonzero(respond)
         if len(r):
-            t[RESPONSE, r] = doubt[r]
-            t[VERDICT, r] = np.where(doubt[r], np.where(true[r], 0, 1), -1)
+            t["response"][r] = doubt[r]
+            t["verdict"][r] = np.where(doubt[r], np.where(true[r], 0, 1), -1)
 
     def _candidates(self, rows: np.ndarray) -> np.ndarray:
         """(n, 2) uint64: bit k set for each eat k of the rows' latest turn each
         seat cannot rule out (rules.eat_candidates): its own eat, a claim shown
         true (forced or doubted TRUE), anything but a claim doubted BLUFF, else
         any eat; bit 0 alone where the row has no turn yet (nothing added)."""
-        one, t = np.uint64(1), self.o_turn[:, rows].astype(np.int64)
+        one, t = np.uint64(1), self.latest[rows]
         every = np.uint64((1 << (self.M + 1)) - 2)  # eats 1 .. M
-        claim = one << np.maximum(t[CLAIMED], 0).astype(np.uint64)
-        shown = (t[CLAIMED] > 0) & ((t[FORCED] == 1) | (t[VERDICT] == 0))
-        other = np.where(shown, claim, np.where(t[VERDICT] == 1, every & ~claim, every))
-        own = one << np.maximum(t[ATE], 0).astype(np.uint64)
+        claim = one << np.maximum(t["claimed"], 0).astype(np.uint64)
+        shown = (t["claimed"] > 0) & ((t["forced"] == 1) | (t["verdict"] == 0))
+        other = np.where(shown, claim, np.where(t["verdict"] == 1, every & ~claim, every))
+        own = one << np.maximum(t["ate"], 0).astype(np.uint64)
         cands = np.empty((len(rows), 2), np.uint64)
         for seat in (0, 1):
-            cands[:, seat] = np.where(t[ACTOR] == seat, own, other)
-        cands[t[ACTOR] < 0] = one
+            cands[:, seat] = np.where(t["actor"] == seat, own, other)
+        cands[t["actor"] < 0] = one
         return cands
 
     def _shift(self, sums: np.ndarray, cands: np.ndarray) -> np.ndarray:
@@ -828,14 +832,14 @@ class MindBluff(Env):
         out = self.obs.array.reshape(B, 2, self.obs_size)
         out[:] = 0
         rows_all = self.rows
-        t = self.o_turn
+        t = self.latest
         if self.is_series:
             for seat in (0, 1):
                 out[:, :, self.obs_score + seat] = self.score[:, seat, None]
             out[:, 0, self.obs_player] = 1
             out[:, 1, self.obs_player + 1] = 1
             running = self.key != self.finished_key  # (a finished series shows no game)
-        has = t[ACTOR] >= 0
+        has = t["actor"] >= 0
         ended = self.ending >= 0
         for g, at in enumerate(self.obs_at):
             setup = self.setups[g]
@@ -850,18 +854,20 @@ class MindBluff(Env):
                 view[:, :, self.obs_game + g] = 1
             view[:, 0, at["player"]] = 1
             view[:, 1, at["player"] + 1] = 1
-            tr, hr, er = t[:, rows].astype(np.int64), has[rows], ended[rows]
-            eat = tr[ATE]
+            tr, hr, er = t[rows], has[rows], ended[rows]
+            eat = tr["ate"].astype(np.int64)
+            claimed, verdict = tr["claimed"].astype(np.int64), tr["verdict"].astype(np.int64)
+            response = tr["response"].astype(np.int64)
             for seat in (0, 1):
-                mine = np.flatnonzero(hr & (tr[ACTOR] == seat) & (eat > 0))
+                mine = np.flatnonzero(hr & (tr["actor"] == seat) & (eat > 0))
                 view[mine, seat, at["eat_now"] + eat[mine] - 1] = 1
-            c = np.flatnonzero(hr & (tr[CLAIMED] > 0))
-            view[c, :, at["last_claim"] + tr[CLAIMED][c] - 1] = 1
-            view[c, :, at["last_forced"]] = (tr[FORCED][c] == 1)[:, None]
-            c = np.flatnonzero(hr & (tr[RESPONSE] >= 0))
-            view[c, :, at["last_response"] + tr[RESPONSE][c]] = 1
-            c = np.flatnonzero(hr & (tr[VERDICT] >= 0))
-            view[c, :, at["last_verdict"] + tr[VERDICT][c]] = 1
+            c = np.flatnonzero(hr & (claimed > 0))
+            view[c, :, at["last_claim"] + claimed[c] - 1] = 1
+            view[c, :, at["last_forced"]] = (tr["forced"][c] == 1)[:, None]
+            c = np.flatnonzero(hr & (response >= 0))
+            view[c, :, at["last_response"] + response[c]] = 1
+            c = np.flatnonzero(hr & (verdict >= 0))
+            view[c, :, at["last_verdict"] + verdict[c]] = 1
             # The counts left: each start less each total, with the latest turn's eat.
             H = setup.high + 1
             totals = self._shift(self.sums[rows], self._candidates(rows))
@@ -1053,9 +1059,9 @@ class MindBluff(Env):
             if self.obs is None:
                 B = self.batch_size
                 self.obs = Store(2 * B, self.obs_size, self.row_of, whole=True)
-                # The latest turn (rows ACTOR .. VERDICT, -1: none) and per seat the
-                # totals eaten before it that the seat cannot rule out.
-                self.o_turn = np.full((6, B), -1, np.int8)
+                # The latest turn (LATEST_TURN) and per seat the totals
+                # eaten before it that the seat cannot rule out.
+                self.latest = np.full(B, -1, LATEST_TURN)
                 words = -(-max(g.high for g in self.setups) // 64)  # totals 0 .. high - 1
                 self.sums = np.zeros((B, 2, words), np.uint64)
                 self._replay_history()
