@@ -13,6 +13,7 @@ import os
 import numpy as np
 import pyspiel
 
+from fogboard_games.batch.draw import random_actions
 from fogboard_games.batch.observations import Store
 from fogboard_games.core.observer import INFO_STATE, OBSERVATION
 
@@ -322,7 +323,6 @@ class Env:
         first use, at a row's first pay or end, counted too). With `seat`,
         after a read of that seat's tensor of the form too (its store made
         and filled), as a caller reading it keeps."""
-        from fogboard_games.batch.bots import random_actions  # (bots.py imports this module)
 
         dt = np.dtype(np.float32 if dtype is None else dtype)
         key = (cls, str(game), observation, dt.name, seat)

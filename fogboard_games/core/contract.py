@@ -45,6 +45,9 @@ TERMINAL = -4
 # The empty option list of a finished game (readers copy options, never change them).
 NO_OPTIONS: list[int] = []
 NO_ODDS: list[tuple[int, float]] = []  # the odds of a game without chance
+# A distance `metrics` reports when no route remains (the boards' distToWin):
+# a sentinel, not a distance, which the league leaves out of its means.
+NO_ROUTE = 99
 
 # The format every review names, and the fields core writes into every
 # review (a ruleset's review adds its own; core.review loads them).
