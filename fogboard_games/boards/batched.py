@@ -134,14 +134,12 @@ class Boards(Env):
         "lookups", "blocks", "block_bits", "seat_at", "uf_neighbors", "uf_edges",
     )  # fmt: skip
 
-    def __init__(
-        self, game, batch_size: int, seed=None, observation="information_state", dtype=None
-    ):
+    def _configure(self, game) -> None:
         geo = self.geo = game.setup
         assert max(geo.files, geo.ranks) <= MAX_SIZE
         self.cells = n2 = geo.cells
         self.num_players = 2
-        self.num_actions = A = geo.num_actions
+        self.num_actions = geo.num_actions
         # Under imperfect recall (docs/boards.md#imperfect-recall) the information
         # state is the believed board alone: the observation's board piece, so it
         # is served from the observation store (`_seat_tensor`) and no store of
@@ -151,7 +149,8 @@ class Boards(Env):
         layout = game.info_layout
         if self.forgets:  # (the encoder's pieces of a key, before its recall_key)
             layout = Layout(game.encoder.pieces(INFO_STATE), INFO_STATE)
-        self.info_size = D = layout.size
+        self.info_size = layout.size
+        self.pieces_layout = layout  # (the information state's pieces: _build places them)
         self.tensor_size = game.info_layout.size
         self.max_history = geo.max_game_length
         self.sense = geo.sense
@@ -162,13 +161,17 @@ class Boards(Env):
         # docs/boards.md#rectangular-boards, sits in the n x n square: see
         # _hex_tables); with a side above 8 the tables no longer pay, and wins are
         # read from per-row union-finds instead (see _uf_join).
-        self.wide = wide = n2 > ONE_WORD * ONE_WORD
+        self.wide = n2 > ONE_WORD * ONE_WORD
         self.unions = self.is_hex and max(geo.files, geo.ranks) > ONE_WORD
         # Abrupt without a sense: every ply passes the turn in every row.
         self.always_passes = abrupt and not self.sense
         # The cap binds only below 2 x cells - 1 plies (docs/boards.md#length).
         self.cap = geo.max_plies if geo.max_plies < 2 * n2 - 1 else None
-        super().__init__(game, batch_size, seed, observation, dtype)
+
+    def _build(self) -> None:
+        game = self.game
+        geo, n2, A, D, wide = self.geo, self.cells, self.num_actions, self.info_size, self.wide
+        layout = self.pieces_layout
         B = self.batch_size
         W = (2,) if wide else ()  # the words of a bitboard
         self.full = np.array(words((1 << n2) - 1), np.uint64) if wide else np.uint64((1 << n2) - 1)
@@ -274,7 +277,6 @@ class Boards(Env):
         self.ply_values = np.tile(np.array([0, 1, 1, 1], np.uint8), (B, 1))
         self.obs_values = np.ascontiguousarray(self.ply_values[:, :2])
         self.start_block = (n2, A) if self.sense else (0, n2)  # the senses, or attempts
-        self.reset()
 
     def _seat_views(self, mine: int) -> None:
         """Name the fields of seats[mine] my_*, of the other their_* (views)."""

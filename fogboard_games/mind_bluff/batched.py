@@ -101,21 +101,22 @@ class MindBluff(Env):
     TABLES += ("move_mine", "hand_column", "hand_stride")
     TABLES += ("start_rows", "start_hand", "start_other", "start_ones")
 
-    def __init__(
-        self, game, batch_size: int, seed=None, observation="information_state", dtype=None
-    ):
+    def _configure(self, game) -> None:
         setup = game.setup
         self.is_series = isinstance(setup, series.SeriesSetup)
         games = setup.games if self.is_series else (setup,)
         self.setups = games
         self.num_players = 2
-        self.num_actions = A = setup.num_actions
-        self.M = M = setup.max_eat
+        self.num_actions = setup.num_actions
+        self.M = setup.max_eat
         layout = game.info_layout
         self.tensor_size = layout.size
         chance = sum((g.first_player == -1) + (g.spread > 0) for g in games)
         self.max_history = chance + setup.max_game_length
-        super().__init__(game, batch_size, seed, observation, dtype)
+
+    def _build(self) -> None:
+        game = self.game
+        games, layout, A, M = self.setups, self.game.info_layout, self.num_actions, self.M
         B = self.batch_size
 
         # Per game: the first seat (-1: a coin), the start's range, the turns.
@@ -230,7 +231,6 @@ class MindBluff(Env):
         self.tracking = False  # tensors kept up to date (from the first read on)
         self._replay = None  # while tensors are built: each row's next history entry
         self._code = None  # in `_play`: each row's key and action, as legal_flat reads them
-        self.reset()
 
     def _move_tables(self) -> None:
         """What a decision writes into the information state, by (game, key,
