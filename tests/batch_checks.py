@@ -16,8 +16,8 @@ from fogboard_games.core.batched_testing import (  # noqa: F401  (the engines' t
     forms_of,
     play_checked,
     pyspiel_tensor,
-    replay,
     seat_tensors,
+    state_after,
 )
 
 
@@ -77,7 +77,7 @@ def mover_views_read_now_and_then(env, draw, steps, seed):
     rng = np.random.default_rng(seed)
     game = env.game
     s = env.reset()
-    states = [replay(game, env.history_of(r)) for r in range(env.batch_size)]
+    states = [state_after(game, env.history_of(r)) for r in range(env.batch_size)]
     reads, next_read = 0, 0
     for step in range(steps + 1):
         if step == next_read or step == steps:
@@ -103,5 +103,5 @@ def mover_views_read_now_and_then(env, draw, steps, seed):
         if pick.any():
             s = env.reset(pick)
             for r in np.flatnonzero(pick):
-                states[r] = replay(game, env.history_of(int(r)))
+                states[r] = state_after(game, env.history_of(int(r)))
     return reads

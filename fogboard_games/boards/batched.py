@@ -194,7 +194,7 @@ class Boards(Env):
         self.seat_at = (np.arange(2 * K) * B)[:, None]  # flat offset of each seat field
         self.mover = np.zeros(B, np.int64)  # 0 or 1 (the last mover in finished rows)
         self._free = np.zeros((B, *W), np.uint64)  # the mover's legal attempts, as of the snapshot
-        self._replaying = None  # the replay's history column (see _build_tensors)
+        self._rebuilding = None  # the replay's history column (see _build_tensors)
 
         if geo.kind == "ttt":
             # ending[their stones << 9 | my stones], after my placement: WON if I
@@ -616,7 +616,7 @@ class Boards(Env):
     def _plies_made(self) -> np.ndarray:
         """(B,) the plies made before this step's attempt (read from the history
         length: in recon hex a ply is a sense and an attempt)."""
-        made = self.hpos - self.hstart if self._replaying is None else self._replaying
+        made = self.hpos - self.hstart if self._rebuilding is None else self._rebuilding
         return (made - 1) >> 1 if self.sense else made
 
     def _sense(self, rows: np.ndarray, anchor: np.ndarray) -> None:
@@ -727,9 +727,9 @@ class Boards(Env):
         for k in range(int(length.max())):
             active = length > k
             acts = self.history[:, k].astype(np.int64)
-            self._replaying = k  # the history length before this step
+            self._rebuilding = k  # the history length before this step
             self._play(acts, None if active.all() else active, trusted=True)
-        self._replaying = None
+        self._rebuilding = None
         if self.always_passes:  # every row passed at every replayed ply: undo the
             self._swap_rows(np.flatnonzero((length.max() - length) & 1))  # extra ones
         for store in (self.info, self.obs):

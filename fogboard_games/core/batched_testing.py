@@ -26,7 +26,8 @@ def uniform_draw(rng, state) -> np.ndarray:
     return np.argmax(mask.cumsum(axis=1) > k[:, None], axis=1).astype(np.int64)
 
 
-def replay(game, history):
+def state_after(game, history):
+    """The pyspiel state after a row's history of action ids (chance included)."""
     state = game.new_initial_state()
     for action in history:
         state.apply_action(action)
@@ -85,7 +86,7 @@ def play_checked(
     information-state strings. Returns the number of steps."""
     game = env.game
     s = env.reset()
-    states = [replay(game, env.history_of(r)) for r in range(env.batch_size)]
+    states = [state_after(game, env.history_of(r)) for r in range(env.batch_size)]
     step = 0
     while True:
         tensors = seat_tensors(env) if read is None or read(step) else None
@@ -117,7 +118,7 @@ def play_checked(
                 assert env.to_pyspiel(int(r)).history() == states[r].history()
             s = env.reset(ended)
             for r in np.flatnonzero(ended):
-                states[r] = replay(game, env.history_of(int(r)))
+                states[r] = state_after(game, env.history_of(int(r)))
     for r, state in enumerate(states):
         rebuilt = env.to_pyspiel(r)
         assert rebuilt.history() == state.history()

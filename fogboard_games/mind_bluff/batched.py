@@ -728,9 +728,9 @@ class MindBluff(Env):
         self.info = Store(2 * B + 1, D, self.row_of)  # (and a spare row, _move_tables)
         self.tensors = self.info.array[: 2 * B].reshape(B, 2, D)
         self.tracking = True
-        self._replay_history()
+        self._rebuild_from_history()
 
-    def _replay_history(self) -> None:
+    def _rebuild_from_history(self) -> None:
         """Replay every row's history with the kept tensors' writes on: they end
         where the rows are (the rules and chance are the history's)."""
         self.swapping = False  # (the store rebuilt whole, then the hand from it)
@@ -1064,7 +1064,7 @@ class MindBluff(Env):
                 self.latest = np.full(B, -1, LATEST_TURN)
                 words = -(-max(g.high for g in self.setups) // 64)  # totals 0 .. high - 1
                 self.sums = np.zeros((B, 2, words), np.uint64)
-                self._replay_history()
+                self._rebuild_from_history()
             if not self.obs_fresh:
                 self._view_build()
             return self.obs
