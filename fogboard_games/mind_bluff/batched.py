@@ -150,33 +150,23 @@ class MindBluff(Env):
     # ---- restarts and game starts ---------------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
-        self.game_index[rows] = 0
-        self.score[rows] = 0
-        self.state[rows] = 0
-        self.state[rows, :, S_ENDING] = -1
-        self.turns[rows] = -1
+        _reset_rows(rows, self.game_index, self.score, self.state, self.turns)
         self._start_games(rows, later=False)
 
     def _start_games(self, rows: np.ndarray, later: bool) -> None:
         """The rows' game under way starts: its coin and secret start drawn
         where the game has them, logged (after the step's action if `later`)."""
         g = self.game_index[rows]
-        first, start, spread, low = (self.g_setup[g, i] for i in range(4))
-        coin = first < 0
-        secret = spread > 0
-        first = np.where(coin, (self.rng.random(len(rows)) < 0.5).astype(np.int64), first)
-        drawn = low + (self.rng.random(len(rows)) * (2 * spread + 1)).astype(np.int64)
-        start = np.where(secret, drawn, start)
-        st = self.state
-        st[rows, g] = 0
-        st[rows, g, S_FIRST], st[rows, g, S_START], st[rows, g, S_REMAINING] = first, start, start
-        st[rows, g, S_ENDING] = -1
-        self.mover[rows] = first
-        self.key[rows] = 0
+        first, start, spread, low = self.g_setup[g, :4].T
+        coin, secret = first < 0, spread > 0
         if coin.any() or secret.any():
+            first = np.where(coin, (self.rng.random(len(rows)) < 0.5).astype(np.int64), first)
+            drawn = low + (self.rng.random(len(rows)) * (2 * spread + 1)).astype(np.int64)
+            start = np.where(secret, drawn, start)
             outcomes = np.stack([first, start], 1)
             real = np.stack([coin, secret], 1)
             (self._log_later if later else self._log)(rows, outcomes, real)
+        _start_rows(rows, g, first, start, self.state, self.mover, self.key)
         for level in self._levels():
             level[rows] = np.maximum(level[rows], ENDED if later else WHOLE)
 
@@ -296,6 +286,32 @@ S_PHASE, S_REMAINING, S_DEBT0, S_DEBT1, S_TURNS, S_ENDING, S_WINNER, S_FIRST, S_
 # The kernels loop over the rows themselves and call no kernel per row: a
 # call, or a view of a row, passing arrays costs a reference count each,
 # which would cost more than the row's move.
+
+
+@kernel
+def _reset_rows(rows, game_index, score, state, turns):
+    """Rows back before their first game: no game, no score, no turn."""
+    for b in rows:
+        for g in range(game_index[b] + 1):
+            for t in range(state[b, g, S_TURNS]):
+                for k in range(6):
+                    turns[b, g, t, k] = -1
+        game_index[b] = 0
+        score[b, 0] = score[b, 1] = 0
+
+
+@kernel
+def _start_rows(rows, games, first, start, state, mover, key):
+    """Each row's game `games[i]` starts with its first seat and start count."""
+    for i in range(len(rows)):
+        b, g = rows[i], games[i]
+        for k in range(state.shape[2]):
+            state[b, g, k] = 0
+        state[b, g, S_ENDING] = -1
+        state[b, g, S_FIRST], state[b, g, S_START] = first[i], start[i]
+        state[b, g, S_REMAINING] = start[i]
+        mover[b] = first[i]
+        key[b] = 0
 
 
 @kernel
