@@ -1,22 +1,23 @@
 """Batched Mind Bluff, single games and the best-of-3 series (docs/mind_bluff.md),
-as compiled per-row kernels (fogboard_games.jit).
+as compiled per-row kernels (fogboard_games.jit; docs/batch.md#observations).
 
 A row is one game (or series) kept as the rules keep a match: per game of
 the row, its phase, count left, debts, first seat, start, ending, winner
 and its turns (actor, eat, claim, forced, response, verdict), with the
-series' game under way and score. `_step_rows` does for each row what
-`rules.Match.play` does for one state; `_encode_rows` writes a row's
-tensors of both seats as `observer.MindBluffEncoder` (and the series'
-encoder) encode one state, from those records. Chance (the coin, a secret
-start) is drawn from the environment's Generator where a game starts, and
-logged in the row's history as pyspiel's outcomes: at the restart of a
-single game, and for the series' third game right after the action that
-ended the second.
+series' game under way and score. `_eat_rows`, `_claim_rows` and
+`_respond_rows` do for each row what `rules.Match.play` does for one
+state, `_end_rows` what the series does when a game ends; `_encode_turns`,
+`_encode_status` and `_encode_possible` write a row's tensors of both
+seats as `observer.MindBluffEncoder` (and the series' encoder) encode one
+state, from those records. Chance (the coin, a secret start) is drawn from
+the environment's Generator where a game starts, and logged in the row's
+history as pyspiel's outcomes: at the restart of a single game, and for
+the series' third game right after the action that ended the second.
 
 Tensors are made at their first read and then kept: a step marks the rows
-it changed, and a read re-encodes those rows, the game under way only
-(finished games of a series never change: their blocks are written once,
-when they end).
+it changed, and a read encodes again only what changed (the rows' level:
+CURRENT, ENDED, WHOLE). The movers' information states are kept in place
+(the hand), written at a read from the changed rows' records.
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ class MindBluff(Env):
         self.score = np.zeros((B, 2), np.int64)
         self.mover = np.zeros(B, np.int64)
         self.key = np.zeros(B, np.int8)
-        self.state = np.zeros((B, G, 9), np.int16)  # (see _step_rows: STATE_*)
+        self.state = np.zeros((B, G, 9), np.int16)  # (S_PHASE .. S_START)
         self.turns = np.full((B, G, self.T, 6), -1, np.int8)
         self.tracking = False  # some tensor was read: kept from then on
         # Per form, once read: its Store of both seats' tensors (store row 2b + p)
