@@ -23,6 +23,7 @@ setup(
     install_requires=[
         "open_spiel>=2.0.2,<3",
         "numpy>=2.0,<3",  # (np.bitwise_count: the batched draw)
+        "numba>=0.60",  # the compiled kernels (fogboard_games.jit): Mind Bluff's batched engine
         "absl-py>=1.0,<3",
         "tqdm>=4.60",  # the league's progress bar
     ],

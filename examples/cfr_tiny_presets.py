@@ -29,7 +29,7 @@ What the numbers mean:
 
 Both are computed as pyspiel computes them, but with each seat's
 `pyspiel.TabularBestResponse` built once per game and only handed the new
-policy at each report (`fogboard_games.solving.Distance`), which skips
+policy at each report (`fogboard_games.exploitability.Distance`), which skips
 rebuilding their trees (a report on Liar's Dice takes 2.5 s instead of 7;
 the values are the same to the last digit). The default 100 iterations of
 all four games take about a minute and a half on two shared cores, most of
@@ -46,7 +46,7 @@ import time
 import pyspiel
 
 import fogboard_games
-from fogboard_games.solving import Distance, report_points
+from fogboard_games.exploitability import Distance, report_points
 
 # name -> load string; every one but the 2x2 board is a preset.
 GAMES = {

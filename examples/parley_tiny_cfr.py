@@ -30,7 +30,7 @@ import time
 import pyspiel
 
 import fogboard_games
-from fogboard_games.solving import Distance, report_points
+from fogboard_games.exploitability import Distance, report_points
 
 SOLVERS = {"cfr": pyspiel.CFRSolver, "cfr+": pyspiel.CFRPlusSolver}
 

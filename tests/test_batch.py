@@ -658,3 +658,27 @@ def test_memory_stays_bounded_whatever_is_held(preset):
 
     holding_two = run(12, 2)
     assert run(30, 30) <= 1.05 * holding_two  # (the log of the last step or two varies)
+
+
+def test_an_engine_cannot_get_the_env_contract_wrong():
+    # Env.__init__ is the base's: an engine fills _configure and _build, in that order.
+    with pytest.raises(TypeError, match="defines __init__: a batched engine fills _configure"):
+
+        class Early(batch_env.Env):  # the old way: sizes set, then super().__init__
+            def __init__(self, game, batch_size, seed=None):
+                self.num_players = 2
+                super().__init__(game, batch_size, seed)
+
+    with pytest.raises(TypeError, match="does not implement _build, _restart"):
+
+        class Partial(batch_env.Env):
+            def _configure(self, game):
+                pass
+
+    class Forgetful(type(batch.make("dark-hex-4", batch_size=1))):
+        def _configure(self, game):
+            super()._configure(game)
+            del self.max_history
+
+    with pytest.raises(TypeError, match=r"Forgetful._configure did not set max_history"):
+        Forgetful(fogboard_games.load("dark-hex-4"), 4, 0)

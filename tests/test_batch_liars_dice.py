@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from batch_checks import expect_row, play_checked, random_draw, replay
+from batch_checks import expect_row, play_checked, random_draw, state_after
 from test_batch import compact
 
 from fogboard_games import batch
@@ -169,7 +169,7 @@ def test_the_one_round_road_read_now_and_then_agrees(game):
     s = env.reset()
     reads = 0
     for _ in range(90):
-        states = [replay(pyspiel_game, env.history_of(r)) for r in range(rows)]
+        states = [state_after(pyspiel_game, env.history_of(r)) for r in range(rows)]
         tensors = None
         if rng.random() < 0.2:  # a read, after steps without one
             reads += 1

@@ -20,7 +20,7 @@ from batch_checks import (
     mover_views_read_now_and_then,
     play_checked,
     pyspiel_tensor,
-    replay,
+    state_after,
 )
 
 import fogboard_games
@@ -211,7 +211,7 @@ def test_seats_read_after_rows_finished_restarted_and_finished_again(game):
         ends += s.terminated & ~before
         obs = s.observation
         for r in range(env.batch_size):
-            state = replay(env.game, env.history_of(r))
+            state = state_after(env.game, env.history_of(r))
             if state.is_terminal():
                 assert not obs[r].any(), (step, r)
             else:
@@ -221,7 +221,7 @@ def test_seats_read_after_rows_finished_restarted_and_finished_again(game):
             ends[:] = 0
             seats = [env.information_state_tensor(p) for p in range(2)]
             for r in range(env.batch_size):
-                state = replay(env.game, env.history_of(r))
+                state = state_after(env.game, env.history_of(r))
                 for p in range(2):
                     want = pyspiel_tensor(state, "information_state", p)
                     assert np.array_equal(seats[p][r], want), (step, r, p, state.history())

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from batch_checks import expect_row, pyspiel_tensor, replay, seat_tensors
+from batch_checks import expect_row, pyspiel_tensor, seat_tensors, state_after
 
 from fogboard_games import batch
 from fogboard_games.bench import random_actions
@@ -56,7 +56,7 @@ def test_rows_sitting_out_stay_as_they_were(i):
     game = env.game
     rng = np.random.default_rng(100 + i)
     s = env.reset()
-    states = [replay(game, env.history_of(r)) for r in range(B)]
+    states = [state_after(game, env.history_of(r)) for r in range(B)]
     paid = np.zeros((B, env.num_players))
     tensors = seat_tensors(env)
     for r in range(B):
@@ -100,7 +100,7 @@ def test_rows_sitting_out_stay_as_they_were(i):
             s = env.reset(done)
             tensors = seat_tensors(env)
             for r in np.flatnonzero(done).tolist():
-                states[r] = replay(game, env.history_of(r))
+                states[r] = state_after(game, env.history_of(r))
                 paid[r] = 0
                 expect_row(env, states[r], s, r, tensors)
     assert sat > steps  # (rows did sit out)
@@ -196,7 +196,7 @@ def test_tensors_first_read_after_rows_sat_out(name):
             s = env.reset(s.terminated)
         tensors = seat_tensors(env)
         for r in range(B):
-            expect_row(env, replay(env.game, env.history_of(r)), s, r, tensors)
+            expect_row(env, state_after(env.game, env.history_of(r)), s, r, tensors)
 
 
 @pytest.mark.parametrize("name", registry.PRESETS)
@@ -223,7 +223,7 @@ def _mover_views_match(env, state):
     where the row finished)."""
     obs = state.observation
     for r in range(env.batch_size):
-        game_state = replay(env.game, env.history_of(r))
+        game_state = state_after(env.game, env.history_of(r))
         if game_state.is_terminal():
             assert not obs[r].any(), r
         else:

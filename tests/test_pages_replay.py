@@ -17,6 +17,7 @@ from open_spiel.python.observation import make_observation
 import fogboard_games
 from fogboard_games import __main__ as cli
 from fogboard_games import bots, pages, play
+from fogboard_games.boards import drawer as boards_drawer
 from fogboard_games.bots import text
 from fogboard_games.core.review import ReviewError, with_transcripts
 from fogboard_games.core.testing import finished_game
@@ -496,7 +497,7 @@ def test_the_hex_drawing_shows_stones_collisions_the_sensed_block_and_the_winnin
             assert len(stones) == sum(row.count("x") + row.count("o") for row in board)
     # The winner's path: the winner's stones, neighbours in turn, edge to edge.
     final = states[-1]
-    path = drawers.winning_path(drawer.setup, final.truth)
+    path = boards_drawer.winning_path(drawer.setup, final.truth)
     seat = final.truth.winner
     assert path and all(final.truth.board[c] == seat + 1 for c in path)
     assert all(b in drawer.setup.neighbors[a] for a, b in zip(path, path[1:]))

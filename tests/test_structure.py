@@ -133,3 +133,46 @@ def test_no_import_cycle():
 def test_core_imports_nothing_above_core(module):
     above = sorted(m for m in GRAPH[module] if not m.startswith("fogboard_games.core"))
     assert not above, f"{module} imports {above}"
+
+
+# The packages every game shares, and the games' own packages: a shared
+# module names no game (a game declares what it adds in its Ruleset, and
+# the registry imports it by name on first use), so a new game touches none
+# of them.
+SHARED = ("batch", "pages", "core", "bots", "league")
+GAME_PACKAGES = ("boards", "liars_dice", "mind_bluff", "parley")
+
+
+def game_imports(graph: dict[str, set[str]]) -> dict[str, list[str]]:
+    """Shared module -> the game modules it imports."""
+
+    def within(module: str, packages) -> bool:
+        return any(
+            module == f"fogboard_games.{p}" or module.startswith(f"fogboard_games.{p}.")
+            for p in packages
+        )
+
+    found = {}
+    for module, targets in graph.items():
+        named = sorted(t for t in targets if within(t, GAME_PACKAGES))
+        if within(module, SHARED) and named:
+            found[module] = named
+    return found
+
+
+def test_the_game_import_finder_finds_one(tmp_path):
+    pkg = tmp_path / "fogboard_games"
+    for sub in ("batch", "boards"):
+        (pkg / sub).mkdir(parents=True)
+        (pkg / sub / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "boards" / "rules.py").write_text("")
+    (pkg / "batch" / "env.py").write_text("def f():\n    from fogboard_games.boards import rules\n")
+    found = game_imports(import_graph(modules(pkg)))
+    assert found == {"fogboard_games.batch.env": ["fogboard_games.boards.rules"]}
+
+
+def test_no_shared_module_imports_a_game():
+    assert set(GAME_PACKAGES) <= {m.split(".")[1] for m in GRAPH if m.count(".")}
+    found = game_imports(GRAPH)
+    assert not found, f"shared modules import game packages: {found}"

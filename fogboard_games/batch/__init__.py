@@ -16,52 +16,43 @@ its first decision; each row keeps its history of pyspiel action ids,
 chance outcomes included, so `env.to_pyspiel(row)` rebuilds the row as a
 pyspiel state.
 
-The rules live in `boards.py` (phantom tic-tac-toe, dark hex, recon hex),
-`liars_dice.py` (Liar's Dice in every mode), `mind_bluff.py` (Mind Bluff
-and its series) and `parley.py`; what every game shares (the State snapshot,
-the history, the refusal of illegal actions, the observation forms and
-dtypes) in
-`env.py`; the batched bots (random, and the heuristics that vectorize) in
-`bots.py`; this module holds `make`, which says which games are covered.
+Each game's engine lives in its own package (e.g.
+fogboard_games/boards/batched.py), declared by its Ruleset's `batched`
+(core.contract.Batched), which `make` reads; what every engine shares (the
+State snapshot, the history, the refusal of illegal actions, the
+observation forms and dtypes) is in `env.py`, the batched bots (random,
+and the heuristics a game declares) in `bots.py`. Nothing here imports a
+game package: the registry names what to import.
 """
 
 from __future__ import annotations
 
 import pyspiel
 
-from fogboard_games.batch import boards, liars_dice, mind_bluff, parley
 from fogboard_games.batch.env import DTYPES, FORMS, TERMINAL, Env, State
 from fogboard_games.core import registry
 
-# The presets the batch tests crosscheck and `bench --batch` measures (`make`
-# takes every registered preset by name; the medium presets of docs/solving.md
-# are other sizes of these rules).
-COVERED_PRESETS = (
-    "phantom-ttt-3",
-    "dark-hex-4",
-    "dark-hex-5",
-    "recon-hex-5",
-    "dark-hex-rect-3x4",
-    "liars-dice",
-    "liars-dice-1",
-    "liars-dice-classic",
-    "liars-dice-classic-1",
-    "liars-dice-table",
-    "mind-bluff",
-    "mind-bluff-tiny",
-    "mind-bluff-series",
-    "parley",
-    "parley-tiny",
-)
-COVERED = (
-    "fogboard_phantom_ttt (any parameters); fogboard_dark_hex "
-    "and fogboard_recon_hex on square boards of side 2..11 and rectangles of num_rows "
-    "and num_cols 2..11 each (any other parameters); "
-    "fogboard_liars_dice with any "
-    "parameters (players, numdice, dice_sides, wild, prophecy, prophecy_payout, "
-    "allow_pass, rerolls, mode chips or dice); fogboard_mind_bluff and "
-    "fogboard_mind_bluff_series (any parameters); fogboard_parley (any parameters)"
-)
+# The presets the batch tests crosscheck and `bench --batch` measures: every
+# preset whose game declares a batched engine (`make` takes any registered
+# preset by name, and any game string of the covered family).
+COVERED_PRESETS = registry.batched_presets()
+
+
+def covered() -> str:
+    """What `make` covers, game by game, from the registry (a game registered
+    after this module was imported is counted too)."""
+    said: dict = {}
+    for short, cls in registry.GAMES.items():
+        declared = cls.ruleset.batched
+        if declared is not None:
+            said.setdefault((declared.engine, declared.covers), []).append(short)
+    return "; ".join(
+        f"{' and '.join([', '.join(names[:-1]), names[-1]] if len(names) > 1 else names)}: {covers}"
+        for (_, covers), names in said.items()
+    )
+
+
+COVERED = covered()
 
 
 def make(
@@ -87,17 +78,12 @@ def make(
     if not isinstance(game, pyspiel.Game):
         raise ValueError(f"make takes a preset name or a pyspiel game, got {type(game).__name__}")
     short = game.get_type().short_name
-    if short in ("fogboard_phantom_ttt", "fogboard_dark_hex", "fogboard_recon_hex"):
-        return boards.Boards(game, batch_size, seed, observation, dtype)
-    if short == "fogboard_liars_dice":
-        return liars_dice.LiarsDice(game, batch_size, seed, observation, dtype)
-    if short in ("fogboard_mind_bluff", "fogboard_mind_bluff_series"):
-        return mind_bluff.MindBluff(game, batch_size, seed, observation, dtype)
-    if short == "fogboard_parley":
-        return parley.Parley(game, batch_size, seed, observation, dtype)
-    raise ValueError(
-        f"{game} is not covered by fogboard_games.batch (game {short}); covered: {COVERED}"
-    )
+    declared = registry.batched(short)
+    if declared is None:
+        raise ValueError(
+            f"{game} is not covered by fogboard_games.batch (game {short}); covered: {covered()}"
+        )
+    return registry.resolve(declared.engine)(game, batch_size, seed, observation, dtype)
 
 
 __all__ = ["COVERED", "COVERED_PRESETS", "DTYPES", "FORMS", "Env", "State", "TERMINAL", "make"]

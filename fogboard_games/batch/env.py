@@ -1,9 +1,9 @@
 """What every batched game shares: the State snapshot, the history, the
 refusal of illegal actions, the observation forms and dtypes (docs/batch.md).
 
-The games' rules live in `boards.py`, `liars_dice.py`, `mind_bluff.py`
-and `parley.py`, which derive their engines from `Env`;
-`fogboard_games.batch.make` chooses one.
+Each game's rules live in its own package (e.g.
+fogboard_games/boards/batched.py), which derives its engine from `Env`;
+`fogboard_games.batch.make` builds the one a game's Ruleset declares.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import os
 import numpy as np
 import pyspiel
 
+from fogboard_games.batch.draw import random_actions
 from fogboard_games.batch.observations import Store
 from fogboard_games.core.observer import INFO_STATE, OBSERVATION
 
@@ -117,10 +118,16 @@ class State:
 class Env:
     """What every batched game shares (a subclass supplies the rules).
 
-    A subclass sets `num_players`, `num_actions`, `tensor_size`, `max_history`,
-    `start_block` (lo, hi): the actions legal at a game's start, lo <= a < hi,
-    and `mover` (B,) int64 (a seat in every row: finished rows are told by
-    `terminated`), and implements `_restart(rows)` (rows: an int index array;
+    `__init__` is the base's alone (a subclass that defines one is refused
+    when its class is made): it calls the subclass's `_configure(game)`,
+    which sets the fixed facts, `num_players`, `num_actions`, `tensor_size`
+    and `max_history` (each checked as soon as it returns); then sets up
+    the history and the rows; then the subclass's `_build()`, which makes
+    the per-row arrays and tables and sets `start_block` (lo, hi): the
+    actions legal at a game's start, lo <= a < hi (None where chance
+    starts a game), and `mover` (B,) int64 (a seat in every row: finished
+    rows are told by `terminated`); then resets every row. A subclass also
+    implements `_restart(rows)` (rows: an int index array;
     chance is drawn there and logged with `_log`), `_legal_mask()`,
     `_play(actions, active)` (chance it draws goes through `_log_later`,
     logged after the step's action, as pyspiel's history orders it),
@@ -152,7 +159,24 @@ class Env:
     num_actions: int
     tensor_size: int
     max_history: int
-    start_block: tuple[int, int]
+    start_block: tuple[int, int] | None
+    mover: np.ndarray
+    # What `_configure` and `_build` must set, and the hooks a subclass fills.
+    CONFIGURED = ("num_players", "num_actions", "tensor_size", "max_history")
+    BUILT = ("start_block", "mover")
+    HOOKS = ("_configure", "_build", "_restart", "_legal_mask", "_play", "_store")
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "__init__" in cls.__dict__:
+            raise TypeError(
+                f"{cls.__name__} defines __init__: a batched engine fills _configure(game) "
+                f"(sets {', '.join(Env.CONFIGURED)}) and _build() (the arrays, "
+                f"{', '.join(Env.BUILT)}), which Env.__init__ calls in turn"
+            )
+        missing = [h for h in Env.HOOKS if getattr(cls, h) is getattr(Env, h)]
+        if missing:
+            raise TypeError(f"{cls.__name__} does not implement {', '.join(missing)} (Env)")
 
     def __init__(
         self, game: pyspiel.Game, batch_size: int, seed, observation="information_state", dtype=None
@@ -160,6 +184,8 @@ class Env:
         if not _is_index(batch_size) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
         self.game = game
+        self._configure(game)
+        self._check_set(self.CONFIGURED, "_configure")
         self.form, self.dtype = self._check_form(game, observation, dtype)
         if batch_size > 2 * PROBE_ROWS:  # (the probes themselves are not checked)
             per_row = type(self).row_bytes(game, self.form, self.dtype)
@@ -180,6 +206,14 @@ class Env:
         self._sitting = False  # in a step: some running row sits it out (see _play)
         self._later: list = []  # chance drawn by a step's play, logged after it (_log_later)
         self._state: State | None = None
+        self._build()
+        self._check_set(self.BUILT, "_build")
+        self.reset()
+
+    def _check_set(self, names, hook: str) -> None:
+        unset = [n for n in names if not hasattr(self, n)]
+        if unset:
+            raise TypeError(f"{type(self).__name__}.{hook} did not set {', '.join(unset)} (Env)")
 
     @property
     def history_len(self) -> np.ndarray:
@@ -322,7 +356,6 @@ class Env:
         first use, at a row's first pay or end, counted too). With `seat`,
         after a read of that seat's tensor of the form too (its store made
         and filled), as a caller reading it keeps."""
-        from fogboard_games.batch.bots import random_actions  # (bots.py imports this module)
 
         dt = np.dtype(np.float32 if dtype is None else dtype)
         key = (cls, str(game), observation, dt.name, seat)
@@ -470,6 +503,14 @@ class Env:
         )
 
     # Subclass hooks.
+    def _configure(self, game) -> None:
+        """Set the game's fixed facts: at least CONFIGURED."""
+        raise NotImplementedError
+
+    def _build(self) -> None:
+        """Make the per-row arrays and the tables: at least BUILT."""
+        raise NotImplementedError
+
     def _restart(self, rows: np.ndarray) -> None:
         raise NotImplementedError
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from fogboard_games.boards import observer, person, resample, review, rules
 from fogboard_games.core import registry
-from fogboard_games.core.contract import Ruleset
+from fogboard_games.core.contract import Batched, Ruleset
 from fogboard_games.core.params import Bound, Param, ParamSpec
 
 OBSTYPES = ("reveal-nothing", "reveal-numturns")
@@ -246,6 +246,20 @@ def seat_metrics(m: rules.Match, seat: int) -> dict:
     return {"probes": totals["probes"], "distToWin": totals["distToWin"]}
 
 
+# The batched engine of every board (boards/batched.py) and the page drawers:
+# the hex rhombus, the tic-tac-toe grid (boards/drawer.py).
+BATCHED = Batched(
+    engine="fogboard_games.boards.batched:Boards",
+    covers="square boards of side 2..11 and rectangles of num_rows and num_cols 2..11 "
+    "each (any other parameters)",
+    not_vectorized="the probe bot searches paths over the seat's believed board",
+)
+DRAWERS = {
+    "fogboard_phantom_ttt": "fogboard_games.boards.drawer:GridDrawer",
+    "fogboard_dark_hex": "fogboard_games.boards.drawer:HexDrawer",
+    "fogboard_recon_hex": "fogboard_games.boards.drawer:HexDrawer",
+}
+
 RULESETS = {
     short_name: Ruleset(
         short_name=short_name,
@@ -264,6 +278,8 @@ RULESETS = {
         for_person=person.for_person,
         record=person.record,
         verdict=person.verdict,
+        batched=BATCHED,
+        drawer=DRAWERS[short_name],
     )
     for short_name in SPECS
 }

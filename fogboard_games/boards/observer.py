@@ -288,7 +288,7 @@ def _encode_seat(
     """
     geo = m.setup
     cells = geo.cells
-    board_off, attempts_off, results_off, _, _, _ = plan
+    board_off, attempts_off, results_off = plan.board, plan.attempts, plan.results
     if board_off is None:
         return j
     o = board_off + i * cells * 3
@@ -339,7 +339,7 @@ def _encode_sense(
 
 def _encode_public(buf, plan: Plan, m: rules.Match, start: int) -> None:
     """Public pieces: ply movers from plies[start:], ply count, outcome."""
-    _, _, _, movers_off, count_off, outcome_off = plan
+    movers_off, count_off, outcome_off = plan.ply_movers, plan.ply_count, plan.outcome
     if movers_off is not None:
         plies = m.plies
         for k in range(start, len(plies)):

@@ -32,7 +32,7 @@ EMPTY, X_STONE, O_STONE = 0, 1, 2  # board: X_STONE = seat 0, O_STONE = seat 1
 UNKNOWN, OWN, PROVEN = 0, 1, 2  # view: what a seat knows of a cell
 PLACED, OCCUPIED = 0, 1  # attempt results
 RESULT_NAMES = ("placed", "occupied")
-UNREACHABLE = 99  # distToWin when no connection / line is possible any more
+UNREACHABLE = contract.NO_ROUTE  # distToWin when no connection / line is possible any more
 
 ENDINGS = ("line", "connection", "board-full", "ply-cap", "wall-clock")
 

@@ -45,6 +45,9 @@ TERMINAL = -4
 # The empty option list of a finished game (readers copy options, never change them).
 NO_OPTIONS: list[int] = []
 NO_ODDS: list[tuple[int, float]] = []  # the odds of a game without chance
+# A distance `metrics` reports when no route remains (the boards' distToWin):
+# a sentinel, not a distance, which the league leaves out of its means.
+NO_ROUTE = 99
 
 # The format every review names, and the fields core writes into every
 # review (a ruleset's review adds its own; core.review loads them).
@@ -243,6 +246,41 @@ class Encoder(metaclass=abc.ABCMeta):
 
 
 @dataclasses.dataclass(frozen=True)
+class Batched:
+    """A ruleset's batched engine (fogboard_games.batch, docs/batch.md), its
+    batched bots and what it covers. Each is named by where it lives,
+    "package.module:Name", and imported only when first used
+    (`registry.resolve`): declaring it imports no numpy engine.
+
+    * `engine`: the batch.Env subclass, built as engine(game, batch_size,
+      seed, observation, dtype);
+    * `covers`: the parameters it takes, as `batch.COVERED` says them
+      ("any parameters"); the engine refuses any other;
+    * `bots`: (kind, "package.module:Name") pairs, the batched bots beside
+      the random one every engine has (a batch.bots.BatchBot subclass
+      built as bot(env, seed));
+    * `not_vectorized`: why the game's heuristic has no batched form (what
+      batch.bots.make_bot's refusal says), "" when it has one.
+    """
+
+    engine: str
+    covers: str = "any parameters"
+    bots: tuple[tuple[str, str], ...] = ()
+    not_vectorized: str = ""
+
+    def __post_init__(self):
+        for kind, where in self.bots:
+            _check_where(f"batched bot {kind!r}", where)
+        _check_where("batched engine", self.engine)
+
+
+def _check_where(what: str, where) -> None:
+    module, _, name = where.partition(":") if isinstance(where, str) else ("", "", "")
+    if not module or not name.isidentifier():
+        raise ValueError(f"a {what} is named as 'package.module:Name', got {where!r}")
+
+
+@dataclasses.dataclass(frozen=True)
 class Ruleset:
     """What a ruleset declares; `core.registry.register` does the rest.
 
@@ -294,7 +332,13 @@ class Ruleset:
       laid out by the ruleset where its tree factors (one-round Liar's Dice:
       the deals times one bidding tree); None where it does not, and the
       tree walks the game instead; ValueError past `limit` histories
-      (docs/solving.md#the-factored-road lists the arrays).
+      (docs/solving.md#the-factored-road lists the arrays);
+    * `batched`, optional, the batched engine and its bots (`Batched`):
+      `batch.make` builds it, `batch.bots.make_bot` its bots, and the
+      conformance suite crosschecks it against pyspiel on every preset;
+    * `drawer`, optional, "package.module:Name" of the pages.drawers.Drawer
+      subclass that draws the true state on the HTML pages, built as
+      drawer(game); pages show the strings only without one.
     """
 
     short_name: str
@@ -322,6 +366,8 @@ class Ruleset:
     spectator: Callable[[Match], str] | None = None  # a spectator's view now, never a seat's
     # The raw arrays of the whole game tree, laid out by the ruleset (solve.Tree).
     tree_arrays: Callable[[Setup, int], dict | None] | None = None
+    batched: Batched | None = None  # the batched engine and its bots (docs/batch.md)
+    drawer: str | None = None  # "package.module:Name" of its page drawer (docs/pages.md)
 
     UTILITIES: ClassVar[tuple[str, ...]] = ("zero-sum", "constant-sum", "general-sum")
     REWARD_MODELS: ClassVar[tuple[str, ...]] = ("terminal", "rewards")
@@ -333,5 +379,9 @@ class Ruleset:
             raise ValueError(f"{self.short_name}: reward_model must be one of {self.REWARD_MODELS}")
         if not 1 <= self.min_players <= self.max_players:
             raise ValueError(f"{self.short_name}: need 1 <= min_players <= max_players")
+        if self.batched is not None and not isinstance(self.batched, Batched):
+            raise ValueError(f"{self.short_name}: batched must be a contract.Batched")
+        if self.drawer is not None:
+            _check_where("drawer", self.drawer)
         if not isinstance(self.brief, str):
             raise ValueError(f"{self.short_name}: brief must be a str (the rules in brief)")

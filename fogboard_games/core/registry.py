@@ -11,6 +11,7 @@ benchmarked the day it lands
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import inspect
 
 import pyspiel
@@ -101,6 +102,26 @@ def _check_setup_takes_params(ruleset) -> None:
             f"{ruleset.short_name}: Ruleset.setup is called as setup(**params), with "
             f"the parameters {names} by name; it cannot be: {e}"
         ) from None
+
+
+def resolve(where: str):
+    """What a declaration names as "package.module:Name" (contract.Batched,
+    Ruleset.drawer), imported now: the first use of a batched engine or a
+    drawer imports it, never the registration."""
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def batched(short_name: str):
+    """The contract.Batched a registered game declares, None when it has no
+    batched engine (or is not registered)."""
+    cls = GAMES.get(short_name)
+    return None if cls is None else cls.ruleset.batched
+
+
+def batched_presets() -> tuple[str, ...]:
+    """The presets whose game declares a batched engine, in registration order."""
+    return tuple(name for name, p in PRESETS.items() if batched(p.short_name) is not None)
 
 
 def param_spec(short_name: str):

@@ -11,7 +11,10 @@ registered. Researchers can run the suite on their own configurations:
     testing.check_all(pyspiel.load_game("fogboard_dark_hex(board_size=3)"))
 
 `check_all` prints one line per check passed (pass `report=None` for
-silence) and raises at the first failure.
+silence) and raises at the first failure. `check_batched` crosschecks a
+game's batched engine (Ruleset.batched) against pyspiel, move for move
+(core.batched_testing); the suite runs it on every preset whose ruleset
+declares one, and `check_all` on any game that does.
 """
 
 from __future__ import annotations
@@ -583,16 +586,56 @@ CHECKS = [
 ]
 
 
+def check_batched(game, seed: int = 0) -> None:
+    """The batched engine the game's ruleset declares (Ruleset.batched) plays
+    seeded random rows beside pyspiel, move for move (core.batched_testing):
+    the mover's information-state tensor in float32 with both forms of every
+    seat read at every step, then the observation form in its compact dtype;
+    finished rows restart. AssertionError if the game declares none."""
+    from fogboard_games.core import batched_testing, registry
+
+    declared = registry.batched(game.get_type().short_name)
+    assert declared is not None, f"{game}: its ruleset declares no batched engine"
+    engine = registry.resolve(declared.engine)
+    rng = np.random.default_rng(seed)
+    env = engine(game, 8, seed, "information_state", None)
+    batched_testing.play_checked(env, batched_testing.uniform_draw, rng, steps=40, restart=True)
+    compact = "bool" if env._max_value("observation") == 1 else "uint8"
+    env = engine(game, 4, seed + 1, "observation", compact)
+    batched_testing.play_checked(env, batched_testing.uniform_draw, rng, steps=20, restart=True)
+
+
+def declares_batched(game) -> bool:
+    """Whether the game's ruleset declares a batched engine (check_batched runs)."""
+    from fogboard_games.core import registry
+
+    return registry.batched(game.get_type().short_name) is not None
+
+
 def check_all(game, seed: int = 0, report=print) -> None:
-    """Run every check on `game`; `report(line)` after each one passed."""
+    """Run every check on `game`, and check_batched where its ruleset declares
+    a batched engine; `report(line)` after each one passed."""
     if isinstance(game, str):
         game = pyspiel.load_game(game)
-    for check in CHECKS:
+    checks = CHECKS + ([check_batched] if declares_batched(game) else [])
+    for check in checks:
         check(game, seed)
         if report is not None:
             report(f"ok  {check.__name__}")
     if report is not None:
-        report(f"{game}: all {len(CHECKS)} conformance checks passed")
+        report(f"{game}: all {len(checks)} conformance checks passed")
+
+
+def batched_configs() -> list[tuple[str, str, dict]]:
+    """(label, short name, params) of every preset whose ruleset declares a
+    batched engine: where the conformance suite runs check_batched."""
+    from fogboard_games.core.registry import PRESETS, batched
+
+    return [
+        (name, p.short_name, p.params)
+        for name, p in sorted(PRESETS.items())
+        if batched(p.short_name) is not None
+    ]
 
 
 def conformance_configs() -> list[tuple[str, str, dict]]:

@@ -15,8 +15,8 @@ import json
 import math
 from collections.abc import Sequence
 
-from fogboard_games.boards.rules import UNREACHABLE
 from fogboard_games.core import files
+from fogboard_games.core.contract import NO_ROUTE as UNREACHABLE
 from fogboard_games.league.planning import Job, LeagueError, Outcome
 
 # Metrics with a value that means "none": key -> (that value, the count's key).

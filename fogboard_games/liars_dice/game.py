@@ -9,7 +9,7 @@ the one-round game tree solve.Tree lays out in `tree.py`.
 from __future__ import annotations
 
 from fogboard_games.core import registry
-from fogboard_games.core.contract import Ruleset
+from fogboard_games.core.contract import Batched, Ruleset
 from fogboard_games.core.params import Param, ParamSpec
 from fogboard_games.liars_dice import observer, person, resample, review, rules, tree
 
@@ -82,6 +82,13 @@ RULESET = Ruleset(
     record=person.record,
     verdict=person.verdict,
     tree_arrays=tree.tree_arrays,
+    batched=Batched(
+        engine="fogboard_games.liars_dice.batched:LiarsDice",
+        covers="any parameters (players, numdice, dice_sides, wild, prophecy, "
+        "prophecy_payout, allow_pass, rerolls, mode chips or dice)",
+        bots=(("heuristic", "fogboard_games.liars_dice.batched_bots:LiarsDiceBatchBot"),),
+    ),
+    drawer="fogboard_games.liars_dice.drawer:DiceDrawer",
 )
 LiarsDiceGame = registry.register(RULESET)
 

@@ -187,8 +187,10 @@ def encode(
     """Write the pieces of `layout` for `player` into the zeroed `buf`."""
     setup = m.setup
     n, S = setup.players, setup.sides
-    (o_seat, o_counts, o_hands, o_bids, o_hand, o_bid, o_holder, o_to_move, o_last,
-     o_used) = enc.plan(layout)  # fmt: skip
+    plan = enc.plan(layout)
+    o_seat, o_counts, o_hands, o_bids = plan.seat, plan.dice_counts, plan.hands, plan.bids
+    o_hand, o_bid, o_holder, o_to_move = plan.hand, plan.standing_bid, plan.holder, plan.to_move
+    o_last, o_used = plan.last_shown, plan.rerolls_used
     if o_seat is not None:
         buf[o_seat + player] = 1.0
     if o_counts is not None:

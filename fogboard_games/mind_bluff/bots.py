@@ -115,7 +115,7 @@ def seat_view(state, seat: int) -> SeatView:
     m = s.max_eat
     shown = p["phase"].nonzero()[0].tolist()  # eat / claim / respond / over; none at chance
     if shown:
-        phase = rules.EAT + shown[0]
+        phase = shown[0]  # (numbered as the piece shows them)
     else:  # the coin comes before the first seat is known, a secret draw after
         phase = rules.DRAW if p["first"].any() else rules.COIN
     # Every surviving turn has a claim (turns are rows, in order), except the

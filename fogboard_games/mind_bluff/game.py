@@ -11,7 +11,7 @@ and `max_eat` (3, 1..3), and the presets `mind-bluff` and
 from __future__ import annotations
 
 from fogboard_games.core import registry
-from fogboard_games.core.contract import Ruleset
+from fogboard_games.core.contract import Batched, Ruleset
 from fogboard_games.core.params import Bound, Param, ParamSpec
 from fogboard_games.mind_bluff import observer, person, resample, review, rules
 
@@ -64,6 +64,12 @@ A win scores +1, a loss -1.
 """
 
 
+# One batched engine and heuristic for the single game and the series.
+BATCHED = Batched(
+    engine="fogboard_games.mind_bluff.batched:MindBluff",
+    bots=(("heuristic", "fogboard_games.mind_bluff.batched_bots:MindBluffBatchBot"),),
+)
+
 RULESET = Ruleset(
     short_name=SHORT_NAME,
     long_name="Fogboard Mind Bluff",
@@ -80,6 +86,8 @@ RULESET = Ruleset(
     for_person=person.for_person,
     record=person.record,
     verdict=person.verdict,
+    batched=BATCHED,
+    drawer="fogboard_games.mind_bluff.drawer:BluffDrawer",
 )
 MindBluffGame = registry.register(RULESET)
 

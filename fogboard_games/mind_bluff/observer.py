@@ -40,7 +40,7 @@ from __future__ import annotations
 from fogboard_games.core import contract
 from fogboard_games.core.observer import Layout, ObsKey, PieceList, seats_for
 from fogboard_games.mind_bluff import rules
-from fogboard_games.mind_bluff.rules import EAT, OVER, SEAT_NAMES
+from fogboard_games.mind_bluff.rules import EAT, OVER, SEAT_NAMES, SHOWN_PHASES
 
 
 class MindBluffEncoder(contract.Encoder):
@@ -133,8 +133,8 @@ class MindBluffEncoder(contract.Encoder):
         if "mover" in at:
             if match.mover >= 0:
                 buf[at["mover"] + match.mover] = 1.0
-            if match.phase >= EAT:
-                buf[at["phase"] + match.phase - EAT] = 1.0
+            if match.phase < SHOWN_PHASES:
+                buf[at["phase"] + match.phase] = 1.0
             if is_forced_now(match):
                 buf[at["forced_now"]] = 1.0
             buf[at["debts"]] = float(match.debts[0])

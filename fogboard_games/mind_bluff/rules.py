@@ -36,8 +36,11 @@ from typing import NamedTuple
 from fogboard_games.core import contract
 from fogboard_games.core.contract import CHANCE, NO_ODDS, NO_OPTIONS, TERMINAL
 
-# Phases of play (chance phases first).
-COIN, DRAW, EAT, CLAIM, RESPOND, OVER = range(6)
+# Phases: the four a seat's tensor shows (its `phase` piece, one entry each,
+# in this order, and the batched engine's numbering) and the two chance
+# phases before the first decision, which no piece shows.
+EAT, CLAIM, RESPOND, OVER, COIN, DRAW = range(6)
+SHOWN_PHASES = 4  # EAT .. OVER
 
 BELIEVE, DOUBT = 0, 1  # responses as stored in a Turn
 ENDINGS = ("last-dango", "all-done-win", "all-done-loss")

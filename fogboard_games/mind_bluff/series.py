@@ -34,6 +34,7 @@ from fogboard_games.core.guards import describe
 from fogboard_games.core.observer import Layout, ObsKey, PieceList
 from fogboard_games.core.params import Param, ParamSpec
 from fogboard_games.mind_bluff import observer, person, resample, review, rules
+from fogboard_games.mind_bluff.game import BATCHED
 from fogboard_games.mind_bluff.rules import SEAT_NAMES
 
 SHORT_NAME = "fogboard_mind_bluff_series"
@@ -384,6 +385,8 @@ RULESET = Ruleset(
     for_person=series_for_person,
     record=series_record,
     verdict=series_verdict,
+    batched=BATCHED,
+    drawer="fogboard_games.mind_bluff.drawer:SeriesDrawer",
 )
 MindBluffSeriesGame = registry.register(RULESET)
 

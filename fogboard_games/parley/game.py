@@ -12,7 +12,7 @@ round's points as rewards. The rules are in `rules.py`, the encodings in
 from __future__ import annotations
 
 from fogboard_games.core import registry
-from fogboard_games.core.contract import Ruleset
+from fogboard_games.core.contract import Batched, Ruleset
 from fogboard_games.core.params import Bound, Param, ParamSpec
 from fogboard_games.parley import observer, person, resample, review, rules
 
@@ -86,6 +86,12 @@ RULESET = Ruleset(
     verdict=person.verdict,
     # A spectator sees every card but no aim (docs/parley.md#the-spectator).
     spectator=observer.spectator,
+    batched=Batched(
+        engine="fogboard_games.parley.batched:Parley",
+        not_vectorized="its view is every cog's hp, its cards and the lines said this round, "
+        "with seeded passes and tie-breaks",
+    ),
+    drawer="fogboard_games.parley.drawer:TableDrawer",
 )
 ParleyGame = registry.register(RULESET)
 

@@ -15,9 +15,9 @@ import sys
 import time
 
 from fogboard_games.core.params import is_int
+from fogboard_games.exploitability import report_points
 from fogboard_games.solve import algorithms
 from fogboard_games.solve.tree import Tree
-from fogboard_games.solving import report_points
 
 ALGORITHMS = {
     "cfr": algorithms.CFR,

@@ -56,22 +56,25 @@ class Parley(Env):
 
     TABLES = ("legal_flat", "legal_by_action", "legal_bytes", "reactors")
 
-    def __init__(
-        self, game, batch_size: int, seed=None, observation="information_state", dtype=None
-    ):
+    def _configure(self, game) -> None:
         s = self.setup = game.setup
         n = self.n = s.players
         self.num_players = n
-        self.num_actions = A = s.num_actions
+        self.num_actions = s.num_actions
         self.rounds, self.hp0, self.passes = s.rounds, s.hp, s.passes
         self.survivors, self.talk, self.hip_limit = s.survivors, s.talk, s.hip_limit
-        X = self.X = s.max_reactions  # 0 without talk
+        self.X = s.max_reactions  # 0 without talk
         E = self.E = s.max_turns
         # Chance: per round n deals and a wake, and at most one result per turn.
         self.max_history = s.rounds * (n + 1 + E) + s.max_game_length
         layout = game.info_layout
-        self.tensor_size = D = layout.size
-        super().__init__(game, batch_size, seed, observation, dtype)
+        self.tensor_size = layout.size
+
+    def _build(self) -> None:
+        game = self.game
+        s, n, A, X = self.setup, self.n, self.num_actions, self.X
+        layout = self.game.info_layout
+        D = self.tensor_size
         B = self.batch_size
         self.start_block = None  # (a row starts with chance's IT: see _restarted_mask)
         full = 1 << n
@@ -182,7 +185,6 @@ class Parley(Env):
         self.obs_blank[np.arange(n), np.arange(n)] = 1
 
         self._read_at = None  # during the replay: each row's next history entry
-        self.reset()
 
     def _reactor_tables(self, n: int, X: int, full: int) -> None:
         """Reactors after an act: key (actor * n + next IT) << n | living -> the

@@ -134,14 +134,12 @@ class Boards(Env):
         "lookups", "blocks", "block_bits", "seat_at", "uf_neighbors", "uf_edges",
     )  # fmt: skip
 
-    def __init__(
-        self, game, batch_size: int, seed=None, observation="information_state", dtype=None
-    ):
+    def _configure(self, game) -> None:
         geo = self.geo = game.setup
         assert max(geo.files, geo.ranks) <= MAX_SIZE
         self.cells = n2 = geo.cells
         self.num_players = 2
-        self.num_actions = A = geo.num_actions
+        self.num_actions = geo.num_actions
         # Under imperfect recall (docs/boards.md#imperfect-recall) the information
         # state is the believed board alone: the observation's board piece, so it
         # is served from the observation store (`_seat_tensor`) and no store of
@@ -151,7 +149,8 @@ class Boards(Env):
         layout = game.info_layout
         if self.forgets:  # (the encoder's pieces of a key, before its recall_key)
             layout = Layout(game.encoder.pieces(INFO_STATE), INFO_STATE)
-        self.info_size = D = layout.size
+        self.info_size = layout.size
+        self.pieces_layout = layout  # (the information state's pieces: _build places them)
         self.tensor_size = game.info_layout.size
         self.max_history = geo.max_game_length
         self.sense = geo.sense
@@ -162,13 +161,17 @@ class Boards(Env):
         # docs/boards.md#rectangular-boards, sits in the n x n square: see
         # _hex_tables); with a side above 8 the tables no longer pay, and wins are
         # read from per-row union-finds instead (see _uf_join).
-        self.wide = wide = n2 > ONE_WORD * ONE_WORD
+        self.wide = n2 > ONE_WORD * ONE_WORD
         self.unions = self.is_hex and max(geo.files, geo.ranks) > ONE_WORD
         # Abrupt without a sense: every ply passes the turn in every row.
         self.always_passes = abrupt and not self.sense
         # The cap binds only below 2 x cells - 1 plies (docs/boards.md#length).
         self.cap = geo.max_plies if geo.max_plies < 2 * n2 - 1 else None
-        super().__init__(game, batch_size, seed, observation, dtype)
+
+    def _build(self) -> None:
+        game = self.game
+        geo, n2, A, D, wide = self.geo, self.cells, self.num_actions, self.info_size, self.wide
+        layout = self.pieces_layout
         B = self.batch_size
         W = (2,) if wide else ()  # the words of a bitboard
         self.full = np.array(words((1 << n2) - 1), np.uint64) if wide else np.uint64((1 << n2) - 1)
@@ -191,7 +194,7 @@ class Boards(Env):
         self.seat_at = (np.arange(2 * K) * B)[:, None]  # flat offset of each seat field
         self.mover = np.zeros(B, np.int64)  # 0 or 1 (the last mover in finished rows)
         self._free = np.zeros((B, *W), np.uint64)  # the mover's legal attempts, as of the snapshot
-        self._replaying = None  # the replay's history column (see _build_tensors)
+        self._rebuilding = None  # the replay's history column (see _build_tensors)
 
         if geo.kind == "ttt":
             # ending[their stones << 9 | my stones], after my placement: WON if I
@@ -274,7 +277,6 @@ class Boards(Env):
         self.ply_values = np.tile(np.array([0, 1, 1, 1], np.uint8), (B, 1))
         self.obs_values = np.ascontiguousarray(self.ply_values[:, :2])
         self.start_block = (n2, A) if self.sense else (0, n2)  # the senses, or attempts
-        self.reset()
 
     def _seat_views(self, mine: int) -> None:
         """Name the fields of seats[mine] my_*, of the other their_* (views)."""
@@ -614,7 +616,7 @@ class Boards(Env):
     def _plies_made(self) -> np.ndarray:
         """(B,) the plies made before this step's attempt (read from the history
         length: in recon hex a ply is a sense and an attempt)."""
-        made = self.hpos - self.hstart if self._replaying is None else self._replaying
+        made = self.hpos - self.hstart if self._rebuilding is None else self._rebuilding
         return (made - 1) >> 1 if self.sense else made
 
     def _sense(self, rows: np.ndarray, anchor: np.ndarray) -> None:
@@ -725,9 +727,9 @@ class Boards(Env):
         for k in range(int(length.max())):
             active = length > k
             acts = self.history[:, k].astype(np.int64)
-            self._replaying = k  # the history length before this step
+            self._rebuilding = k  # the history length before this step
             self._play(acts, None if active.all() else active, trusted=True)
-        self._replaying = None
+        self._rebuilding = None
         if self.always_passes:  # every row passed at every replayed ply: undo the
             self._swap_rows(np.flatnonzero((length.max() - length) & 1))  # extra ones
         for store in (self.info, self.obs):

@@ -47,13 +47,11 @@ class LiarsDice(Env):
               "raise_lo", "raise_hi", "calls", "passes", "chooses",
               "after_seat")  # fmt: skip
 
-    def __init__(
-        self, game, batch_size: int, seed=None, observation="information_state", dtype=None
-    ):
+    def _configure(self, game) -> None:
         setup = self.setup = game.setup
         P, S, D, T = setup.players, setup.sides, setup.numdice, setup.total
         self.num_players = P
-        self.num_actions = A = setup.num_actions
+        self.num_actions = setup.num_actions
         self.sides = S
         self.chips = setup.chips
         self.rerolls = k = setup.rerolls
@@ -63,7 +61,12 @@ class LiarsDice(Env):
         self.max_decisions = setup.max_game_length
         layout = game.info_layout
         self.tensor_size = layout.size
-        super().__init__(game, batch_size, seed, observation, dtype)
+
+    def _build(self) -> None:
+        game = self.game
+        setup, layout, k = self.setup, self.game.info_layout, self.rerolls
+        P, S, D, T = setup.players, setup.sides, setup.numdice, setup.total
+        A = self.num_actions
         B = self.batch_size
         off = layout.offset
         self.o_seat, self.o_hands, self.o_shown = off["seat"], off["hands"], off["shown"]
@@ -219,7 +222,6 @@ class LiarsDice(Env):
         self.q_counts = obs.offset.get("dice_counts")
         self.q_used = obs.offset.get("rerolls_used")
         self.stale = np.ones(B, bool)  # rows whose observation is remade whole at a read
-        self.reset()
 
     # ---- chance ---------------------------------------------------------------
 

@@ -1,0 +1,198 @@
+"""Liar's Dice's batched heuristic (docs/batch.md#batched-bots): the scalar
+`heuristic` bot of liars_dice/bots.py as a table of its decisions, keyed by
+the view decoded from the mover's observation tensor (fair seats:
+docs/bots.md#fair-seats; the table's mechanism is fogboard_games/batch/bots.py's)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fogboard_games.batch.bots import BatchBot, Table
+from fogboard_games.batch.env import Env
+from fogboard_games.liars_dice import rules as ld_rules
+from fogboard_games.liars_dice.bots import (
+    EPS,
+    PROPHECY_AT,
+    LiarsDiceHeuristic,
+    SeatView,
+    at_least,
+    exactly,
+    face_chance,
+)
+
+
+class LiarsDiceBatchBot(BatchBot):
+    """The Liar's Dice heuristic: a table of its decisions, keyed by the view.
+
+    A row's key is one int64 (`_decode`): hand code (dice per face, radix
+    D + 1), dice in play, standing bid + 1, then three bits: choosing keep
+    or reroll, a reroll legal, the mover holds the standing bid. The table
+    is the sorted array of the keys met, read with `searchsorted`; the keys
+    a step meets first are filled then, all at once (`_bids`, and the
+    scalar `choose_reroll` for the few keep-or-reroll keys).
+    """
+
+    kind = "heuristic"
+
+    def __init__(self, env: Env, seed=None):
+        super().__init__(env, seed)
+        game = env.game
+        s = self.setup = game.setup
+        self.scalar = LiarsDiceHeuristic(game, 0)  # its decision code, not its state
+        S, D, T, NB = s.sides, s.numdice, s.total, s.num_bids
+        obs = game.obs_layout
+        self.at_hand, self.at_bid = obs.offset["hand"], obs.offset["standing_bid"]
+        self.at_holder = obs.offset["holder"]
+        self.at_counts = None if s.chips else obs.offset["dice_counts"]
+        self.radix = (D + 1, T + 1, NB + 1)
+        self.hand_radix = [(D + 1) ** f for f in range(S)]
+        self.table = Table()
+        # The scalar bot's odds, from its own functions (stand_chance and
+        # exact_chance read them): [unseen dice, face - 1, Q - own count + D].
+        faces = range(1, S + 1)
+        needs = range(-D, T + 1)
+        self.stand = np.array(
+            [
+                [[at_least(u, face_chance(s, f), k) for k in needs] for f in faces]
+                for u in range(T + 1)
+            ]
+        )
+        self.exact = np.array(
+            [
+                [[exactly(u, face_chance(s, f), k) for k in needs] for f in faces]
+                for u in range(T + 1)
+            ]
+        )
+        self.quantity = np.array(s.bid_quantity, np.int64)
+        self.face = np.array(s.bid_face, np.int64) - 1
+        # own[f] = counts @ wilds[:, f]: the dice counting for face f + 1.
+        self.wilds = np.eye(S, dtype=np.int64)
+        if s.wild_face:
+            self.wilds[s.wild_face - 1] = 1
+
+    def _choose(self, state, running: np.ndarray) -> np.ndarray:
+        env = self.env
+        mover = state.current_player
+        if env.form == "observation":
+            key, holder = self._decode(state.observation)
+        else:
+            key = np.zeros(env.batch_size, np.int64)
+            holder = np.zeros(env.batch_size, np.int64)
+            for p in range(env.num_players):
+                rows = (mover == p).nonzero()[0]
+                if len(rows):
+                    key[rows], holder[rows] = self._decode(env.observation_tensor(p)[rows])
+        mask = state.legal_action_mask
+        s = self.setup
+        if s.rerolls:
+            key += mask[:, s.keep] * 4 + mask[:, s.reroll] * 2
+        key += holder == mover
+        at = self.table.find(key)
+        missing = running & (at < 0)
+        if missing.any():
+            self._fill(key, missing, mask)
+            at = self.table.find(key)
+        return self.table.read(at, self.rng)
+
+    def _decode(self, obs):
+        """Rows of observation tensors: (R,) int64 keys without their last three
+        bits, shifted into place, and the holders of the standing bid (-1 none).
+
+        The hand counts the dice per face; the standing bid, the holder and
+        each seat's dice count are one-hot, read by argmax and the value there
+        (argmax reads 0 in a row of zeros)."""
+        s = self.setup
+        D1, T1, NB1 = self.radix
+        R = np.arange(len(obs))
+        code = np.zeros(len(obs), np.int64)
+        for f, r in enumerate(self.hand_radix):
+            code += obs[:, self.at_hand + f].astype(np.int64) * r
+        if self.at_counts is None:
+            in_play = s.total
+        else:
+            counts = obs[:, self.at_counts : self.at_counts + s.players * D1]
+            in_play = counts.reshape(len(obs), s.players, D1).argmax(axis=2).sum(axis=1)
+        bids = obs[:, self.at_bid : self.at_bid + s.num_bids]
+        bid = bids.argmax(axis=1)
+        bid1 = np.where(bids[R, bid] > 0, bid + 1, 0)
+        holders = obs[:, self.at_holder : self.at_holder + s.players]
+        holder = holders.argmax(axis=1)
+        holder = np.where(holders[R, holder] > 0, holder, -1)
+        return ((code * T1 + in_play) * NB1 + bid1) * 8, holder
+
+    def _fill(self, key, missing, mask) -> None:
+        """Table the decisions of every key of the `missing` rows."""
+        s = self.setup
+        D1, T1, NB1 = self.radix
+        new, first = np.unique(key[missing], return_index=True)
+        rows = missing.nonzero()[0][first]
+        # The legal set is the mover's mask: the rules make it a function of
+        # the key (dice in play, standing bid, holds; or the choice and a
+        # reroll left), so any row with this key has the same one.
+        legal = np.ascontiguousarray(mask[rows])
+        rest = new >> 3
+        bid = rest % NB1 - 1
+        in_play = rest // NB1 % T1
+        counts = rest // NB1 // T1 // D1 ** np.arange(s.sides)[:, None] % D1  # (S, M)
+        counts = counts.T
+        choosing = (new >> 2 & 1).astype(bool)
+        value = np.zeros(len(new), np.int64)
+        sets = []
+        if (~choosing).any():
+            b = ~choosing
+            value[b], sets = self._bids(
+                counts[b], in_play[b], bid[b], legal[b], len(self.table.sizes)
+            )
+        for i in np.flatnonzero(choosing).tolist():  # a hand's keep or reroll: few keys
+            hand = tuple(f for f, c in enumerate(counts[i].tolist(), 1) for _ in range(c))
+            view = SeatView(s, 0, ld_rules.CHOOSING, hand, int(in_play[i]), -1)
+            value[i] = self.scalar.choose_reroll(view, np.flatnonzero(legal[i]).tolist())
+        self.table.add(new, value, sets)
+
+    def _bids(self, counts, in_play, bid, legal, ties):
+        """`LiarsDiceHeuristic.choose_bidding`, step for step, for M views at
+        once: (M,) actions (-1 - k for the k-th tied set, counted from `ties`)
+        and the tied sets. The odds are the scalar bot's own numbers, so every
+        comparison comes out as its does."""
+        s = self.setup
+        M = len(bid)
+        NB, D = s.num_bids, s.numdice
+        unseen = in_play - counts.sum(axis=1)
+        own = counts @ self.wilds  # (M, S): the seat's dice counting for each face
+        need = self.quantity - own[:, self.face] + D  # (M, NB)
+        u = unseen[:, None]
+        odds = self.stand[u, self.face, need]
+        raises = legal[:, :NB]
+        has_raise = raises.any(axis=1)
+        best = np.where(raises, odds, -np.inf).max(axis=1)
+        best = np.where(has_raise, best, -1.0)
+        # The highest of the most likely bids.
+        top_bids = raises & (odds >= (best - EPS)[:, None])
+        best_raise = NB - 1 - top_bids[:, ::-1].argmax(axis=1)
+        liar_ok = legal[:, s.liar]
+        action = np.where(has_raise, best_raise, legal.argmax(axis=1))
+        m = np.arange(M)
+        standing = np.maximum(bid, 0)
+        stand = odds[m, standing]  # (odds of every bid, the standing one included)
+        liar_value = 1 - 2 * stand
+        call = liar_ok & (~has_raise | (stand < 0.5) | (1 - stand > best))
+        passing = ~call & liar_ok & (best < 0.5)
+        if s.allow_pass:
+            passing &= legal[:, s.pass_action]
+            action = np.where(passing, s.pass_action, action)
+        action = np.where(call, s.liar, action)
+        sets = []
+        if s.prophecy:
+            props = legal[:, s.prophecy_base : s.prophecy_base + NB]
+            exact = self.exact[u, self.face, need]
+            top = np.where(props, exact, -np.inf).max(axis=1)
+            prophesy = liar_ok & props.any(axis=1) & (top >= PROPHECY_AT)
+            prophesy &= s.payout * top - (1 - top) > liar_value
+            for i in np.flatnonzero(prophesy).tolist():
+                tie = np.flatnonzero(props[i] & (exact[i] >= top[i] - EPS)) + s.prophecy_base
+                if len(tie) == 1:
+                    action[i] = tie[0]
+                else:
+                    action[i] = -1 - ties - len(sets)
+                    sets.append(tie.tolist())
+        return action, sets
