@@ -54,3 +54,13 @@ def test_readme_python_blocks_run(capsys):
     assert 0 <= nash_conv < 0.01
     # The IS-MCTS bot answers with a cell of the board.
     assert re.fullmatch(r"[abc][123]", outputs[3].strip())
+
+
+def test_every_install_hint_works_from_the_checkout():
+    # The package is on no index: `pip install "fogboard_games[gym]"` finds
+    # nothing, `pip install ".[gym]"` in the checkout installs the extra.
+    root = README.parent
+    files = [README, *(root / "docs").glob("*.md"), *(root / "examples").rglob("*.py")]
+    files += list((root / "fogboard_games").rglob("*.py"))
+    wrong = [str(f.relative_to(root)) for f in files if "fogboard_games[" in f.read_text()]
+    assert not wrong, f"install hints naming the package on an index: {wrong}"
