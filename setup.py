@@ -21,7 +21,8 @@ setup(
         "open_spiel>=2.0.2,<3",
         "numpy>=2.0,<3",  # (np.bitwise_count: the batched draw)
         "absl-py>=1.0,<3",
-        "tqdm>=4.60",  # the league's progress bar
+        "tqdm>=4.60",  # the league's and solve.Treeplex's progress bars
+        "numba>=0.60",  # fogboard_games.jit: solve.Treeplex's compiled walk
     ],
     extras_require={
         "gym": GYM,

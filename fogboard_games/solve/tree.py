@@ -456,21 +456,32 @@ class Tree:
             node = int(self.parent[node])
         return actions[::-1]
 
-    def info_state_tensors(self, seat: int) -> np.ndarray:
-        """The information-state tensors of all `seat`'s infosets, one row
-        each in the tree's order, from each one's first history replayed
-        through the contract (a representative: perfect recall gives every
-        history of an infoset the same tensor)."""
+    def info_state_tensors(self, seat: int, infosets=None) -> np.ndarray:
+        """The information-state tensors of `infosets` (ids of `seat`'s;
+        default all of them), one row each, from each one's first history
+        replayed through the contract (a representative: perfect recall
+        gives every history of an infoset the same tensor)."""
         encoder = self.game.setup.encoder
         root = self.game.new_initial_state().writable_truth()
         lo, hi = self.infoset_range[seat], self.infoset_range[seat + 1]
-        rows = np.zeros((hi - lo, self.game.information_state_tensor_size()))
-        for row, node in enumerate(self.infoset_node[lo:hi]):
+        ids = np.arange(lo, hi) if infosets is None else np.asarray(infosets, dtype=np.int64)
+        if len(ids) and (ids.min() < lo or ids.max() >= hi):
+            raise ValueError(f"infosets must be seat {seat}'s, ids {lo} to {hi - 1}")
+        rows = np.zeros((len(ids), self.game.information_state_tensor_size()))
+        for row, node in enumerate(self.infoset_node[ids]):
             m = root.copy()
             for a in self.history(int(node)):
                 m.play(a)
             rows[row] = encoder.info_state_tensor(m, seat)
         return rows
+
+    def legal_masks(self, infosets) -> np.ndarray:
+        """The legal masks of `infosets` (ids), (len, num_distinct_actions) bool."""
+        return self.legal_mask[infosets]
+
+    def infoset_state(self, infoset: int):
+        """A pyspiel state at the first history of `infoset`."""
+        return self.state(int(self.infoset_node[infoset]))
 
     def own_levels(self, seat: int) -> list[np.ndarray]:
         """`seat`'s infosets by how many own moves lead to them, deepest first
