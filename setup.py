@@ -25,7 +25,8 @@ setup(
         "numpy>=2.0,<3",  # (np.bitwise_count: the batched draw)
         "numba>=0.60",  # the compiled kernels (fogboard_games.jit): Mind Bluff's batched engine
         "absl-py>=1.0,<3",
-        "tqdm>=4.60",  # the league's progress bar
+        "tqdm>=4.60",  # the league's and solve.Treeplex's progress bars
+        "numba>=0.60",  # fogboard_games.jit: solve.Treeplex's compiled walk
     ],
     extras_require={
         "gym": GYM,

@@ -425,6 +425,26 @@ def build_parser(prog: str = "fogboard") -> Parser:
     solve.add_argument(
         "--max-gib", type=number, default=4.0, help="the tree's memory bound while built, in GiB"
     )
+    solve.add_argument(
+        "--checkpoint",
+        default=None,
+        metavar="DIR",
+        help="keep the solver's state in DIR after every iteration, and resume from it "
+        "(the same command continues a stopped run; default: not kept)",
+    )
+    solve.add_argument(
+        "--treeplex",
+        action="store_true",
+        help="solve on the game's treeplex (docs/solving.md#the-3x3-boards) even if its tree "
+        "fits; a board game too big for a tree is solved on it anyway",
+    )
+    solve.add_argument(
+        "--workers",
+        type=integer,
+        default=None,
+        help="threads of a treeplex's walks (default: this machine's cores; a resumed run "
+        "keeps its own)",
+    )
     return parser
 
 
@@ -488,12 +508,26 @@ def run(argv=None, prog: str | None = None) -> int:
         from fogboard_games.solve.report import SolveError, solve_preset
 
         try:
-            solve_preset(args.preset, args.iterations, args.algorithm, args.target, args.max_gib)
+            solve_preset(
+                args.preset,
+                args.iterations,
+                args.algorithm,
+                args.target,
+                args.max_gib,
+                checkpoint=args.checkpoint,
+                workers=args.workers,
+                treeplex=args.treeplex,
+            )
         except SolveError as e:  # (raised before anything is solved)
             print(f"solve: {shortened(e)}", file=sys.stderr)
             return 2
         except KeyboardInterrupt:
-            print("\nsolve: interrupted", file=sys.stderr)
+            kept = (
+                f"; the last iteration is kept in {args.checkpoint}: run the same command to resume"
+                if args.checkpoint
+                else ""
+            )
+            print(f"\nsolve: interrupted{kept}", file=sys.stderr)
             return 130
         return 0
     if args.command == "bench":

@@ -239,8 +239,8 @@ def test_every_entry_point_refuses_what_is_not_a_tree_or_a_policy_by_its_type():
             with pytest.raises(TypeError) as e:
                 call(bad)
             assert str(e.value) == (
-                f"{name} takes a solve.Tree (solve.Tree(fogboard_games.load(preset))), "
-                f"got {type(bad).__name__}"
+                f"{name} takes a solve.Tree (solve.Tree(fogboard_games.load(preset))) or, "
+                f"for a two-player board, a solve.Treeplex, got {type(bad).__name__}"
             )
     for function in (
         solve.expected_values,

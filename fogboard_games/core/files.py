@@ -2,7 +2,8 @@
 (docs/league.md#the-table, docs/reviews.md#the-review-command).
 
 Everything the package writes (the league's `--out`, `play --save`, the
-cfr policy cache) goes through `write_atomically`: a temporary file in the
+cfr policy cache; the solver's checkpoints, binary, by `save_atomically`)
+goes through `write_atomically`: a temporary file in the
 target's own folder, written, flushed and synced, then renamed over the
 target, so a crash or a full disk leaves the old file or the new one,
 never half of one. `check_writable` refuses a path that cannot take that
@@ -106,6 +107,18 @@ def write_atomically(path: str, text: str) -> None:
     temporary file is left). A process killed mid-write leaves the old file
     whole and, at worst, a hidden `.NAME.*.tmp` file beside it.
     """
+    _replace(path, lambda fd: os.fdopen(fd, "w", encoding="utf-8"), lambda f: f.write(text))
+
+
+def save_atomically(path: str, write) -> None:
+    """Replace `path` by the bytes `write(f)` writes into the binary file
+    object `f` (numpy's savez, say), whole or not at all, as `write_atomically`."""
+    _replace(path, lambda fd: os.fdopen(fd, "wb"), write)
+
+
+def _replace(path: str, open_fd, write) -> None:
+    """Replace `path` by a temporary file beside it, opened by `open_fd(fd)`
+    and filled by `write(f)`, then flushed, synced and renamed over it."""
     problem = _static_problem(path)
     if problem is not None:
         raise OSError(errno.EINVAL, problem, path)
@@ -116,8 +129,8 @@ def write_atomically(path: str, text: str) -> None:
         mode = None
     fd, tmp = _open_temp(target)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with open_fd(fd) as f:
+            write(f)
             f.flush()
             os.fsync(f.fileno())
         if mode is not None:

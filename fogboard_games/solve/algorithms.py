@@ -1,6 +1,7 @@
 """CFR and its variants, best responses, exploitability, NashConv and
 expected values on a solve.Tree, vectorized level by level
-(docs/solving.md#algorithms).
+(docs/solving.md#algorithms), and on a solve.Treeplex, whose histories are
+walked by compiled code instead (solve.treeplex, docs/solving.md#the-3x3-boards).
 
 No Python runs per node in an iteration: reach probabilities go forward one
 level per numpy step (each node's from its parent's), values come back one
@@ -15,6 +16,7 @@ reach summed over the histories of an infoset.
 
 from __future__ import annotations
 
+import json
 import math
 import numbers
 
@@ -23,6 +25,7 @@ import numpy as np
 from fogboard_games.core.params import is_int
 from fogboard_games.solve.policy import Policy, checked_policy
 from fogboard_games.solve.tree import checked_tree
+from fogboard_games.solve.treeplex import Treeplex
 
 # ---- the passes over the tree --------------------------------------------------
 
@@ -73,6 +76,8 @@ def _without_seat(tree, f: np.ndarray, seat: int) -> np.ndarray:
 def expected_values(tree, policy) -> np.ndarray:
     """Each seat's expected return when every seat plays `policy`."""
     policy = checked_policy(tree, policy, "solve.expected_values")
+    if isinstance(tree, Treeplex):
+        return tree.evaluate(policy).expected_values.copy()
     reach = _forward(tree, _edge_probs(tree, policy.probs))
     return reach[tree.ends] @ tree.utility
 
@@ -84,26 +89,60 @@ def best_response_values(tree, policy) -> np.ndarray:
     infosets, deepest own move first, take the best of their sequences and
     add it into the sequence that leads to them."""
     policy = checked_policy(tree, policy, "solve.best_response_values")
+    if isinstance(tree, Treeplex):
+        return tree.evaluate(policy).best_response_values.copy()
+    return np.array([_best_response(tree, policy, seat)[0] for seat in range(tree.num_players)])
+
+
+def _best_response(tree, policy, seat: int) -> tuple[float, np.ndarray]:
+    """`seat`'s best-response value against `policy` on a solve.Tree, and its
+    choice at each of its infosets (the place among the infoset's sequences
+    of the first best one)."""
     f = _edge_probs(tree, policy.probs)
-    values = np.zeros(tree.num_players)
-    for seat in range(tree.num_players):
-        reach = _forward(tree, _without_seat(tree, f, seat))
-        weighted = reach[tree.ends] * tree.utility[:, seat]
-        last = tree.end_last_seq[:, seat]
-        lo, hi = tree.seat_seq_range[seat], tree.seat_seq_range[seat + 1]
-        inside = last >= 0
-        seq_value = np.bincount(last[inside] - lo, weights=weighted[inside], minlength=hi - lo)
-        root = weighted[~inside].sum()
-        starts = tree.seq_start[tree.infoset_range[seat] : tree.infoset_range[seat + 1]] - lo
-        first_infoset = tree.infoset_range[seat]
-        for level in tree.own_levels(seat):
-            best = np.maximum.reduceat(seq_value, starts)[level - first_infoset]
-            parent = tree.infoset_parent_seq[level]
-            inner = parent >= 0
-            np.add.at(seq_value, parent[inner] - lo, best[inner])
-            root += best[~inner].sum()
-        values[seat] = root
-    return values
+    reach = _forward(tree, _without_seat(tree, f, seat))
+    weighted = reach[tree.ends] * tree.utility[:, seat]
+    last = tree.end_last_seq[:, seat]
+    lo, hi = tree.seat_seq_range[seat], tree.seat_seq_range[seat + 1]
+    inside = last >= 0
+    seq_value = np.bincount(last[inside] - lo, weights=weighted[inside], minlength=hi - lo)
+    root = weighted[~inside].sum()
+    first_infoset = tree.infoset_range[seat]
+    starts = tree.seq_start[first_infoset : tree.infoset_range[seat + 1]] - lo
+    choice = np.zeros(len(starts), dtype=np.int64)
+    place = np.arange(hi - lo) - starts[tree.seq_infoset[lo:hi] - first_infoset]
+    seq_infoset = tree.seq_infoset[lo:hi] - first_infoset
+    for level in tree.own_levels(seat):
+        best_of = np.maximum.reduceat(seq_value, starts)
+        best = best_of[level - first_infoset]
+        # The first sequence at its infoset's best value (the same choice
+        # as the treeplex's: the first of equals).
+        at_best = np.where(seq_value == best_of[seq_infoset], place, hi - lo)
+        choice[level - first_infoset] = np.minimum.reduceat(at_best, starts)[level - first_infoset]
+        parent = tree.infoset_parent_seq[level]
+        inner = parent >= 0
+        np.add.at(seq_value, parent[inner] - lo, best[inner])
+        root += best[~inner].sum()
+    return float(root), choice
+
+
+def best_response(tree, policy, seat: int) -> Policy:
+    """A best response of `seat` to `policy`, as a policy: `seat` plays, at
+    each of its infosets, the first of its best actions (a pure strategy
+    whose value is best_response_values(tree, policy)[seat]); the other
+    seats play `policy`. So it can be played against the evaluated policy."""
+    policy = checked_policy(tree, policy, "solve.best_response")
+    if not is_int(seat) or not 0 <= seat < tree.num_players:
+        raise ValueError(f"seat must be an int from 0 to {tree.num_players - 1}, got {seat!r}")
+    first, stop = int(tree.infoset_range[seat]), int(tree.infoset_range[seat + 1])
+    if isinstance(tree, Treeplex):
+        choice = tree.evaluate(policy).choice[first:stop]
+    else:
+        choice = _best_response(tree, policy, seat)[1]
+    lo, hi = int(tree.seat_seq_range[seat]), int(tree.seat_seq_range[seat + 1])
+    probs = policy.probs.copy()
+    probs[lo:hi] = 0.0
+    probs[tree.seq_start[first:stop] + choice] = 1.0
+    return Policy(tree, probs)
 
 
 def nash_conv(tree, policy) -> float:
@@ -142,7 +181,9 @@ class _Solver:
         self.regret = np.zeros(tree.num_sequences)
         self.cumulative = np.zeros(tree.num_sequences)
         self.current = _regret_matching(tree, self.regret, slice(0, tree.num_sequences))
-        self._seat = [_SeatIndex(tree, seat) for seat in range(tree.num_players)]
+        self.streamed = isinstance(tree, Treeplex)
+        if not self.streamed:
+            self._seat = [_SeatIndex(tree, seat) for seat in range(tree.num_players)]
         self._edges = None  # each node's probability given its parent, under `current`
 
     def run(self, iterations: int) -> _Solver:
@@ -153,28 +194,65 @@ class _Solver:
         return self
 
     def iterate(self) -> None:
-        self.iteration += 1
         tree = self.tree
+        arrays = (self.regret, self.cumulative, self.current)
+        # A treeplex's walk takes minutes on a 3x3 board: one stopped by
+        # Ctrl-C during seat 1's leaves the solver as it was before the iteration.
+        first = slice(0, int(tree.seat_seq_range[1]))
+        kept = [a[first].copy() for a in arrays] if self.streamed else None
+        self.iteration += 1
+        try:
+            for seat in range(tree.num_players):
+                lo, hi = int(tree.seat_seq_range[seat]), int(tree.seat_seq_range[seat + 1])
+                sequences = slice(lo, hi)
+                regret, contribution = self._regrets(seat)
+                self._update(sequences, regret, contribution)
+                self._match(seat, sequences)
+        except BaseException:
+            if kept is not None:
+                self.iteration -= 1
+                for a, old in zip(arrays, kept):
+                    a[first] = old
+            raise
+
+    def _regrets(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """`seat`'s regrets this iteration under the current policy (each of
+        its sequences' counterfactual value minus its infoset's), and what
+        its average gains (the current probability times the seat's own reach
+        summed over the infoset's histories; on a treeplex, times the reach
+        once: a constant factor per infoset, which the average's
+        normalization cancels)."""
+        tree = self.tree
+        if self.streamed:
+            lo, hi = int(tree.seat_seq_range[seat]), int(tree.seat_seq_range[seat + 1])
+            regret, own_reach = tree.regrets(self.current, seat)
+            return regret, self.current[lo:hi] * own_reach
         if self._edges is None:
             self._edges = _edge_probs(tree, self.current)
         f = self._edges  # kept current: each seat's update rewrites its own edges
-        for index in self._seat:
-            own = index.edges
-            others = f.copy()
-            others[own] = 1.0
-            reach = _forward(tree, others)
-            v = _backward(tree, f, tree.utility[:, index.seat])
-            sequences = index.sequences
-            q = np.bincount(
-                index.edge_seq, weights=reach[index.edge_parent] * v[own], minlength=index.size
-            )
-            current = self.current[sequences]
-            state_value = np.add.reduceat(current * q, index.starts)
-            regret = q - state_value[index.seq_infoset]
-            own_reach = index.own_reach(current) * index.histories
-            self._update(sequences, regret, current * own_reach[index.seq_infoset])
-            self.current[sequences] = index.regret_matching(self.regret[sequences])
-            f[own] = self.current[tree.edge_seq[own]]
+        index = self._seat[seat]
+        own = index.edges
+        others = f.copy()
+        others[own] = 1.0
+        reach = _forward(tree, others)
+        v = _backward(tree, f, tree.utility[:, index.seat])
+        q = np.bincount(
+            index.edge_seq, weights=reach[index.edge_parent] * v[own], minlength=index.size
+        )
+        current = self.current[index.sequences]
+        state_value = np.add.reduceat(current * q, index.starts)
+        regret = q - state_value[index.seq_infoset]
+        own_reach = index.own_reach(current) * index.histories
+        return regret, current * own_reach[index.seq_infoset]
+
+    def _match(self, seat: int, sequences: slice) -> None:
+        """The seat's current policy: regret matching of its regrets."""
+        if self.streamed:
+            self.current[sequences] = _regret_matching(self.tree, self.regret, sequences)
+            return
+        index = self._seat[seat]
+        self.current[sequences] = index.regret_matching(self.regret[sequences])
+        self._edges[index.edges] = self.current[self.tree.edge_seq[index.edges]]
 
     def _update(self, sequences: slice, regret: np.ndarray, contribution: np.ndarray) -> None:
         self.regret[sequences] += regret
@@ -184,6 +262,73 @@ class _Solver:
 
     def _weight(self) -> float:
         return 1.0
+
+    # ---- checkpoints ----------------------------------------------------------
+
+    def _identity(self) -> dict:
+        """What a checkpoint must match to be resumed by this solver."""
+        tree = self.tree
+        return {
+            "game": str(tree.game),
+            "tree": type(tree).__name__,
+            "solver": type(self).__name__,
+            "parameters": self._parameters(),
+            "num_infostates": [int(n) for n in tree.num_infostates],
+            "num_sequences": int(tree.num_sequences),
+        }
+
+    def _parameters(self) -> dict:
+        return {}
+
+    def save(self, path: str, extra: dict | None = None) -> None:
+        """Write the solver's state to `path`, an .npz file (its regrets and
+        average, and a JSON header: the game, solver, iteration and `extra`),
+        replacing the old one whole or not at all (core.files.save_atomically).
+        The current policy is not written: it is the regret matching of the
+        regrets, made again on `restore`, bit for bit."""
+        from fogboard_games.core import files
+
+        header = {**self._identity(), "iteration": self.iteration, "extra": extra or {}}
+        encoded = np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8)
+
+        def write(f):
+            np.savez(f, header=encoded, regret=self.regret, cumulative=self.cumulative)
+
+        files.save_atomically(path, write)
+
+    def restore(self, path: str) -> dict:
+        """Continue from the state `save` wrote to `path`: the same numbers,
+        iteration after iteration, as a run never stopped. Returns its
+        `extra`. ValueError, one line, for a file that is not such a
+        checkpoint or one of another game, tree, solver or size."""
+        try:
+            with np.load(path, allow_pickle=False) as saved:
+                header = json.loads(saved["header"].tobytes().decode("utf-8"))
+                regret, cumulative = saved["regret"], saved["cumulative"]
+        except (OSError, ValueError, KeyError, UnicodeDecodeError) as e:
+            raise ValueError(f"{path!r} is not a solver checkpoint ({e})") from None
+        expected = self._identity()
+        for key, value in expected.items():
+            if header.get(key) != value:
+                raise ValueError(
+                    f"{path!r} holds a run with {key} {header.get(key)!r}, not {value!r}: "
+                    f"it cannot be resumed here"
+                )
+        shape = (self.tree.num_sequences,)
+        if (
+            regret.shape != shape
+            or cumulative.shape != shape
+            or not is_int(header.get("iteration"))
+        ):
+            raise ValueError(f"{path!r} is not a solver checkpoint (its arrays are damaged)")
+        self.iteration = header["iteration"]
+        self.regret[:] = regret
+        self.cumulative[:] = cumulative
+        for seat in range(self.tree.num_players):
+            lo, hi = int(self.tree.seat_seq_range[seat]), int(self.tree.seat_seq_range[seat + 1])
+            self.current[lo:hi] = _regret_matching(self.tree, self.regret, slice(lo, hi))
+        self._edges = None
+        return header["extra"]
 
     def average_policy(self) -> Policy:
         """The average policy: the cumulative one normalized per infoset,
@@ -293,6 +438,9 @@ class DCFR(_Solver):
             if not math.isfinite(value):
                 raise ValueError(f"{name} must be a finite number, got {value!r}")
         self.alpha, self.beta, self.gamma = float(alpha), float(beta), float(gamma)
+
+    def _parameters(self) -> dict:
+        return {"alpha": self.alpha, "beta": self.beta, "gamma": self.gamma}
 
     def _update(self, sequences: slice, regret: np.ndarray, contribution: np.ndarray) -> None:
         t = float(self.iteration)

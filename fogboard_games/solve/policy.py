@@ -1,16 +1,21 @@
-"""A policy on a solve.Tree, and its ways in and out (docs/solving.md#policies).
+"""A policy on a solve.Tree or solve.Treeplex, and its ways in and out
+(docs/solving.md#policies).
 
 A Policy is one probability per sequence (infoset, legal action), in the
 tree's sequence order: what the vectorized algorithms read. It can be made
 from a dense (infosets, actions) table, from OpenSpiel's TabularPolicy
-(keyed by our information-state strings) or from a function over a batch of
-information-state tensors (one call per seat, so a neural policy is
-evaluated exactly); it goes out as a TabularPolicy, so OpenSpiel's own tools
-check what ours computes. Every way in refuses a wrong shape, a negative or
+(keyed by our information-state strings), from a mapping or a function over
+our information-state strings, or from a function over batches of
+information-state tensors (called in chunks, so a neural policy is
+evaluated exactly on millions of infosets without holding all their
+tensors); it goes out as a TabularPolicy, so OpenSpiel's own tools check
+what ours computes. Every way in refuses a wrong shape, a negative or
 unnormalized distribution and mass on an illegal action, naming the infoset.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -20,14 +25,20 @@ from fogboard_games.solve.tree import checked_tree
 # How far an infoset's probabilities may sum from 1 (float rounding of a
 # softmax or of a solver's normalization, never a real error).
 TOLERANCE = 1e-6
+# Infosets per call of a batch policy (Policy.from_batch): 65,536 rows of
+# the boards' 129 floats are 68 MB.
+CHUNK = 1 << 16
 
 
 class Policy:
-    """`probs[s]`: the probability of sequence s of `tree` (solve.Tree)."""
+    """`probs[s]`: the probability of sequence s of `tree` (a solve.Tree or
+    solve.Treeplex). `probs` is read-only: a treeplex keeps a policy's
+    evaluation with it (one walk, however many values are asked)."""
 
     def __init__(self, tree, probs):
         self.tree = checked_tree(tree, "solve.Policy")
         self.probs = _checked_sequences(tree, probs)
+        self.probs.flags.writeable = False
 
     # ---- ways in ---------------------------------------------------------------
 
@@ -70,10 +81,11 @@ class Policy:
         return cls.from_table(tree, table[rows])
 
     @classmethod
-    def from_batch(cls, tree, function) -> Policy:
-        """From `function(seat, tensors, legal)`, called once per seat with the
-        information-state tensors of all that seat's infosets, shape (n, size),
-        and their legal masks (n, num_distinct_actions): it returns the
+    def from_batch(cls, tree, function, chunk: int = CHUNK) -> Policy:
+        """From `function(seat, tensors, legal)`, called per seat on its
+        infosets in order, at most `chunk` at a time (once per seat when it
+        has no more), with their information-state tensors, shape (n, size),
+        and legal masks (n, num_distinct_actions): it returns the
         (n, num_distinct_actions) probabilities, zero on illegal actions."""
         checked_tree(tree, "solve.Policy.from_batch")
         if not callable(function):
@@ -81,19 +93,66 @@ class Policy:
                 "solve.Policy.from_batch takes a function(seat, tensors, legal), "
                 f"got {type(function).__name__}"
             )
-        rows = []
+        if not isinstance(chunk, int) or isinstance(chunk, bool) or chunk < 1:
+            raise ValueError(f"chunk must be a positive int, got {chunk!r}")
+        probs = np.empty(tree.num_sequences)
         for seat in range(tree.num_players):
-            lo, hi = tree.infoset_range[seat], tree.infoset_range[seat + 1]
-            tensors = tree.info_state_tensors(seat)
-            legal = tree.legal_mask[lo:hi]
-            out = np.asarray(function(seat, tensors, legal.copy()), dtype=np.float64)
-            if out.shape != legal.shape:
-                raise ValueError(
-                    f"the batch policy must return shape {legal.shape} for seat {seat} "
-                    f"(its infosets, actions), got {out.shape}"
-                )
-            rows.append(out)
-        return cls.from_table(tree, np.concatenate(rows))
+            lo, hi = int(tree.infoset_range[seat]), int(tree.infoset_range[seat + 1])
+            for start in range(lo, hi, chunk):
+                ids = np.arange(start, min(start + chunk, hi))
+                tensors = tree.info_state_tensors(seat, ids)
+                legal = tree.legal_masks(ids)
+                out = np.asarray(function(seat, tensors, legal.copy()), dtype=np.float64)
+                if out.shape != legal.shape:
+                    raise ValueError(
+                        f"the batch policy must return shape {legal.shape} for seat {seat} "
+                        f"(its infosets, actions), got {out.shape}"
+                    )
+                _refuse_illegal_mass(tree, out, ids)
+                seqs = slice(int(tree.seq_start[ids[0]]), int(tree.seq_start[ids[-1] + 1]))
+                probs[seqs] = out[tree.seq_infoset[seqs] - start, tree.seq_action[seqs]]
+        return cls(tree, probs)
+
+    @classmethod
+    def from_info_states(cls, tree, source) -> Policy:
+        """From a policy over our information-state strings: `source` is a
+        mapping {information-state string: probabilities} holding every
+        infoset of the tree, or a function (seat, information-state string)
+        returning them; the probabilities of an infoset are a mapping
+        {action: probability} (absent actions 0) or one number per distinct
+        action. (A policy over OpenSpiel's strings comes in through
+        fogboard_games.boards.openspiel, which turns it into ours.)"""
+        mapping = isinstance(source, Mapping)
+        if not mapping and not callable(source):
+            raise ValueError(
+                f"from_info_states takes a mapping {{information-state string: probabilities}} "
+                f"or a function (seat, information-state string) -> probabilities, got "
+                f"{type(source).__name__}"
+            )
+        probs = np.empty(tree.num_sequences)
+        strings = tree.infoset_string
+        for i in range(len(tree.infoset_seat)):
+            key = strings[i]
+            seat = int(tree.infoset_seat[i])
+            if mapping:
+                if key not in source:
+                    raise ValueError(f"the policy has no entry for the information state {key!r}")
+                entry = source[key]
+            else:
+                entry = source(seat, key)
+            lo, hi = int(tree.seq_start[i]), int(tree.seq_start[i + 1])
+            probs[lo:hi] = _row(tree, i, key, entry)
+        if mapping and len(source) > len(tree.infoset_seat):
+            extra = next(
+                k
+                for k in source
+                if not any(tree.lookup[p].get(k) is not None for p in range(tree.num_players))
+            )
+            raise ValueError(
+                f"the policy has an entry for {extra!r}, which is no information state of a "
+                f"decision of {tree.game}"
+            )
+        return cls(tree, probs)
 
     # ---- ways out --------------------------------------------------------------
 
@@ -109,9 +168,7 @@ class Policy:
         from open_spiel.python import policy as openspiel_policy
 
         tree = self.tree
-        states = {
-            key: tree.state(int(node)) for key, node in zip(tree.infoset_string, tree.infoset_node)
-        }
+        states = {key: tree.infoset_state(i) for i, key in enumerate(tree.infoset_string)}
         tabular = openspiel_policy.TabularPolicy(tree.game, states=states)
         table = self.table()
         for i, key in enumerate(tree.infoset_string):
@@ -131,7 +188,7 @@ class Policy:
         if i is None:
             raise ValueError(f"seat {seat} has no information state {info_state!r} in this tree")
         lo, hi = self.tree.seq_start[i], self.tree.seq_start[i + 1]
-        return dict(zip(self.tree.infoset_legal[i], self.probs[lo:hi].tolist()))
+        return dict(zip(_legal(self.tree, i), self.probs[lo:hi].tolist()))
 
     def __repr__(self) -> str:
         return f"solve.Policy({self.tree.game}, {self.tree.num_sequences} sequences)"
@@ -158,14 +215,42 @@ def checked_policy(tree, policy, where: str) -> Policy:
     return policy
 
 
+def _legal(tree, infoset: int) -> list[int]:
+    """The legal actions of `infoset`, in order: its sequences' actions."""
+    lo, hi = int(tree.seq_start[infoset]), int(tree.seq_start[infoset + 1])
+    return tree.seq_action[lo:hi].tolist()
+
+
+def _row(tree, infoset: int, key: str, entry) -> np.ndarray:
+    """An infoset's probabilities of its legal actions, from `entry` (a
+    mapping {action: probability} or one number per distinct action)."""
+    legal = _legal(tree, infoset)
+    if isinstance(entry, Mapping):
+        illegal = sorted(set(entry) - set(legal), key=str)
+        if any(entry[a] != 0 for a in illegal):
+            raise ValueError(
+                f"the policy puts mass on illegal actions {illegal} at the information "
+                f"state {key!r} (legal: {legal})"
+            )
+        return np.array([entry.get(a, 0.0) for a in legal], dtype=np.float64)
+    row = np.asarray(entry, dtype=np.float64)
+    if row.shape != (tree.num_actions,):
+        raise ValueError(
+            f"the probabilities of {key!r} must be a mapping {{action: probability}} or "
+            f"{tree.num_actions} numbers, got shape {row.shape}"
+        )
+    _refuse_illegal_mass(tree, row[None], np.array([infoset]))
+    return row[legal]
+
+
 def _refuse_illegal_mass(tree, table, infosets) -> None:
-    off = np.where(tree.legal_mask[infosets], 0.0, np.abs(table))
+    off = np.where(tree.legal_masks(infosets), 0.0, np.abs(table))
     if np.any(off != 0):
         i = int(np.flatnonzero(off.any(axis=1))[0])
         actions = np.flatnonzero(off[i]).tolist()
         raise ValueError(
             f"the policy puts mass on illegal actions {actions} at the information state "
-            f"{tree.infoset_string[infosets[i]]!r} (legal: {list(tree.infoset_legal[infosets[i]])})"
+            f"{tree.infoset_string[infosets[i]]!r} (legal: {_legal(tree, int(infosets[i]))})"
         )
 
 

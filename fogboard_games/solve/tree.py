@@ -24,6 +24,7 @@ import numpy as np
 import pyspiel
 
 from fogboard_games.core.contract import CHANCE, TERMINAL
+from fogboard_games.solve.treeplex import Treeplex  # (which imports no solve module: no cycle)
 
 # What a node costs while the tree is built (the walk's Python lists, the
 # string dicts) and after (the arrays), measured on liars-dice-classic-1 and
@@ -38,13 +39,13 @@ DECISION, CHANCE_NODE, END = 0, 1, 2  # `kind` of a node
 
 
 def checked_tree(tree, where: str) -> Tree:
-    """`tree` if it is a solve.Tree, else TypeError naming `where` and what it
+    """`tree` if it is a solve.Tree or solve.Treeplex, else TypeError naming `where` and what it
     takes: the one check of every solver, policy and value function, which
     would otherwise fail deep inside on a missing array (AttributeError)."""
-    if not isinstance(tree, Tree):
+    if not isinstance(tree, (Tree, Treeplex)):
         raise TypeError(
-            f"{where} takes a solve.Tree (solve.Tree(fogboard_games.load(preset))), "
-            f"got {type(tree).__name__}"
+            f"{where} takes a solve.Tree (solve.Tree(fogboard_games.load(preset))) or, for a "
+            f"two-player board, a solve.Treeplex, got {type(tree).__name__}"
         )
     return tree
 
@@ -468,21 +469,32 @@ class Tree:
             node = int(self.parent[node])
         return actions[::-1]
 
-    def info_state_tensors(self, seat: int) -> np.ndarray:
-        """The information-state tensors of all `seat`'s infosets, one row
-        each in the tree's order, from each one's first history replayed
-        through the contract (a representative: perfect recall gives every
-        history of an infoset the same tensor)."""
+    def info_state_tensors(self, seat: int, infosets=None) -> np.ndarray:
+        """The information-state tensors of `infosets` (ids of `seat`'s;
+        default all of them), one row each, from each one's first history
+        replayed through the contract (a representative: perfect recall
+        gives every history of an infoset the same tensor)."""
         encoder = self.game.setup.encoder
         root = self.game.new_initial_state().writable_truth()
         lo, hi = self.infoset_range[seat], self.infoset_range[seat + 1]
-        rows = np.zeros((hi - lo, self.game.information_state_tensor_size()))
-        for row, node in enumerate(self.infoset_node[lo:hi]):
+        ids = np.arange(lo, hi) if infosets is None else np.asarray(infosets, dtype=np.int64)
+        if len(ids) and (ids.min() < lo or ids.max() >= hi):
+            raise ValueError(f"infosets must be seat {seat}'s, ids {lo} to {hi - 1}")
+        rows = np.zeros((len(ids), self.game.information_state_tensor_size()))
+        for row, node in enumerate(self.infoset_node[ids]):
             m = root.copy()
             for a in self.history(int(node)):
                 m.play(a)
             rows[row] = encoder.info_state_tensor(m, seat)
         return rows
+
+    def legal_masks(self, infosets) -> np.ndarray:
+        """The legal masks of `infosets` (ids), (len, num_distinct_actions) bool."""
+        return self.legal_mask[infosets]
+
+    def infoset_state(self, infoset: int):
+        """A pyspiel state at the first history of `infoset`."""
+        return self.state(int(self.infoset_node[infoset]))
 
     def own_levels(self, seat: int) -> list[np.ndarray]:
         """`seat`'s infosets by how many own moves lead to them, deepest first
