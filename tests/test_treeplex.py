@@ -573,3 +573,47 @@ def test_solve_refuses_a_bad_checkpoint_in_one_line(tmp_path, capsys):
     refused("no-such-preset", "--iterations", "1", match="unknown preset")
     # The checkpoint a refusal met is untouched.
     assert checkpoint_state(folder)[0] == 2
+
+
+@pytest.mark.parametrize(
+    "ours",
+    [
+        "fogboard_dark_hex(num_rows=2,num_cols=2)",
+        "fogboard_dark_hex(num_rows=3,num_cols=2,abrupt=true)",
+    ],
+)
+def test_a_policy_of_openspiels_own_game_is_valued_as_openspiel_values_it(ours):
+    # A policy trained on OpenSpiel's C++ dark_hex, one call away: its exact
+    # exploitability here equals pyspiel's on OpenSpiel's game, and its values
+    # equal those of the same policy given over our strings.
+    from open_spiel.python import policy as openspiel_policy
+
+    from fogboard_games.boards.openspiel_map import Twin
+
+    twin = Twin(ours)
+    treeplex = solve.Treeplex(twin.ours)
+    rng = np.random.default_rng(5)
+    mine: dict = {}  # a random policy over our information states
+    table = openspiel_policy.TabularPolicy(twin.openspiel)
+    for state in table.states:
+        seat = state.current_player()
+        ours_now = twin.our_state(state)
+        key = ours_now.information_state_string(seat)
+        if key not in mine:
+            legal = ours_now.legal_actions()
+            mine[key] = dict(zip(legal, rng.dirichlet(np.ones(len(legal)))))
+        row = table.policy_for_key(state.information_state_string(seat))
+        row[:] = 0
+        for action, p in mine[key].items():
+            row[twin.ours_to_openspiel[action]] = p
+    theirs = solve.Policy.from_openspiel(treeplex, table)
+    given = solve.Policy.from_info_states(treeplex, mine)
+    assert np.array_equal(theirs.probs, given.probs)
+    exported = openspiel_policy.python_policy_to_pyspiel_policy(table)
+    assert solve.exploitability(treeplex, theirs) == pytest.approx(
+        pyspiel.exploitability(twin.openspiel, exported), abs=1e-9
+    )
+    tree = solve.Tree(twin.ours)
+    assert solve.expected_values(treeplex, theirs) == pytest.approx(
+        solve.expected_values(tree, solve.Policy.from_info_states(tree, mine)), abs=1e-9
+    )

@@ -114,6 +114,20 @@ class Policy:
         return cls(tree, probs)
 
     @classmethod
+    def from_openspiel(cls, tree, policy) -> Policy:
+        """From a policy of OpenSpiel's own twin of the tree's board game
+        (`phantom_ttt`, `dark_hex`): a dict {OpenSpiel information-state
+        string: {OpenSpiel action: probability}} or a TabularPolicy of that
+        game, turned into ours by fogboard_games.boards.openspiel_map
+        (docs/boards.md). Refused, naming an example, where it gives two of
+        OpenSpiel's strings of one of our information states different
+        probabilities: they differ only in what the seat cannot know."""
+        checked_tree(tree, "solve.Policy.from_openspiel")
+        from fogboard_games.boards.openspiel_map import Twin  # (only here: a board's twin)
+
+        return cls.from_info_states(tree, Twin(tree.game).policy_to_ours(policy))
+
+    @classmethod
     def from_info_states(cls, tree, source) -> Policy:
         """From a policy over our information-state strings: `source` is a
         mapping {information-state string: probabilities} holding every
@@ -121,7 +135,7 @@ class Policy:
         returning them; the probabilities of an infoset are a mapping
         {action: probability} (absent actions 0) or one number per distinct
         action. (A policy over OpenSpiel's strings comes in through
-        fogboard_games.boards.openspiel, which turns it into ours.)"""
+        `from_openspiel`, which turns it into ours.)"""
         mapping = isinstance(source, Mapping)
         if not mapping and not callable(source):
             raise ValueError(
