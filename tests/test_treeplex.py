@@ -617,3 +617,54 @@ def test_a_policy_of_openspiels_own_game_is_valued_as_openspiel_values_it(ours):
     assert solve.expected_values(treeplex, theirs) == pytest.approx(
         solve.expected_values(tree, solve.Policy.from_info_states(tree, mine)), abs=1e-9
     )
+
+
+def test_a_second_process_loads_the_kernels_from_numbas_cache(tmp_path):
+    code = """
+import pyspiel
+from fogboard_games import solve
+from fogboard_games.solve import kernels
+treeplex = solve.Treeplex(pyspiel.load_game("fogboard_dark_hex(board_size=2)"), workers=1)
+solve.exploitability(treeplex, solve.uniform(treeplex))
+compiled = [kernels.expand, kernels.walk, kernels.realize, kernels.best_response]
+print(sum(sum(k.stats.cache_misses.values()) for k in compiled),
+      sum(sum(k.stats.cache_hits.values()) for k in compiled))
+"""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # (a cache of its own)
+
+    def run():
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env
+        )
+        assert done.returncode == 0, done.stderr
+        return tuple(map(int, done.stdout.split()))
+
+    assert run()[0] >= 4  # compiled, and kept
+    assert run() == (0, 4)  # loaded, none compiled
+
+
+def test_without_numba_the_treeplex_says_how_to_install_it():
+    code = """
+import importlib.abc, sys
+
+class NotInstalled(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in ("numba", "llvmlite"):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+sys.meta_path.insert(0, NotInstalled())
+import pyspiel
+from fogboard_games import solve
+try:
+    solve.Treeplex(pyspiel.load_game("fogboard_dark_hex(board_size=2)"))
+except ImportError as e:
+    print(e)
+from fogboard_games.__main__ import main
+sys.exit(main(["solve", "fogboard_dark_hex(board_size=2)", "--treeplex", "--iterations", "1"]))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert "need numba" in done.stdout and "`pip install .`" in done.stdout
+    assert done.returncode == 2
+    assert (
+        done.stderr.count("\n") == 1 and "solve: " in done.stderr and "pip install ." in done.stderr
+    )

@@ -34,8 +34,9 @@ ALGORITHMS = {
 # The checkpoint's file in --checkpoint DIR.
 CHECKPOINT = "solve.npz"
 # A solver's own bytes a sequence on a treeplex: regrets, average and current
-# policy, seat 0's copy of the three while an iteration runs, one regret vector.
-SOLVER_BYTES = 8 * 7
+# policy, seat 0's copy of the three while an iteration runs, a regret vector, the
+# own reach, the last average policy kept for its evaluation.
+SOLVER_BYTES = 8 * 8
 
 
 class SolveError(ValueError):
@@ -263,6 +264,10 @@ def _solve_treeplex(preset, game, iterations, algorithm, target, max_bytes, out,
     def say(text: str) -> None:
         print(text, file=out, flush=True)
 
+    try:
+        import fogboard_games.jit  # noqa: F401  (the walk's compiler, asked before anything is built)
+    except ImportError as e:
+        raise SolveError(str(e)) from None
     header = _saved(path, game, algorithm, "Treeplex")
     saved = header["extra"].get("workers") if header is not None else None
     if workers is not None and saved is not None and workers != saved:
@@ -300,13 +305,16 @@ def _solve_treeplex(preset, game, iterations, algorithm, target, max_bytes, out,
         say(f"{point:>10} {reached:>15.3e} {'-':>9} {seconds:>9.1f}")
     points = set(report_points(iterations))
     reached_target = bool(curve) and target is not None and curve[-1][1] <= target
+    average, average_at = None, -1
     while solver.iteration < iterations and not reached_target:
         start = time.perf_counter()
         solver.iterate()
         took = time.perf_counter() - start
         reached = None
         if solver.iteration in points or solver.iteration == iterations:
-            reached = algorithms.exploitability(tree, solver.average_policy())
+            average = solver.average_policy()  # (kept: its evaluation serves the end too)
+            reached = algorithms.exploitability(tree, average)
+            average_at = solver.iteration
         solving += time.perf_counter() - start
         if reached is not None:
             curve.append((solver.iteration, reached, solving))
@@ -316,8 +324,9 @@ def _solve_treeplex(preset, game, iterations, algorithm, target, max_bytes, out,
         shown = f"{reached:>15.3e}" if reached is not None else f"{'-':>15}"
         say(f"{solver.iteration:>10} {shown} {took:>9.1f} {solving:>9.1f}")
     done = solver.iteration
-    policy = solver.average_policy()
-    evaluation = tree.evaluate(policy)
+    if average is None or average_at != done:
+        average = solver.average_policy()
+    evaluation = tree.evaluate(average)
     values = [float(v) for v in evaluation.expected_values]
     best = evaluation.best_response_values
     bounds = (-float(best[1]), float(best[0]))

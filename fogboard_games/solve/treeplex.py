@@ -9,9 +9,9 @@ stones, the opponent stones it proved, its own ply count under the abrupt
 rule) and the set of opponent stone sets consistent with what it saw (a bit
 set over the 2^cells subsets). Two orders of the same plies often leave the
 same belief, and everything below an infoset depends only on its belief, so
-the 6-22 thousand beliefs of a 3x3 board, each with the belief after every
-attempt and result, give all the infosets: `kernels.expand` lays them out
-in preorder. The opponent's turn, seen from the seat, is the set of every
+the 12 to 22 thousand beliefs of a 3x3 board (both seats'), each with the
+belief after every attempt and result, give all the infosets:
+`kernels.expand` lays them out in preorder. The opponent's turn, seen from the seat, is the set of every
 way it can play: under the classical rule any collisions with the seat's
 stones (they change nothing the seat sees) then one placement on an empty
 cell that does not end the game; under the abrupt rule one ply, a placement
