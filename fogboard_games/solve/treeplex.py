@@ -618,9 +618,10 @@ class Treeplex:
                         while t.is_alive():
                             t.join(0.2)
                 except BaseException:
-                    stop.set()  # (Ctrl-C: each worker stops after its subtree)
-                    for t in threads:
-                        t.join()
+                    # Ctrl-C: each worker stops after its subtree, into values
+                    # nobody reads. Not joined: a join cut short by the signal
+                    # can leave a thread's lock taken, and a second join hang.
+                    stop.set()
                     raise
         finally:
             bar.close()
