@@ -182,25 +182,22 @@ def solve_preset(
         best = algorithms.best_response_values(tree, policy)
         bounds = (-float(best[1]), float(best[0]))
         say(f"game value of seat 0: between {bounds[0]:+.6f} and {bounds[1]:+.6f}")
-    say(
-        f"time: build {build:.2f} s, solve {solving:.2f} s CPU ({solving / max(done, 1) * 1000:.1f} ms "
-        f"an iteration); memory: arrays {tree.nbytes / 2**20:.1f} MiB, peak RSS "
-        + (f"{peak:.0f} MiB" if peak is not None else "unknown")
+    timing = f"{solving:.2f} s CPU ({solving / max(done, 1) * 1000:.1f} ms an iteration)"
+    return _finished(
+        say,
+        tree,
+        timing,
+        peak,
+        preset=preset,
+        histories=tree.num_histories,
+        build_seconds=build,
+        solve_seconds=solving,
+        iterations=done,
+        curve=curve,
+        values=values,
+        bounds=bounds,
+        distance=curve[-1][1],
     )
-    return {
-        "preset": preset,
-        "histories": tree.num_histories,
-        "infostates": list(tree.num_infostates),
-        "build_seconds": build,
-        "solve_seconds": solving,
-        "iterations": done,
-        "curve": [(p, e) for p, e, _ in curve],
-        "values": values,
-        "bounds": bounds,
-        "distance": curve[-1][1],
-        "tree_bytes": tree.nbytes,
-        "peak_rss_mib": peak,
-    }
 
 
 def _too_big_for_a_tree(game, max_bytes: int) -> bool:
@@ -335,23 +332,39 @@ def _solve_treeplex(preset, game, iterations, algorithm, target, max_bytes, out,
     say(f"final: {done} iterations of {algorithm}, exploitability {gap:.3e}")
     say("values: " + ", ".join(f"seat {p} {v:+.6f}" for p, v in enumerate(values)))
     say(f"game value of seat 0: between {bounds[0]:+.6f} and {bounds[1]:+.6f}")
+    timing = (
+        f"{solving:.1f} s wall ({solving / max(done, 1):.1f} s an iteration, with its "
+        "exploitability at the report points)"
+    )
+    return _finished(
+        say,
+        tree,
+        timing,
+        peak,
+        preset=preset,
+        histories=None,
+        build_seconds=build,
+        solve_seconds=solving,
+        iterations=done,
+        curve=curve,
+        values=values,
+        bounds=bounds,
+        distance=gap,
+    )
+
+
+def _finished(say, tree, timing: str, peak, **result) -> dict:
+    """Say the run's last line (`timing`: how its solve was timed) and return its
+    JSON-ready result, alike for a Tree and a Treeplex (which counts no histories)."""
     say(
-        f"time: build {build:.2f} s, solve {solving:.1f} s wall ({solving / max(done, 1):.1f} s "
-        f"an iteration, with its exploitability at the report points); memory: arrays "
+        f"time: build {result['build_seconds']:.2f} s, solve {timing}; memory: arrays "
         f"{tree.nbytes / 2**20:.1f} MiB, peak RSS "
         + (f"{peak:.0f} MiB" if peak is not None else "unknown")
     )
+    result["curve"] = [(p, e) for p, e, _ in result["curve"]]
     return {
-        "preset": preset,
-        "histories": None,
+        **result,
         "infostates": list(tree.num_infostates),
-        "build_seconds": build,
-        "solve_seconds": solving,
-        "iterations": done,
-        "curve": [(p, e) for p, e, _ in curve],
-        "values": values,
-        "bounds": bounds,
-        "distance": gap,
         "tree_bytes": tree.nbytes,
         "peak_rss_mib": peak,
     }
