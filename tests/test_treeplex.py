@@ -441,6 +441,23 @@ print("numba" in sys.modules)
     assert done.stdout.split() == ["False", "True"]
 
 
+def test_the_command_lines_parser_never_imports_numba():
+    # (every command builds the whole parser, bench's options included: a
+    # parser that imported the batched engines would load numba for `play`)
+    code = """
+import sys
+from fogboard_games.__main__ import build_parser
+build_parser("fogboard").parse_args(["play", "phantom-ttt-3"])
+print("numba" in sys.modules)
+from fogboard_games.bench import random_actions
+print("numba" in sys.modules)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert done.stdout.split() == ["False", "True"]
+
+
 def test_a_board_rule_change_would_show_in_the_win_table():
     # The win table is the rules' own (rules.dist_bits): a line in
     # tic-tac-toe, a chain between the seat's edges in hex.

@@ -6,12 +6,15 @@ between ours and C++ (the measure under every table); `report` is the
 plain command's table, every preset beside its registered bench pair;
 `workloads` and `search` are `bench --workloads`, `batched` is
 `bench --batch`, `solving` is `bench --solve`; `options` checks what each takes before it runs. Their
-names are re-exported here.
+names are re-exported here; `batched`'s only when first asked for, since it
+compiles kernels (numba), which the command line's parser, built for every
+command, must not import.
 """
 
 from __future__ import annotations
 
-from fogboard_games.bench.batched import BATCH_LEGEND, BatchPlay, random_actions, run_batch
+import importlib
+
 from fogboard_games.bench.options import (
     DEFAULT_BATCH_SIZE,
     MAX_BATCH_SIZE,
@@ -77,3 +80,11 @@ __all__ = [
     "run_solve",
     "run_workloads",
 ]
+
+_BATCHED = ("BATCH_LEGEND", "BatchPlay", "random_actions", "run_batch")
+
+
+def __getattr__(name: str):
+    if name in _BATCHED:
+        return getattr(importlib.import_module("fogboard_games.bench.batched"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
