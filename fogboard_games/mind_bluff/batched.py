@@ -4,9 +4,8 @@ as compiled per-row kernels (fogboard_games.jit; docs/batch.md#observations).
 A row is one game (or series) kept as the rules keep a match: per game of
 the row, its phase, count left, debts, first seat, start, ending, winner
 and its turns (actor, eat, claim, forced, response, verdict), with the
-series' game under way and score. `_eat_rows`, `_claim_rows` and
-`_respond_rows` do for each row what `rules.Match.play` does for one
-state, `_end_rows` what the series does when a game ends; `_encode_turns`,
+series' game under way and score. `_move_rows` does for each row what
+`rules.Match.play` does for one state, `_end_rows` what the series does when a game ends; `_encode_turns`,
 `_encode_status` and `_encode_possible` write a row's tensors of both
 seats as `observer.MindBluffEncoder` (and the series' encoder) encode one
 state, from those records. Chance (the coin, a secret start) is drawn from
@@ -102,6 +101,7 @@ class MindBluff(Env):
         self.encoded = np.zeros((2, B), np.int16)  # per form: the turns a read last wrote
         self.hand = self.hand_level = None  # the movers' information states (_mover_tensor)
         self.row_of = (np.arange(2 * B) // 2).astype(np.int32)
+        self._everyone = np.ones(B, bool)  # (the rows that move when all do)
 
     @property
     def remaining(self) -> np.ndarray:
@@ -180,14 +180,10 @@ class MindBluff(Env):
     def _play(self, acts: np.ndarray, active):
         self._check_keys(acts, active, self.key, self.legal_flat)
         B, M = self.batch_size, self.M
-        todo = np.ones(B, bool) if active is None else active.copy()
-        moved = todo.copy()
+        moved = self._everyone if active is None else active
         over = np.zeros(B, bool)
         rows = (self.game_index, self.mover, self.key, self.state, self.turns)
-        # (each takes its rows off `todo`: a row moves once; respond last, after claims)
-        _eat_rows(todo, acts, *rows, M, over)
-        _claim_rows(todo, acts, *rows, M)
-        _respond_rows(todo, acts, *rows, M)
+        _move_rows(moved, acts, *rows, M, over)
         for level in self._levels():
             np.maximum(level, moved.view(np.int8), out=level)  # (CURRENT where moved)
         if not over.any():
@@ -316,74 +312,55 @@ def _start_rows(rows, games, first, start, state, mover, key):
 
 
 @kernel
-def _eat_rows(todo, acts, game_index, mover, key, state, turns, M, over):
-    """The eats (or all done) of the rows of `todo` at an eat (rules.Match.play),
-    taking them off `todo`; `over` where one ends the game."""
+def _move_rows(moving, acts, game_index, mover, key, state, turns, M, over):
+    """The moves of the rows of `moving`, as rules.Match.play makes them: an
+    eat (or all done), a claim, or a response (the mover is the
+    challenger); `over` where an eat ends the game."""
     for b in range(len(acts)):
-        g = game_index[b]
-        if not todo[b] or state[b, g, S_PHASE] != EAT:
+        if not moving[b]:
             continue
-        todo[b] = False
-        a, act = mover[b], acts[b]
-        t = state[b, g, S_TURNS]
-        left = state[b, g, S_REMAINING]
-        turns[b, g, t, ACTOR] = a
-        turns[b, g, t, ATE] = 0 if act == M else act + 1
-        state[b, g, S_TURNS] = t + 1
-        if act < M and act + 1 < left:
-            state[b, g, S_REMAINING] = left - act - 1
-            state[b, g, S_PHASE] = CLAIM
-            key[b] = 2 + act if state[b, g, S_DEBT0 + a] > 0 else 1  # (owing: the true eat)
-            continue
-        if act == M:  # all done
-            won = left == 1
-            state[b, g, S_ENDING] = rules.ALL_DONE_WIN if won else rules.ALL_DONE_LOSS
-            state[b, g, S_WINNER] = a if won else 1 - a
-        else:  # the last dango: lost before any claim
-            state[b, g, S_REMAINING] = 0
-            state[b, g, S_ENDING] = rules.LAST_DANGO
-            state[b, g, S_WINNER] = 1 - a
-        state[b, g, S_PHASE] = OVER
-        over[b] = True
-
-
-@kernel
-def _claim_rows(todo, acts, game_index, mover, key, state, turns, M):
-    """The claims of the rows of `todo` at a claim, taking them off `todo`."""
-    for b in range(len(acts)):
-        g = game_index[b]
-        if not todo[b] or state[b, g, S_PHASE] != CLAIM:
-            continue
-        todo[b] = False
-        a, t = mover[b], state[b, g, S_TURNS] - 1
-        forced = state[b, g, S_DEBT0 + a] > 0
-        if forced:  # the forced-honest claim pays back one debt, before the response
-            state[b, g, S_DEBT0 + a] -= 1
-        turns[b, g, t, CLAIMED] = acts[b] - M
-        turns[b, g, t, FORCED] = 1 if forced else 0
-        state[b, g, S_PHASE] = RESPOND
-        mover[b] = 1 - a
-        key[b] = M + 2
-
-
-@kernel
-def _respond_rows(todo, acts, game_index, mover, key, state, turns, M):
-    """The responses of the rows of `todo` (the mover is the challenger)."""
-    for b in range(len(acts)):
-        g = game_index[b]
-        if not todo[b] or state[b, g, S_PHASE] != RESPOND:
-            continue
-        t = state[b, g, S_TURNS] - 1
-        if acts[b] == 2 * M + 1:  # believe
-            turns[b, g, t, RESPONSE] = rules.BELIEVE
-        else:
-            true = turns[b, g, t, ATE] == turns[b, g, t, CLAIMED]
-            # TRUE: the challenger owes an honest claim; BLUFF: the claimant does.
-            state[b, g, S_DEBT0 + (mover[b] if true else turns[b, g, t, ACTOR])] += 1
-            turns[b, g, t, RESPONSE] = rules.DOUBT
-            turns[b, g, t, VERDICT] = 1 if true else 0
-        state[b, g, S_PHASE] = EAT
-        key[b] = 0
+        g, a, act = game_index[b], mover[b], acts[b]
+        phase, t = state[b, g, S_PHASE], state[b, g, S_TURNS]
+        if phase == EAT:
+            left = state[b, g, S_REMAINING]
+            turns[b, g, t, ACTOR] = a
+            turns[b, g, t, ATE] = 0 if act == M else act + 1
+            state[b, g, S_TURNS] = t + 1
+            if act < M and act + 1 < left:
+                state[b, g, S_REMAINING] = left - act - 1
+                state[b, g, S_PHASE] = CLAIM
+                key[b] = 2 + act if state[b, g, S_DEBT0 + a] > 0 else 1  # (owing: the true eat)
+                continue
+            if act == M:  # all done
+                won = left == 1
+                state[b, g, S_ENDING] = rules.ALL_DONE_WIN if won else rules.ALL_DONE_LOSS
+                state[b, g, S_WINNER] = a if won else 1 - a
+            else:  # the last dango: lost before any claim
+                state[b, g, S_REMAINING] = 0
+                state[b, g, S_ENDING] = rules.LAST_DANGO
+                state[b, g, S_WINNER] = 1 - a
+            state[b, g, S_PHASE] = OVER
+            over[b] = True
+        elif phase == CLAIM:
+            forced = state[b, g, S_DEBT0 + a] > 0
+            if forced:  # the forced-honest claim pays back one debt, before the response
+                state[b, g, S_DEBT0 + a] -= 1
+            turns[b, g, t - 1, CLAIMED] = act - M
+            turns[b, g, t - 1, FORCED] = 1 if forced else 0
+            state[b, g, S_PHASE] = RESPOND
+            mover[b] = 1 - a
+            key[b] = M + 2
+        elif phase == RESPOND:
+            if act == 2 * M + 1:  # believe
+                turns[b, g, t - 1, RESPONSE] = rules.BELIEVE
+            else:
+                true = turns[b, g, t - 1, ATE] == turns[b, g, t - 1, CLAIMED]
+                # TRUE: the challenger owes an honest claim; BLUFF: the claimant does.
+                state[b, g, S_DEBT0 + (a if true else turns[b, g, t - 1, ACTOR])] += 1
+                turns[b, g, t - 1, RESPONSE] = rules.DOUBT
+                turns[b, g, t - 1, VERDICT] = 1 if true else 0
+            state[b, g, S_PHASE] = EAT
+            key[b] = 0
 
 
 @kernel
