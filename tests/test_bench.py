@@ -121,5 +121,9 @@ def test_the_floor_does_the_hand_out_it_stands_for(capsys):
     ttt, dice = rows
     assert ttt["floor_batch"] > 0 and ttt["floor_ratio"] == ttt["floor_batch"] / ttt["tensor_cpp"]
     assert dice["floor_batch"] is None and dice["floor_ratio"] is None  # (no C++ twin)
+    # The compact read: bool where the tensor holds only 0 and 1, beside C++'s tensor loop.
+    assert ttt["compact_dtype"] == "bool" and dice["compact_dtype"] == "bool"
+    assert ttt["compact_ratio"] == ttt["compact_batch"] / ttt["tensor_cpp"] > 0
+    assert dice["compact_batch"] > 0 and dice["compact_ratio"] is None
     out = capsys.readouterr().out
     assert "floor     plain play plus only the part of handing out" in out

@@ -44,9 +44,11 @@ C++ loop  OpenSpiel's C++ game stepped one state at a time from a Python loop, r
           (ours:PRESET where OpenSpiel has no twin: our own pyspiel game in that loop)
 plain     no tensor read; tensor: the mover's information-state tensor read at every
           ply (batch: state.observation, (B, D) float32; C++: information_state_tensor())
-ratio     batch / C++ loop, both measured in this run; -: no C++ counterpart; a game
-          marked "ours:" has none either and is measured beside our own pyspiel
-          game's Python loop instead (same loop, same reads)
+compact   the same read in the compact dtype (bool, or uint8 where a value exceeds 1)
+ratio     batch / C++ loop, both measured in this run (compact beside the C++ tensor
+          loop); -: no C++ counterpart; a game marked "ours:" has none either and is
+          measured beside our own pyspiel game's Python loop instead (same loop, same
+          reads)
 floor     plain play plus only the part of handing out the movers' tensors that this
           kind of engine cannot avoid, done on stand-in arrays of the same sizes
           (bench.batched.Floor): one (B, D) gather of the movers' rows from a uint8
@@ -272,11 +274,9 @@ def run_batch(
     (BenchError, before anything runs, for an option it cannot take)."""
     from fogboard_games import batch
 
-    counterpart = dict(BENCH_PAIRS)
     extra = {name: (ours, cpp) for name, ours, cpp in EXTRA_PAIRS}
     names = batch.COVERED_PRESETS + tuple(extra)
     check_options("bench --batch", rounds, seconds, only, names, batch_size)
-    presets = [p for p in names if only is None or p in only]
     print(
         f"batched random play at batch {batch_size} beside the C++ game's Python loop; "
         f"best of {rounds} rounds of {seconds}s, each in {SLICES} slices alternating "
@@ -284,67 +284,20 @@ def run_batch(
     )
     print(
         f"{'preset':<22}{'C++ game':<40}{'batch':>11}{'C++ loop':>10}{'ratio':>7}"
-        f"{'batch tensor':>13}{'C++ loop':>10}{'ratio':>7}{'floor':>11}{'ratio':>7}"
-        f"{'bytes/row':>10}"
+        f"{'batch tensor':>13}{'C++ loop':>10}{'ratio':>7}{'compact':>11}{'ratio':>7}"
+        f"{'floor':>11}{'ratio':>7}{'bytes/row':>10}"
     )
     results = []
-    for preset in presets:
-        ours, cpp = extra.get(preset, (preset, counterpart.get(preset)))
-        game = pyspiel.load_game(cpp) if cpp else None
-        if preset in OWN_LOOP:
-            game = batch.make(preset, batch_size=1).game  # our pyspiel game
-            cpp = f"ours: {preset}"
-        # One environment per kind of play: the plain one never builds its tensors.
-        plays = {
-            tensor: BatchPlay(batch.make(ours, batch_size=batch_size, seed=0), tensor)
-            for tensor in (False, True)
-        }
-        # The floor where a target is set beside a C++ twin (its stand-in arrays
-        # would double the memory of the games whose tensors are largest).
-        floor = None
-        if game is not None and preset not in OWN_LOOP:
-            floor_env = batch.make(ours, batch_size=batch_size, seed=0)
-            floor = BatchPlay(floor_env, False, floor=Floor(floor_env))
-        for play in [*plays.values()] + ([floor] if floor else []):
-            play.rate(seconds / SLICES)  # (warm: the first tensors, the buffers)
-        best = {}
-        for r in range(rounds):
-            for tensor, play in plays.items():
-                # (the floor alongside the tensor read, in the same slices)
-                alongside = tensor and floor is not None
-                who = ("batch", "floor", "cpp") if alongside else ("batch", "cpp")
-                measures = [lambda k, p=play: p.rate(seconds / SLICES)]
-                if alongside:
-                    measures.append(lambda k, f=floor: f.rate(seconds / SLICES))
-                if game is not None:
-                    mode = "tensor()" if tensor else "plain"
-                    measures.append(
-                        lambda k, g=game, m=mode, r=r: playout_rate(
-                            g, seconds / SLICES, m, r * SLICES + k, decisions_only=True
-                        )
-                    )
-                for name, rate in zip(who, interleaved(measures, SLICES)):
-                    best[name, tensor] = max(best.get((name, tensor), 0.0), rate)
-        row = {
-            "preset": preset,
-            "cpp": cpp,
-            "plain_batch": best["batch", False],
-            "tensor_batch": best["batch", True],
-            "plain_cpp": best.get(("cpp", False)),
-            "tensor_cpp": best.get(("cpp", True)),
-            "floor_batch": best.get(("floor", True)),
-            "bytes_per_row": plays[True].env.memory_per_row(),
-        }
-        plain_ratio = row["plain_batch"] / row["plain_cpp"] if cpp else None
-        tensor_ratio = row["tensor_batch"] / row["tensor_cpp"] if cpp else None
-        row["plain_ratio"], row["tensor_ratio"] = plain_ratio, tensor_ratio
-        row["floor_ratio"] = row["floor_batch"] / row["tensor_cpp"] if floor else None
+    for preset in (p for p in names if only is None or p in only):
+        ours, cpp = extra.get(preset, (preset, dict(BENCH_PAIRS).get(preset)))
+        row = _batch_row(preset, ours, cpp, rounds, seconds, batch_size)
         results.append(row)
         print(
-            f"{preset:<22}{cpp or '-':<40}{row['plain_batch']:>11.0f}"
-            f"{cell(row['plain_cpp'], 10, 0)}{cell(plain_ratio, 7, 1)}"
+            f"{preset:<22}{row['cpp'] or '-':<40}{row['plain_batch']:>11.0f}"
+            f"{cell(row['plain_cpp'], 10, 0)}{cell(row['plain_ratio'], 7, 1)}"
             f"{row['tensor_batch']:>13.0f}{cell(row['tensor_cpp'], 10, 0)}"
-            f"{cell(tensor_ratio, 7, 1)}{cell(row['floor_batch'], 11, 0)}"
+            f"{cell(row['tensor_ratio'], 7, 1)}{row['compact_batch']:>11.0f}"
+            f"{cell(row['compact_ratio'], 7, 1)}{cell(row['floor_batch'], 11, 0)}"
             f"{cell(row['floor_ratio'], 7, 1)}{row['bytes_per_row']:>10}",
             flush=True,
         )
@@ -354,6 +307,75 @@ def run_batch(
     else:
         print("beside pgx: a full bench --batch run only (no --only)")
     return results
+
+
+def _batch_row(preset, ours, cpp, rounds, seconds, batch_size) -> dict:
+    """One preset's line of `bench --batch`: the best of `rounds` rounds of
+    each kind of batched play (plain, the tensor in float32 and in the
+    compact dtype, the floor) beside the C++ loop's plain and tensor play."""
+    from fogboard_games import batch
+
+    game = pyspiel.load_game(cpp) if cpp else None
+    if preset in OWN_LOOP:
+        game = batch.make(preset, batch_size=1).game  # our pyspiel game
+        cpp = f"ours: {preset}"
+    # One environment per kind of play: the plain one never builds its tensors.
+    plays = {
+        kind: BatchPlay(
+            batch.make(ours, batch_size=batch_size, seed=0, dtype=dtype), kind != "plain"
+        )
+        for kind, dtype in (("plain", None), ("tensor", None), ("compact", compact_dtype(ours)))
+    }
+    # The floor where a target is set beside a C++ twin (its stand-in arrays
+    # would double the memory of the games whose tensors are largest).
+    if game is not None and preset not in OWN_LOOP:
+        floor_env = batch.make(ours, batch_size=batch_size, seed=0)
+        plays["floor"] = BatchPlay(floor_env, False, floor=Floor(floor_env))
+    for play in plays.values():
+        play.rate(seconds / SLICES)  # (warm: the first tensors, the buffers)
+    best: dict = {}
+    # Each round: plain play beside C++'s plain loop, then the tensor reads
+    # (and the floor) beside C++'s tensor loop, slice by slice.
+    for r in range(rounds):
+        for tensor, kinds in ((False, ("plain",)), (True, ("tensor", "compact", "floor"))):
+            who = [k for k in kinds if k in plays]
+            measures = [lambda k, p=plays[w]: p.rate(seconds / SLICES) for w in who]
+            if game is not None:
+                mode = "tensor()" if tensor else "plain"
+                who.append("cpp_tensor" if tensor else "cpp_plain")
+                measures.append(
+                    lambda k, g=game, m=mode, r=r: playout_rate(
+                        g, seconds / SLICES, m, r * SLICES + k, decisions_only=True
+                    )
+                )
+            for name, rate in zip(who, interleaved(measures, SLICES)):
+                best[name] = max(best.get(name, 0.0), rate)
+    row = {
+        "preset": preset,
+        "cpp": cpp,
+        "plain_batch": best["plain"],
+        "tensor_batch": best["tensor"],
+        "compact_batch": best["compact"],
+        "compact_dtype": plays["compact"].env.dtype.name,
+        "plain_cpp": best.get("cpp_plain"),
+        "tensor_cpp": best.get("cpp_tensor"),
+        "floor_batch": best.get("floor"),
+        "bytes_per_row": plays["tensor"].env.memory_per_row(),
+    }
+    for kind, against in (("plain", "plain"), ("tensor", "tensor"), ("compact", "tensor")):
+        num, den = row[f"{kind}_batch"], row[f"{against}_cpp"]
+        row[f"{kind}_ratio"] = num / den if den else None
+    row["floor_ratio"] = row["floor_batch"] / row["tensor_cpp"] if "floor" in plays else None
+    return row
+
+
+def compact_dtype(game) -> str:
+    """The smallest dtype that holds a game's information-state tensor: bool
+    where every value is 0 or 1, else uint8."""
+    from fogboard_games import batch
+
+    env = batch.make(game, batch_size=1)
+    return "bool" if env._max_value("information_state") <= 1 else "uint8"
 
 
 def run_pgx(rounds: int, seconds: float, batch_size: int) -> list[dict]:
