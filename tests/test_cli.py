@@ -189,11 +189,11 @@ BAD_REVIEWS = {
 
 @pytest.mark.parametrize("name", BAD_REVIEWS)
 def test_review_refuses_every_bad_file_in_one_line(name, tmp_path, capsys, monkeypatch):
-    from fogboard_games import play
+    from fogboard_games import saved_review
 
     content, message = BAD_REVIEWS[name]
     if name == "too large":
-        monkeypatch.setattr(play, "MAX_REVIEW_BYTES", 100)  # (the bound is 16 MiB)
+        monkeypatch.setattr(saved_review, "MAX_REVIEW_BYTES", 100)  # (the bound is 16 MiB)
     path = tmp_path / "bad.json"
     (path.write_bytes if isinstance(content, bytes) else path.write_text)(content)
     err = refusal(["review", str(path)], capsys)
