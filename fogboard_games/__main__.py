@@ -405,7 +405,7 @@ def build_parser(prog: str = "fogboard") -> Parser:
         "--html",
         default=None,
         metavar="OUT",
-        help="write the replay page (one self-contained HTML file) here instead",
+        help="write the review page (one self-contained HTML file) here instead",
     )
     solve = sub.add_parser(
         "solve",

@@ -110,7 +110,7 @@ def write_page(path: str, out: str) -> str:
         raise SavedReviewError(str(e)) from None
     review, _ = read_review(path)
     try:
-        pages.write_replay(review, out)
+        pages.write_review_page(review, out)
     except OSError as e:
         raise SavedReviewError(f"--html {out!r}: {e.strerror or e}") from None
-    return f"replay page written to {out}"
+    return f"review page written to {out}"

@@ -1,7 +1,7 @@
 """A saved review read back (`python -m fogboard_games review FILE`): fogboard_games/saved_review.py.
 
 The command line's refusals of bad files are in tests/test_cli.py, the
-review page it writes in tests/test_pages_replay.py.
+review page it writes in tests/test_pages_review.py.
 """
 
 from __future__ import annotations
