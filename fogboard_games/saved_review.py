@@ -38,10 +38,10 @@ def read_review(path: str):
     """The finished state a saved review rebuilds (SavedReviewError, one line, if it cannot be read).
 
     The text is read as bytes up to a bound and parsed by the loaders'
-    shared `parse_json` (nesting bounded, a key given twice refused, as a
-    replay's reader refuses it), ints longer than any 64-bit one refused as
-    they are parsed (Python refuses to convert 4,300 digits), so a hostile
-    file meets a message, never a traceback.
+    shared `parse_json` (nesting bounded, a key given twice refused, as the
+    boards' engine log reader refuses it), ints longer than any 64-bit one
+    refused as they are parsed (Python refuses to convert 4,300 digits), so
+    a hostile file meets a message, never a traceback.
     """
     where = f"cannot read a review from {path}"
     try:
