@@ -1,4 +1,4 @@
-"""`fogboards.replay.v1` import/export (docs/boards_bots_and_engine_logs.md)."""
+"""The original engine's logs, `fogboards.replay.v1`: import/export (docs/boards_bots_and_engine_logs.md)."""
 
 from __future__ import annotations
 
