@@ -1,9 +1,9 @@
-"""PNG screenshots of each ruleset's replay page and of the league page,
+"""PNG screenshots of each ruleset's review page and of the league page,
 for docs/pages.md and docs/league.md.
 
     python examples/screenshots.py [OUT_DIR]   # default docs/img
 
-Plays one seeded random game of each preset below, writes its replay page
+Plays one seeded random game of each preset below, writes its review page
 and photographs it at a middle turn in headless Chromium (Debian's
 `chromium`, driven by playwright; see tests/browser.py); then runs a small
 league of the baselines and photographs its page. `shoot(html_path,
@@ -79,7 +79,7 @@ def main(out: str = "docs/img") -> None:
         for preset, seed in PRESETS.items():
             review = random_review(preset, seed)
             page = os.path.join(work, f"{preset}.html")
-            pages.write_replay(review, page)
+            pages.write_review_page(review, page)
             turn = len(review["actions"]) * 2 // 3  # far enough in to show the game
             png = os.path.join(out, f"replay-{preset}.png")
             shoot(page, png, f"#turn={turn}")

@@ -405,7 +405,7 @@ def build_parser(prog: str = "fogboard") -> Parser:
         "--html",
         default=None,
         metavar="OUT",
-        help="write the replay page (one self-contained HTML file) here instead",
+        help="write the review page (one self-contained HTML file) here instead",
     )
     solve = sub.add_parser(
         "solve",
@@ -461,6 +461,24 @@ def main(argv=None, prog: str | None = None) -> int:
         return 141  # 128 + SIGPIPE, what a shell reports for a tool stopped so
 
 
+def run_review(args) -> int:
+    """The review command: a saved review's Truth Replay, or with --html its review page."""
+    from fogboard_games import saved_review
+
+    try:
+        if args.html is not None:
+            print(saved_review.write_page(args.file, args.html))
+        else:
+            print(saved_review.truth_replay(args.file))
+        return 0
+    except saved_review.SavedReviewError as e:
+        print(f"review: {shortened(e)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted: nothing saved", file=sys.stderr)
+        return 130
+
+
 def run(argv=None, prog: str | None = None) -> int:
     """The command line's work; `main` adds the quiet stop of a closed pipe."""
     args = build_parser(prog or invoked_as(argv)).parse_args(argv)
@@ -469,22 +487,17 @@ def run(argv=None, prog: str | None = None) -> int:
     interrupts.loaded()  # (from here each command handles Ctrl-C)
     if args.command == "league":
         return run_league(args)
-    if args.command in ("play", "review"):
+    if args.command == "review":
+        return run_review(args)
+    if args.command == "play":
         from fogboard_games import play as terminal
         from fogboard_games.bots.llm_config import LLMConfigError, LLMError
 
         try:
-            if args.command == "play":
-                try:
-                    prepare_llm([args.opponent], [args.preset], args, "--opponent")
-                except LLMConfigError as e:
-                    raise terminal.PlayError(str(e)) from None
-            if args.command == "review" and args.html is not None:
-                print(terminal.html_replay(args.file, args.html))
-                return 0
-            if args.command == "review":
-                print(terminal.truth_replay(args.file))
-                return 0
+            try:
+                prepare_llm([args.opponent], [args.preset], args, "--opponent")
+            except LLMConfigError as e:
+                raise terminal.PlayError(str(e)) from None
             if args.port is not None and not args.web:
                 raise terminal.PlayError("--port is an option of play --web only")
             if args.web:

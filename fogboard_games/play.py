@@ -1,45 +1,39 @@
-"""Terminal play and the Truth Replay (docs/bots.md#terminal-play).
+"""Terminal play (docs/bots.md#terminal-play).
 
     python -m fogboard_games play dark-hex-4 --opponent probe --seat 0 --save game.json
-    python -m fogboard_games review game.json
 
-`play`: a person takes one seat and types moves; bots of one kind fill
-every other seat. The person is shown what a bot of that seat may know and
-no more: its view and record, laid out by the ruleset (`Ruleset.for_person`
+A person takes one seat and types moves; bots of one kind fill every
+other seat. The person is shown what a bot of that seat may know and no
+more: its view and record, laid out by the ruleset (`Ruleset.for_person`
 and `Ruleset.record`, from the seat's own strings), each new event as it
 happens, and at the end who won and why (`Ruleset.verdict`). Every line
 names seats by `Ruleset.seat_label`. At every prompt `help`, `rules`,
 `history` (or `log`) and `quit` are commands; a move may be typed in any
 ASCII case and with spaces anywhere; anything else that is not a legal move
 is refused, listing the legal moves, and the game goes on unchanged.
-
-`review`: reads a saved review (plain JSON, rebuilt through the rules by
-`fogboard_games.load_review`, never unpickled) and prints its Truth Replay,
-one line or block per turn with every hidden fact shown; with `--html OUT`
-it writes the review's replay page instead (docs/pages.md).
+`--save` writes the finished game's review, which `review` reads back
+(saved_review.py). `play --web` is the same game in a browser (pages/web_play.py).
 """
 
 from __future__ import annotations
 
-import codecs
 import json
 import random
 import string
 import sys
 from typing import TextIO
 
-import fogboard_games
 from fogboard_games import bots as bot_kinds
 from fogboard_games.core import files
-from fogboard_games.core.guards import JSONTextError, parse_json, quoted, shortened
+from fogboard_games.core.guards import quoted
 from fogboard_games.core.named import load_named
 from fogboard_games.core.params import is_int
-from fogboard_games.core.review import HUMAN, SEAT_KINDS, with_seat_kinds, with_transcripts
+from fogboard_games.core.review import HUMAN, with_seat_kinds, with_transcripts
 from fogboard_games.core.sampling import chance_outcome
 
 
 class PlayError(ValueError):
-    """A play or review request that cannot run. `whole`: its message quotes
+    """A play request that cannot run. `whole`: its message quotes
     nothing long (names through guards.quoted), so the command line shows it
     whole rather than cut like one that quotes a stranger's long value."""
 
@@ -297,88 +291,3 @@ class Person:
             return f"{brief}\nthe whole rules: {self.ruleset.docs}\n"
         lines = self.record(state)
         return "".join(f"  {line}\n" for line in lines) if lines else "  (nothing yet)\n"
-
-
-# A review is a few kB (a random liars-dice-table game about 30): anything
-# far larger is not one, and is refused before it is read whole (/dev/zero).
-MAX_REVIEW_BYTES = 16 * 2**20
-
-
-def read_review(path: str):
-    """The finished state a saved review rebuilds (PlayError, one line, if it cannot be read).
-
-    The text is read as bytes up to a bound and parsed by the loaders'
-    shared `parse_json` (nesting bounded, a key given twice refused, as a
-    replay's reader refuses it), ints longer than any 64-bit one refused as
-    they are parsed (Python refuses to convert 4,300 digits), so a hostile
-    file meets a message, never a traceback.
-    """
-    where = f"cannot read a review from {path}"
-    try:
-        data = files.read_regular(path, MAX_REVIEW_BYTES)  # (never a pipe: it would block)
-    except OSError as e:
-        raise PlayError(
-            f"{where}: {e.strerror or e}; a review is a file as play --save writes it"
-        ) from None
-    if len(data) > MAX_REVIEW_BYTES:
-        raise PlayError(f"{where}: larger than {MAX_REVIEW_BYTES} bytes; a review is a few kB")
-    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0  # (as editors write)
-    try:
-        text = data[bom:].decode("utf-8")
-    except UnicodeDecodeError as e:
-        at = bom + e.start  # (the file's own offset)
-        raise PlayError(
-            f"{where}: byte {at} (0x{data[at]:02x}) is not UTF-8; a review is UTF-8 JSON"
-        ) from None
-
-    def parse_int(digits: str) -> int:
-        if len(digits.lstrip("-")) > 20:  # (ints up to 20 digits reach the field checks)
-            raise PlayError(
-                f"{where}: an int of {len(digits.lstrip('-'))} digits; a review's ints have "
-                "at most 64 bits"
-            )
-        return int(digits)
-
-    try:
-        review = parse_json(text, "a review", parse_int=parse_int)
-    except JSONTextError as e:
-        raise PlayError(f"{where}: {e}") from None
-    try:
-        return review, fogboard_games.load_review(review)
-    except ValueError as e:
-        raise PlayError(f"{path}: {shortened(e)}") from None
-
-
-def truth_replay(path: str) -> str:
-    """The Truth Replay of a saved review: checked through the rules first."""
-    review, state = read_review(path)
-    ruleset = state.get_game().ruleset
-    if ruleset.truth_replay is None:
-        raise PlayError(f"{ruleset.short_name} has no Truth Replay")
-    header = f"{state.get_game()}: returns {state.returns()}"
-    if SEAT_KINDS in review:  # (checked by the loader: one name per seat)
-        label = ruleset.seat_label or (lambda p: f"seat {p}")
-        header += "\nseats: " + "; ".join(
-            f"{label(p)}: {kind}" for p, kind in enumerate(review[SEAT_KINDS])
-        )
-    return header + "\n" + ruleset.truth_replay(review)
-
-
-def html_replay(path: str, out: str) -> str:
-    """Write the replay page of a saved review to `out` (docs/pages.md): the
-    review is checked through the rules first, as `review FILE` checks it,
-    and `out` is refused before any work if it cannot be written or is the
-    review itself."""
-    from fogboard_games import pages
-
-    try:
-        files.check_writable(out, "--html")
-        files.check_distinct({"the review": path, "--html": out})
-    except ValueError as e:
-        raise PlayError(str(e)) from None
-    review, _ = read_review(path)
-    try:
-        pages.write_replay(review, out)
-    except OSError as e:
-        raise PlayError(f"--html {out!r}: {e.strerror or e}") from None
-    return f"replay page written to {out}"

@@ -1,4 +1,4 @@
-"""Baseline bots `probe` and `sweep` (docs/boards_bots_and_replays.md)."""
+"""Baseline bots `probe` and `sweep` (docs/boards_bots_and_engine_logs.md)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ import random
 import pytest
 
 import fogboard_games
-from fogboard_games.boards import replay
+from fogboard_games.boards import engine_log
 from fogboard_games.core.review import ReviewError
 
 
@@ -40,7 +40,7 @@ def test_review_of_a_wall_clock_stop_reloads():
     state = fogboard_games.load("dark-hex-4").new_initial_state()
     for a in (0, 5, 10):
         state.apply_action(a)
-    replay.stop_at_deadline(state)
+    engine_log.stop_at_deadline(state)
     review = json.loads(json.dumps(state.review()))
     assert review["ending"] == "wall-clock"
     rebuilt = fogboard_games.load_review(review)
@@ -76,7 +76,7 @@ def test_review_ints_are_ints_and_floats_may_be_ints():
 def test_wall_clock_review_with_a_non_string_ending_is_refused_by_name():
     state = fogboard_games.load("dark-hex-4").new_initial_state()
     state.apply_action(0)
-    replay.stop_at_deadline(state)
+    engine_log.stop_at_deadline(state)
     review = json.loads(json.dumps(state.review()))
     for value in (1.5, None, ["wall-clock"]):
         review["ending"] = value

@@ -189,11 +189,11 @@ BAD_REVIEWS = {
 
 @pytest.mark.parametrize("name", BAD_REVIEWS)
 def test_review_refuses_every_bad_file_in_one_line(name, tmp_path, capsys, monkeypatch):
-    from fogboard_games import play
+    from fogboard_games import saved_review
 
     content, message = BAD_REVIEWS[name]
     if name == "too large":
-        monkeypatch.setattr(play, "MAX_REVIEW_BYTES", 100)  # (the bound is 16 MiB)
+        monkeypatch.setattr(saved_review, "MAX_REVIEW_BYTES", 100)  # (the bound is 16 MiB)
     path = tmp_path / "bad.json"
     (path.write_bytes if isinstance(content, bytes) else path.write_text)(content)
     err = refusal(["review", str(path)], capsys)
@@ -213,10 +213,10 @@ def test_review_reads_a_review_saved_with_a_byte_order_mark(tmp_path, capsys):
     assert capsys.readouterr().out.startswith("fogboard_dark_hex(")
 
 
-def test_review_refuses_a_key_given_twice_as_the_replay_reader_does(tmp_path, capsys):
+def test_review_refuses_a_key_given_twice_as_the_engine_log_reader_does(tmp_path, capsys):
     """json.loads keeps the last of two keys: a file could show `review` one game
     and another reader another. Both readers refuse it by the one parse_json."""
-    from fogboard_games.boards import replay
+    from fogboard_games.boards import engine_log
     from fogboard_games.core.testing import finished_game
 
     game = fogboard_games.load("dark-hex-4")
@@ -229,9 +229,11 @@ def test_review_refuses_a_key_given_twice_as_the_replay_reader_does(tmp_path, ca
     err = refusal(["review", str(path)], capsys)
     assert "duplicate JSON key 'format'; each key is given once" in err, err
     state = finished_game(game, 3)
-    twice = replay.dumps(state).replace('"protocol":', '"protocol": 2, "protocol":', 1)
-    with pytest.raises(replay.ReplayError, match="duplicate JSON key 'protocol'; each key is"):
-        replay.loads(twice)
+    twice = engine_log.dumps(state).replace('"protocol":', '"protocol": 2, "protocol":', 1)
+    with pytest.raises(
+        engine_log.EngineLogError, match="duplicate JSON key 'protocol'; each key is"
+    ):
+        engine_log.loads(twice)
 
 
 def test_review_refuses_a_missing_file_and_a_folder(tmp_path, capsys):

@@ -189,7 +189,7 @@ def test_batch_selfplay_learns_on_a_board_and_plots_it(tmp_path, monkeypatch, ca
     assert png.stat().st_size > 0
 
 
-def test_screenshots_example_photographs_a_replay_and_the_league_page(tmp_path):
+def test_screenshots_example_photographs_a_review_page_and_the_league_page(tmp_path):
     import subprocess
 
     import browser

@@ -1,6 +1,6 @@
 """The guards every loader of a stranger's JSON shares (fogboard_games/core/guards.py).
 
-Reviews, replays and action strings quote, bound and compare hostile values
+Reviews, engine logs and action strings quote, bound and compare hostile values
 through one module; these tests pin what each guard answers, and that the
 loaders answer alike where they share one.
 """
@@ -17,7 +17,7 @@ from fogboard_games.core.guards import describe, json_problem, quoted, same_fact
 def test_same_fact_compares_floats_exactly_unless_told_how_close():
     third = 1 / 3
     assert same_fact(third, third)
-    assert not same_fact(0.333333333333, third)  # a replay writes the derived float back
+    assert not same_fact(0.333333333333, third)  # an engine log writes the derived float back
     assert same_fact(0.333333333333, third, 1e-9)  # a review is only compared
     assert not same_fact(third + 1e-6, third, 1e-9)
     # An int may stand for an integral float, at any closeness.
@@ -76,8 +76,8 @@ def test_json_problem_names_the_document_it_checks():
     assert json_problem(2**63) == (
         "review: <an int of 64 bits> is beyond 64 bits; no review field holds such an int"
     )
-    assert json_problem({1: 2}, whole="replay") == (
-        "replay: key 1 is not a string (JSON keys are strings)"
+    assert json_problem({1: 2}, whole="engine log") == (
+        "engine log: key 1 is not a string (JSON keys are strings)"
     )
     deep: list = []
     for _ in range(guards.MAX_DEPTH + 2):
@@ -92,18 +92,18 @@ def test_reviews_still_export_the_guards_they_are_built_on():
 
 
 @pytest.mark.parametrize("name", ["q" * 60, "\u212a11 \u00e9"], ids=["long", "look-alike"])
-def test_action_strings_and_replays_quote_a_refused_name_alike(name):
-    from fogboard_games.boards import replay
+def test_action_strings_and_engine_logs_quote_a_refused_name_alike(name):
+    from fogboard_games.boards import engine_log
 
     state = fogboard_games.load("phantom-ttt-3").new_initial_state()
     with pytest.raises(ValueError) as action:
         state.string_to_action(name)
     assert str(action.value).startswith(quoted(name) + " is not a legal action")
     assert str(action.value).isascii()  # a look-alike shows as its escape
-    r = replay.to_replay(replay.stop_at_deadline(state))
+    r = engine_log.to_engine_log(engine_log.stop_at_deadline(state))
     r["protocol"] = name
-    with pytest.raises(replay.ReplayError) as read:
-        replay.from_replay(r)
+    with pytest.raises(engine_log.EngineLogError) as read:
+        engine_log.from_engine_log(r)
     assert str(read.value).startswith(f"unknown protocol {quoted(name)};")
 
 

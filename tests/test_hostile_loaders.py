@@ -1,8 +1,8 @@
 """Hostile input to the two loaders gets the documented refusal, and nothing else.
 
-`fogboard_games.load_review` refuses with ReviewError and the board replay
-reader with ReplayError, each naming the field, ply or action step
-(docs/reviews.md, docs/boards_bots_and_replays.md). Here: the cases an
+`fogboard_games.load_review` refuses with ReviewError and the boards' engine
+log reader with EngineLogError, each naming the field, ply or action step
+(docs/reviews.md, docs/boards_bots_and_engine_logs.md). Here: the cases an
 adversarial trial found, every field of real reviews tampered in turn, and
 property-based fuzzing of both loaders with random and mutated input.
 """
@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fogboard_games
-from fogboard_games.boards import replay as R
-from fogboard_games.boards.replay import ReplayError
+from fogboard_games.boards import engine_log as R
+from fogboard_games.boards.engine_log import EngineLogError
 from fogboard_games.core.review import ReviewError
 from fogboard_games.core.testing import finished_game
 
@@ -269,42 +269,42 @@ def test_actions_are_refused_at_their_step():
     refuse_review(review, f"action {len(base['actions'])}", "already over")
 
 
-# ---- the cases the trial found: replays --------------------------------------------------
+# ---- the cases the trial found: engine logs ----------------------------------------------
 
 
-def replay_of(preset: str, seed: int = 2) -> dict:
+def engine_log_of(preset: str, seed: int = 2) -> dict:
     return json.loads(R.dumps(finished(preset, seed), seed=seed))
 
 
-REPLAYS = {p: replay_of(p) for p in ("phantom-ttt-3", "dark-hex-4", "recon-hex-5")}
+ENGINE_LOGS = {p: engine_log_of(p) for p in ("phantom-ttt-3", "dark-hex-4", "recon-hex-5")}
 
 
-def refuse_replay(replay, *fragments, text=False):
-    with pytest.raises(ReplayError) as info:
-        R.loads(replay) if text else R.from_replay(replay)
+def refuse_engine_log(log, *fragments, text=False):
+    with pytest.raises(EngineLogError) as info:
+        R.loads(log) if text else R.from_engine_log(log)
     message_names(info, *fragments)
     return str(info.value)
 
 
 def test_deep_nesting_is_refused_before_the_parser_recurses():
     for text in ("[" * 100000, '{"a":' * 100000, '{"protocol": ' + "[" * 5000 + "]" * 5000 + "}"):
-        refuse_replay(text, "nests deeper than 32 levels", text=True)
+        refuse_engine_log(text, "nests deeper than 32 levels", text=True)
     # Brackets inside strings are text, not nesting.
-    r = copy.deepcopy(REPLAYS["dark-hex-4"])
+    r = copy.deepcopy(ENGINE_LOGS["dark-hex-4"])
     r["events"][1]["say"] = "[" * 1000
     assert R.loads(json.dumps(r)).is_terminal()
 
 
 def test_number_literals_python_cannot_hold_are_refused_by_field():
-    text = json.dumps(REPLAYS["dark-hex-4"])
+    text = json.dumps(ENGINE_LOGS["dark-hex-4"])
     huge = text.replace('"seed": 2', '"seed": ' + "9" * 5000)
-    refuse_replay(huge, "config.seed must be an int (64-bit)", text=True)
+    refuse_engine_log(huge, "config.seed must be an int (64-bit)", text=True)
     inf = text.replace('"seed": 2', '"seed": 1e400')
-    refuse_replay(inf, "config.seed must be an int", "beyond the largest float", text=True)
+    refuse_engine_log(inf, "config.seed must be an int", "beyond the largest float", text=True)
     assert '"scores": [' in text
     inf = re.sub(r'"scores": \[[^\]]*\]}\], "results"', '"scores": [1e999, 0]}], "results"', text)
-    refuse_replay(inf, "scores[0] must be a number (finite)", text=True)
-    refuse_replay("9" * 5000, "replay must be an object", text=True)
+    refuse_engine_log(inf, "scores[0] must be a number (finite)", text=True)
+    refuse_engine_log("9" * 5000, "engine log must be an object", text=True)
 
 
 def test_config_ints_past_pyspiel_are_refused_by_field():
@@ -317,17 +317,17 @@ def test_config_ints_past_pyspiel_are_refused_by_field():
         ("seed", 2**63, "64-bit"),
         ("first", HUGE, "64-bit"),
     ]:
-        r = copy.deepcopy(REPLAYS["dark-hex-4"])
+        r = copy.deepcopy(ENGINE_LOGS["dark-hex-4"])
         r["config"][key] = value
-        refuse_replay(r, f"config.{key}", allowed)
+        refuse_engine_log(r, f"config.{key}", allowed)
     for value, allowed in [(2**40, "1..11"), (6, "1..size (5)"), (-1, "0 (no sensing) or more")]:
-        r = copy.deepcopy(REPLAYS["recon-hex-5"])
+        r = copy.deepcopy(ENGINE_LOGS["recon-hex-5"])
         r["config"]["sense"] = value
-        refuse_replay(r, "config.sense", allowed)
+        refuse_engine_log(r, "config.sense", allowed)
 
 
 def test_type_confusion_is_refused_by_field():
-    base = REPLAYS["dark-hex-4"]
+    base = ENGINE_LOGS["dark-hex-4"]
     attempt = next(i for i, e in enumerate(base["events"]) if e["kind"] == "attempt")
     cases = [
         (("config", "size"), True, "config.size must be an int"),
@@ -356,11 +356,11 @@ def test_type_confusion_is_refused_by_field():
         (("config",), {**base["config"], 1: 2}, "config: key 1 is not a string"),
     ]
     for path, value, fragment in cases:
-        refuse_replay(tampered(base, path, value), fragment)
+        refuse_engine_log(tampered(base, path, value), fragment)
 
 
 def test_python_objects_that_are_not_json_are_refused():
-    base = REPLAYS["recon-hex-5"]
+    base = ENGINE_LOGS["recon-hex-5"]
     cycle: list = []
     cycle.append(cycle)
     for path, value, fragment in [
@@ -369,22 +369,22 @@ def test_python_objects_that_are_not_json_are_refused():
         (("events", 2, "guess"), ("a1",), "guess must be a list"),
         (("config", "seed"), 2.0**70, "config.seed must be an int"),
     ]:
-        refuse_replay(tampered(base, path, value), fragment)
+        refuse_engine_log(tampered(base, path, value), fragment)
     for not_text in (None, 7, ["{}"]):
-        refuse_replay(not_text, "replay text must be str or bytes", text=True)
+        refuse_engine_log(not_text, "engine log text must be str or bytes", text=True)
 
 
 def test_round_trips_keep_every_field():
-    for replay in REPLAYS.values():
+    for log in ENGINE_LOGS.values():
         for sampled in (True, False):
-            r = copy.deepcopy(replay)
+            r = copy.deepcopy(log)
             r["config"]["sampled"] = sampled
-            loaded = R.read_replay(json.loads(json.dumps(r)))
+            loaded = R.read_engine_log(json.loads(json.dumps(r)))
             assert loaded.sampled is sampled
-            again = R.to_replay(loaded.state, **loaded.writer_args())
+            again = R.to_engine_log(loaded.state, **loaded.writer_args())
             assert again == r and json.dumps(again) == json.dumps(r)
-            # Write then read: the written replay reads back field for field.
-            back = R.read_replay(again)
+            # Write then read: the written engine log reads back field for field.
+            back = R.read_engine_log(again)
             assert back.writer_args() == loaded.writer_args()
             assert back.state.history() == loaded.state.history()
 
@@ -401,11 +401,11 @@ def test_the_writer_refuses_what_the_reader_would():
         ({"extras": {0: {"say": 3}}}, "say must be a str"),
         ({"win_path": ["a1"]}, "win_path is not a winning connection"),
     ]:
-        with pytest.raises(ReplayError) as info:
-            R.to_replay(state, **kwargs)
+        with pytest.raises(EngineLogError) as info:
+            R.to_engine_log(state, **kwargs)
         message_names(info, fragment)
-    # A tuple of names is a fine pair; a read-back replay writes it as a list.
-    assert R.to_replay(state, names=("x", "o"))["names"] == ["x", "o"]
+    # A tuple of names is a fine pair; a read-back engine log writes it as a list.
+    assert R.to_engine_log(state, names=("x", "o"))["names"] == ["x", "o"]
 
 
 # ---- every field of real reviews, tampered in turn -------------------------------------
@@ -522,37 +522,37 @@ def test_fuzz_review_mutations_are_refused_or_change_no_fact(preset, pick, new):
         assert_states_only_facts(original, review, path, new, rebuilt)
 
 
-def read_or_refuse(replay, text=False):
+def read_or_refuse(log, text=False):
     try:
-        return R.read_replay(R.parse(replay) if text else replay)
-    except ReplayError:
+        return R.read_engine_log(R.parse(log) if text else log)
+    except EngineLogError:
         return None
 
 
 @FUZZ
 @given(HOSTILE_VALUE)
-def test_fuzz_replay_random_objects_are_refused(value):
-    with pytest.raises(ReplayError):
-        R.from_replay(value)
+def test_fuzz_engine_log_random_objects_are_refused(value):
+    with pytest.raises(EngineLogError):
+        R.from_engine_log(value)
 
 
 @FUZZ
 @given(st.text(max_size=200) | st.binary(max_size=200) | JSON.map(json.dumps))
-def test_fuzz_replay_random_text_is_refused(text):
-    with pytest.raises(ReplayError):
+def test_fuzz_engine_log_random_text_is_refused(text):
+    with pytest.raises(EngineLogError):
         R.loads(text)
 
 
 @FUZZ
-@given(st.sampled_from(sorted(REPLAYS)), st.integers(0, 10**6), HOSTILE_VALUE | st.just(DELETE))
-def test_fuzz_replay_mutations_are_refused_or_round_trip(preset, pick, new):
-    original = REPLAYS[preset]
+@given(st.sampled_from(sorted(ENGINE_LOGS)), st.integers(0, 10**6), HOSTILE_VALUE | st.just(DELETE))
+def test_fuzz_engine_log_mutations_are_refused_or_round_trip(preset, pick, new):
+    original = ENGINE_LOGS[preset]
     every = list(paths(original))
     path = every[pick % len(every)]
     loaded = read_or_refuse(tampered(original, path, new))
     if loaded is not None:
-        written = R.to_replay(loaded.state, **loaded.writer_args())
-        again = R.read_replay(json.loads(json.dumps(written)))
+        written = R.to_engine_log(loaded.state, **loaded.writer_args())
+        again = R.read_engine_log(json.loads(json.dumps(written)))
         assert again.writer_args() == loaded.writer_args()
         assert again.state.history() == loaded.state.history()
 
@@ -563,14 +563,14 @@ JSON_PIECES += ["true", "null", "0.5", "\\u", "\\ud800", "\ud800", '"a1"', "[" *
 
 @FUZZ
 @given(
-    st.sampled_from(sorted(REPLAYS)),
+    st.sampled_from(sorted(ENGINE_LOGS)),
     st.booleans(),
     st.integers(0, 10**6),
     st.integers(0, 6),
     st.sampled_from(JSON_PIECES) | st.text(max_size=4),
 )
-def test_fuzz_replay_text_edits_are_refused_or_read(preset, at_value, at, cut, piece):
-    text = json.dumps(REPLAYS[preset])
+def test_fuzz_engine_log_text_edits_are_refused_or_read(preset, at_value, at, cut, piece):
+    text = json.dumps(ENGINE_LOGS[preset])
     # Half the edits land where a value starts (after `": "`), where a
     # number literal or a bracket changes a field rather than the syntax.
     starts = [m.end() for m in re.finditer(r'": ', text)] if at_value else range(len(text))
@@ -579,7 +579,10 @@ def test_fuzz_replay_text_edits_are_refused_or_read(preset, at_value, at, cut, p
     loaded = read_or_refuse(edited, text=True)
     if loaded is not None:
         written = R.dumps(loaded.state, **loaded.writer_args())
-        assert R.read_replay(R.parse(written.encode("utf-8"))).writer_args() == loaded.writer_args()
+        assert (
+            R.read_engine_log(R.parse(written.encode("utf-8"))).writer_args()
+            == loaded.writer_args()
+        )
 
 
 # ---- the security rule: JSON re-simulated, never unpickled or evaluated ----------------
@@ -603,25 +606,25 @@ def test_loaders_never_unpickle_or_evaluate(monkeypatch):
     monkeypatch.setattr("builtins.exec", forbidden)
     for preset, review in REVIEWS.items():
         assert fogboard_games.load_review(copy.deepcopy(review)).review() == review, preset
-    for replay in REPLAYS.values():
-        assert R.loads(json.dumps(replay)).is_terminal()
-    # A serialized state is neither a review, nor an action string, nor a replay.
+    for log in ENGINE_LOGS.values():
+        assert R.loads(json.dumps(log)).is_terminal()
+    # A serialized state is neither a review, nor an action string, nor an engine log.
     refuse_review(blob, "a review is a JSON object")
     refuse_review({"game": "fogboard_dark_hex", "params": {}, "actions": [blob]}, "action 0")
-    refuse_replay(blob, "not JSON", text=True)
+    refuse_engine_log(blob, "not JSON", text=True)
 
 
 LOADER_SOURCES = ["fogboard_games/core/review.py", "fogboard_games/core/guards.py"] + sorted(
-    p.relative_to(ROOT).as_posix() for p in (ROOT / "fogboard_games/boards/replay").glob("*.py")
+    p.relative_to(ROOT).as_posix() for p in (ROOT / "fogboard_games/boards/engine_log").glob("*.py")
 )
 
 
 def test_the_loader_sources_are_all_there():
-    # The replay reader is a package of modules; a path that moved must not
+    # The engine log reader is a package of modules; a path that moved must not
     # leave the check below reading nothing.
-    replay = {m.rpartition("/")[2] for m in LOADER_SOURCES if "/replay/" in m}
+    log = {m.rpartition("/")[2] for m in LOADER_SOURCES if "/engine_log/" in m}
     modules = {"__init__.py", "shape.py", "config.py", "derive.py", "read.py", "write.py"}
-    assert replay == modules | {"json_text.py"}  # a module added or moved is seen here
+    assert log == modules | {"json_text.py"}  # a module added or moved is seen here
     assert all((ROOT / module).is_file() for module in LOADER_SOURCES[:2])
 
 

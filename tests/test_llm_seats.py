@@ -23,7 +23,7 @@ from fogboard_games import bots, league
 from fogboard_games.__main__ import main
 from fogboard_games.bots import llm, llm_client, text
 from fogboard_games.core.review import load_review
-from fogboard_games.pages.replay import replay_data
+from fogboard_games.pages.review import page_data
 from fogboard_games.play import final_review
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -430,7 +430,7 @@ def test_a_league_of_models_records_and_its_replay_gives_the_same_run(
     reviews = sorted((first / "games").rglob("*.json"))
     said = [e for p in reviews for e in json.loads(p.read_text())["text_seats"] if e]
     assert said and all(e["say"].startswith("I play ") or e["fell_back"] for e in said)
-    talk = [t["talk"] for t in replay_data(json.loads(reviews[0].read_text()))["turns"]]
+    talk = [t["talk"] for t in page_data(json.loads(reviews[0].read_text()))["turns"]]
     assert any(t and t["say"] for t in talk)
     # The same run from the recording alone: the server gone, no config, no key.
     server.stop()

@@ -70,7 +70,7 @@ def test_the_page_shows_its_json_numbers_and_links_every_row_to_its_reviews(
                 assert cell.text_content() == shown, (preset, key)
                 assert float(cell.get_attribute("data-value")) == row[key]
             # Every saved game of the row is linked, relative to the page: its
-            # review, and its replay page drawn from that review.
+            # review, and its review page drawn from that review.
             games = tr.query_selector_all("td.saved span.game")
             assert len(games) == row["games"]
             here = unquote(urlsplit(page.url).path).rsplit("/", 1)[0] + "/"
@@ -82,7 +82,7 @@ def test_the_page_shows_its_json_numbers_and_links_every_row_to_its_reviews(
                 review = json.loads(open(os.path.normpath(here + unquote(href))).read())
                 assert fogboard_games.load_review(review).is_terminal()
                 replay = open(os.path.normpath(here + unquote(shown))).read()
-                assert replay == pages.replay_page(review)
+                assert replay == pages.review_page(review)
         # The plot: one interval per row, mean +- the 95% half-width.
         bars = section.query_selector_all("svg.plot g.interval")
         assert len(bars) == len(rows)
@@ -164,7 +164,7 @@ def test_each_row_folder_holds_the_games_the_row_counts(hostile_league):
             assert os.path.dirname(os.path.dirname(os.path.dirname(folder))) == report["save_games"]
             names = sorted(os.listdir(folder))
             files = [n for n in names if n.endswith(".json")]
-            # each review with its replay page beside it, and nothing else
+            # each review with its review page beside it, and nothing else
             assert names == sorted(files + [n[:-5] + ".html" for n in files])
             assert len(files) == row["games"]
             assert (

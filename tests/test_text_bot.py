@@ -1,4 +1,4 @@
-"""Text seats (fogboard_games.bots.text): prompts, replies, retries, fallbacks, replays."""
+"""Text seats (fogboard_games.bots.text): prompts, replies, retries, fallbacks, engine logs."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import pytest
 
 import fogboard_games
 from fogboard_games import bots
-from fogboard_games.boards import replay as R
+from fogboard_games.boards import engine_log as R
 from fogboard_games.bots import text
 from fogboard_games.core.registry import GAMES
 from fogboard_games.core.testing import play
@@ -573,7 +573,7 @@ def test_games_repeat_exactly_given_the_seed_and_the_ask(preset):
         assert any(len(e["replies"]) == 2 and not e["fell_back"] for e in a[1])
 
 
-# ---- board replays with the text seats' transcripts ------------------------------------
+# ---- board engine logs with the text seats' transcripts --------------------------------
 
 
 def board_game(preset, seed, text_seats=(0,)):
@@ -591,15 +591,15 @@ def board_game(preset, seed, text_seats=(0,)):
 
 @pytest.mark.parametrize("preset", ["phantom-ttt-3", "dark-hex-4", "recon-hex-5"])
 @pytest.mark.parametrize("seed", [0, 3])
-def test_board_replay_with_transcripts_round_trips(preset, seed):
+def test_board_engine_log_with_transcripts_round_trips(preset, seed):
     state, players = board_game(preset, seed)
     transcript = players[0].transcript
-    written = R.to_replay(
+    written = R.to_engine_log(
         state, policy_names=["text", "probe"], seed=seed, transcripts={0: transcript}
     )
-    r = R.read_replay(R.parse(json.dumps(written)))
+    r = R.read_engine_log(R.parse(json.dumps(written)))
     assert r.state.history() == state.history()
-    assert R.to_replay(r.state, **r.writer_args()) == written
+    assert R.to_engine_log(r.state, **r.writer_args()) == written
     attempts = [e for e in written["events"] if e["kind"] == "attempt"]
     per_ply = 2 if preset == "recon-hex-5" else 1
     mine = [e for e in attempts if e["seat"] == 0]
@@ -615,7 +615,7 @@ def test_board_replay_with_transcripts_round_trips(preset, seed):
     assert written["results"]["fallbacks"] == [fallbacks, 0]
 
 
-def test_recon_replay_records_both_decisions_of_a_ply():
+def test_recon_engine_log_records_both_decisions_of_a_ply():
     game = fogboard_games.load("recon-hex-5")
     ask = Script("say: look\nnotes: sense first\nmove: sense b2", "not a move", "nor this")
     seat0 = text_bot(game, 0, ask=ask)
@@ -625,12 +625,12 @@ def test_recon_replay_records_both_decisions_of_a_ply():
     state.apply_action(seat0.step(state))
     while not state.is_terminal():
         state.apply_action((seat0, seat1)[state.current_player()].step(state))
-    written = R.to_replay(state, transcripts={0: seat0.transcript})
+    written = R.to_engine_log(state, transcripts={0: seat0.transcript})
     first = next(e for e in written["events"] if e["kind"] == "attempt")
     assert (first["say"], first["notes"], first["fellBack"]) == ("look", "sense first", True)
     assert first["scripted"] is False
     assert seat0.transcript[1]["fell_back"] and seat0.transcript[1]["move"] == first["cell"]
-    again = R.to_replay(R.from_replay(written), transcripts={0: seat0.transcript})
+    again = R.to_engine_log(R.from_engine_log(written), transcripts={0: seat0.transcript})
     assert again == written
 
 
@@ -638,28 +638,28 @@ def test_transcripts_that_do_not_match_the_game_are_refused():
     state, players = board_game("dark-hex-4", 1, text_seats=(0, 1))
     t0, t1 = players[0].transcript, players[1].transcript
     both = {0: t0, 1: t1}
-    written = R.to_replay(state, transcripts=both)
+    written = R.to_engine_log(state, transcripts=both)
     assert all(e["scripted"] is False for e in written["events"] if e["kind"] == "attempt")
-    with pytest.raises(R.ReplayError, match=r"entries for seat 0's \d+ decisions"):
-        R.to_replay(state, transcripts={0: t0 + t0[:1], 1: t1})
-    with pytest.raises(R.ReplayError, match="made more decisions in this game"):
-        R.to_replay(state, transcripts={0: t0[:-1]})
+    with pytest.raises(R.EngineLogError, match=r"entries for seat 0's \d+ decisions"):
+        R.to_engine_log(state, transcripts={0: t0 + t0[:1], 1: t1})
+    with pytest.raises(R.EngineLogError, match="made more decisions in this game"):
+        R.to_engine_log(state, transcripts={0: t0[:-1]})
     tampered = [dict(e) for e in t0]
     tampered[0]["move"] = "a1" if tampered[0]["move"] != "a1" else "b1"
     with pytest.raises(
-        R.ReplayError, match=r"transcripts\[0\]\[0\] \(ply 0\): the transcript's move"
+        R.EngineLogError, match=r"transcripts\[0\]\[0\] \(ply 0\): the transcript's move"
     ):
-        R.to_replay(state, transcripts={0: tampered})
-    with pytest.raises(R.ReplayError, match="not a seat"):
-        R.to_replay(state, transcripts={2: t0})
-    with pytest.raises(R.ReplayError, match="must be a dict"):
-        R.to_replay(state, transcripts=[t0, t1])
-    with pytest.raises(R.ReplayError, match="'say' comes from seat 0's transcript"):
-        R.to_replay(state, transcripts={0: t0}, extras={0: {"say": "hello"}})
+        R.to_engine_log(state, transcripts={0: tampered})
+    with pytest.raises(R.EngineLogError, match="not a seat"):
+        R.to_engine_log(state, transcripts={2: t0})
+    with pytest.raises(R.EngineLogError, match="must be a dict"):
+        R.to_engine_log(state, transcripts=[t0, t1])
+    with pytest.raises(R.EngineLogError, match="'say' comes from seat 0's transcript"):
+        R.to_engine_log(state, transcripts={0: t0}, extras={0: {"say": "hello"}})
     # Guesses may still ride along, and the other seat's extras stay its own.
     assert state.truth.plies[1][0] == 1  # the first ply always places
     extras = {0: {"guess": ["a1"]}, 1: {"scripted": False}}
-    written = R.to_replay(state, transcripts={0: t0}, extras=extras)
+    written = R.to_engine_log(state, transcripts={0: t0}, extras=extras)
     assert written["events"][1]["guess"] == ["a1"] and written["events"][1]["scripted"] is False
     assert written["events"][2]["scripted"] is False  # said so by extras
     later = [e for e in written["events"][3:] if e["kind"] == "attempt" and e["seat"] == 1]

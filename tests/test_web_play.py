@@ -101,11 +101,11 @@ def test_a_whole_game_by_clicking_shows_the_terminals_text(served, watched_page)
     status, review = request(url + page.get_attribute("#review", "href"))
     assert status == 200 and review == json.loads(save.read_text()) == web.state.review()
     assert page.evaluate("window.pwned") is None and page.query_selector_all("img") == []
-    # The replay page offered at the end is the review's, and it runs under
+    # The review page offered at the end is the review's, and it runs under
     # the server's content policy (its console is watched too).
     replay = page.get_attribute("#replay", "href")
     status, text = request(url + replay)
-    assert status == 200 and text == pages.replay_page(review)
+    assert status == 200 and text == pages.review_page(review)
     page.goto(url + replay)
     page.click("#last")
     assert page.text_content("#move").strip() != ""

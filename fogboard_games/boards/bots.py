@@ -1,4 +1,4 @@
-"""Baseline bots `probe` and `sweep` for the Fog-of-War boards (docs/boards_bots_and_replays.md).
+"""Baseline bots `probe` and `sweep` for the Fog-of-War boards (docs/boards_bots_and_engine_logs.md).
 
 `probe` attempts a cell on its believed shortest path (preferring cells on
 the opponent's too), `sweep` walks a lane and shifts when blocked; `probe`

@@ -374,7 +374,7 @@ class Match(contract.Match):
     def settle_by_distance(self, ending: str) -> None:
         """End a game with no winner on the board: smaller true distToWin wins.
 
-        Used at the ply cap, and by replays for a recorded `wall-clock` stop.
+        Used at the ply cap, and by engine logs for a recorded `wall-clock` stop.
         """
         d0, d1 = true_dist(self, 0), true_dist(self, 1)
         self.ending = ending
@@ -471,7 +471,7 @@ def dist_bits(geo: Geometry, seat: int, own: int, free: int) -> int:
 
 
 def seat_totals(m: Match, seat: int) -> dict:
-    """A seat's totals (the review's and the replay's): its stones on the
+    """A seat's totals (the review's and the engine log's): its stones on the
     board, its collisions (probes), the opponent stones it proved, and its
     true distToWin."""
     cells = m.setup.cells

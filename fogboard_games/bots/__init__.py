@@ -1,4 +1,4 @@
-"""Bots for every fogboard game, and the plumbing they share (docs/boards_bots_and_replays.md).
+"""Bots for every fogboard game, and the plumbing they share (docs/boards_bots_and_engine_logs.md).
 
 `SeatBot` is a pyspiel.Bot that decides only from its own seat's view of a
 state: `pyspiel.evaluate_bots` tells every bot every chance outcome and every

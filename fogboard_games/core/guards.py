@@ -1,6 +1,6 @@
 """What every loader of a stranger's JSON guards against, written once (docs/reviews.md).
 
-Reviews (core/review.py), the boards' replays (boards/replay/) and the
+Reviews (core/review.py), the boards' engine logs (boards/engine_log/) and the
 glue's action strings read values anyone may have written. They parse its
 text by `parse_json`, quote what they refuse, bound ints and nesting, and
 compare a stated number with the rules' own by the functions here, so a
@@ -17,7 +17,7 @@ from typing import Any
 
 from fogboard_games.core.params import is_int
 
-# No review or replay nests deeper than a handful of levels (a Liar's Dice
+# No review or engine log nests deeper than a handful of levels (a Liar's Dice
 # die sits at rounds[i].hands[seat][roll][die]); the bound keeps a hostile
 # or cyclic value from exhausting the stack before it is refused.
 MAX_DEPTH = 32
@@ -164,7 +164,7 @@ def same_fact(stated: Any, derived: Any, within: float = 0.0) -> bool:
     it; anything else by exact type and value.
 
     Exact (`within` 0) is for a value read and written back as the derived
-    float (a replay's round trip); `within` for a value only compared (a
+    float (an engine log's round trip); `within` for a value only compared (a
     review, whose JSON writer may differ on the last digit).
     """
     if isinstance(derived, float):
@@ -194,7 +194,7 @@ def parse_json(text: str, what: str, **hooks) -> Any:
     text nested deeper than MAX_DEPTH (found before json's parser recurses
     once per bracket), text that is not JSON, and an object that gives a
     key twice: json.loads would keep the last one silently, and two readers
-    of one file (a review read by `review` and by a replay) must never see
+    of one file (a review read by `review` and by an engine log's reader) must never see
     two different games. `hooks` are json.loads' parse_int, parse_float
     and parse_constant, for a loader's own bounds on numbers.
     """

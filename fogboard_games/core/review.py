@@ -9,7 +9,7 @@ against the rebuilt game. Anything else it refuses with a `ReviewError`
 naming the field (`params.max_plies`, `plies[3].cell`) or the action step:
 a value that is not plain JSON, a parameter the game does not allow, an
 action the rules do not allow there, a fact the rules do not reproduce.
-The guards it shares with the replays (describe, the plain-JSON check, the
+The guards it shares with the boards' engine logs (describe, the plain-JSON check, the
 bounds) are core/guards.py, still importable from here.
 """
 

@@ -4,7 +4,7 @@
 One folder per table row, `DIR/PRESET/KIND/AGAINST/`, holding the games
 that row counts, one review each, `seat{S}-episode{E}.json` (S the seat
 the row's kind sat in), naming every seat's kind (`seat_kinds`), with
-its replay page beside it (`.html`). With two seats a game counts in both its rows and
+its review page beside it (`.html`). With two seats a game counts in both its rows and
 is kept in both folders. The reviews come back from the workers with
 their outcomes and are written here, in the league's own process, before
 the job is journaled: a job the journal holds has its games on disk, so
@@ -43,13 +43,13 @@ def review_path(save_dir: str, job: Job, seat: int, episode: int) -> str:
 
 
 def write_review(path: str, review: dict) -> None:
-    """One saved review, written whole (core/files.py), and its replay page
+    """One saved review, written whole (core/files.py), and its review page
     beside it (`X.json` and `X.html`, docs/pages.md): the page a table row
     links to, the review what `review FILE` reads."""
-    from fogboard_games.pages.replay import page_beside, replay_page
+    from fogboard_games.pages.review import page_beside, review_page
 
     files.write_atomically(path, json.dumps(review, indent=1) + "\n")
-    files.write_atomically(page_beside(path), replay_page(review))
+    files.write_atomically(page_beside(path), review_page(review))
 
 
 def save_job(save_dir: str, job: Job, outcomes: Sequence[Outcome]) -> None:

@@ -6,6 +6,6 @@ from outside (names, a text seat's `say` and `notes`, anything read from a
 file) is placed into a page as text, never as markup.
 """
 
-from fogboard_games.pages.replay import replay_page, write_replay
+from fogboard_games.pages.review import review_page, write_review_page
 
-__all__ = ["replay_page", "write_replay"]
+__all__ = ["review_page", "write_review_page"]

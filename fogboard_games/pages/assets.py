@@ -1,4 +1,4 @@
-"""The replay page's HTML frame, CSS and script, as Python strings (docs/pages.md).
+"""The review page's HTML frame, CSS and script, as Python strings (docs/pages.md).
 
 Kept as strings in the package, not as package data, so an installed copy
 has them without any packaging rule. The script reads the page's one JSON
@@ -111,7 +111,7 @@ JS = r"""
   $("title").textContent = D.title;
   $("outcome").textContent = D.outcome.join("; ");
   $("seats").textContent = D.seats.length ? "seats: " + D.seats.join("; ") : "";
-  document.title = "replay: " + D.title;
+  document.title = "review: " + D.title;
   const select = $("view"), slider = $("slider");
   D.views.forEach((name, v) => {
     const option = document.createElement("option");

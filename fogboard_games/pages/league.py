@@ -18,7 +18,7 @@ import os
 from urllib.parse import quote
 
 from fogboard_games.league.table import BOARDS_LEGEND, interval_text
-from fogboard_games.pages.replay import page_beside
+from fogboard_games.pages.review import page_beside
 
 STYLE = """
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:72em;color:#222}
@@ -92,7 +92,7 @@ def _matchups(preset: str, rows: list, links: dict, base: str) -> str:
             out.append(_cell(r["no_route"], str(r["no_route"]), "no_route"))
         if links:
             paths = links.get((r["kind"], r["against"]), [])
-            # Each game: its replay page, and the review it is drawn from.
+            # Each game: its review page, and the review it is drawn from.
             anchors = " ".join(
                 f'<span class="game"><a class="replay" href="{_e(_href(page_beside(p), base))}">'
                 f"{_e(os.path.basename(p)[:-5])}</a> "

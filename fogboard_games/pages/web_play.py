@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 from fogboard_games import play
 from fogboard_games.core.guards import JSONTextError, parse_json, quoted, shortened
-from fogboard_games.pages.replay import replay_page
+from fogboard_games.pages.review import review_page
 
 HOST = "127.0.0.1"
 MAX_BODY = 4096  # a move is a few bytes
@@ -164,7 +164,7 @@ function show(s) {
   document.getElementById('typed').hidden = s.status !== 'playing';
   var links = document.getElementById('links');
   links.replaceChildren();
-  [['review', 'download the review (JSON)'], ['replay', 'the replay']].forEach(function (k) {
+  [['review', 'download the review (JSON)'], ['replay', 'the review page']].forEach(function (k) {
     if (!s[k[0]]) return;
     var a = document.createElement('a');
     a.href = s[k[0]];
@@ -280,7 +280,7 @@ def handler(web: WebGame, preset: str, opponent: str):
                         )
                     review = web.review
                 # (built outside the lock: the page replays the whole game)
-                self._send(HTTPStatus.OK, replay_page(review).encode(), "text/html; charset=utf-8")
+                self._send(HTTPStatus.OK, review_page(review).encode(), "text/html; charset=utf-8")
             except Refused as e:
                 self._refuse(e)
 

@@ -2,8 +2,8 @@
 
 The `end` round, the `win` path, the scores and `results` of a match, the
 comparison of a recorded value with a derived one, and the one end the
-rules cannot derive, the engine's deadline stop; the reader checks a replay
-against these and the writer writes them (docs/boards_bots_and_replays.md).
+rules cannot derive, the engine's deadline stop; the reader checks an engine log
+against these and the writer writes them (docs/boards_bots_and_engine_logs.md).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 import pyspiel
 
 from fogboard_games.boards import review, rules
-from fogboard_games.boards.replay.config import config_of
-from fogboard_games.boards.replay.shape import DEADLINE_ENDING
+from fogboard_games.boards.engine_log.config import config_of
+from fogboard_games.boards.engine_log.shape import DEADLINE_ENDING
 from fogboard_games.core.guards import same_fact
 from fogboard_games.core.notation import parse_cell
 

@@ -2,8 +2,8 @@
 
 Each sense and attempt is applied as a pyspiel action on our game (never
 unpickled, never evaluated), and every result, win, ending, score and
-`results` field the rules do not derive is refused with a `ReplayError`
-naming the ply (docs/boards_bots_and_replays.md).
+`results` field the rules do not derive is refused with an `EngineLogError`
+naming the ply (docs/boards_bots_and_engine_logs.md).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 import pyspiel
 
 from fogboard_games.boards import rules
-from fogboard_games.boards.replay.config import game_for_config
-from fogboard_games.boards.replay.derive import (
+from fogboard_games.boards.engine_log.config import game_for_config
+from fogboard_games.boards.engine_log.derive import (
     derive_results,
     end_round,
     path_problem,
@@ -23,7 +23,7 @@ from fogboard_games.boards.replay.derive import (
     scores_of,
     stop_at_deadline,
 )
-from fogboard_games.boards.replay.shape import (
+from fogboard_games.boards.engine_log.shape import (
     CONFIG_OPTIONAL,
     DEADLINE_ENDING,
     EVENT_KEYS,
@@ -33,7 +33,7 @@ from fogboard_games.boards.replay.shape import (
     RESULT_KEYS,
     TOP_KEYS,
     WIN_ENDINGS,
-    ReplayError,
+    EngineLogError,
     cell_of,
     check_keys,
     check_type,
@@ -44,10 +44,10 @@ from fogboard_games.core.guards import quoted
 
 
 @dataclasses.dataclass
-class Replay:
-    """A replay read back: the finished state and what rides beside the plies.
+class EngineLog:
+    """An engine log read back: the finished state and what rides beside the plies.
 
-    `to_replay(r.state, **r.writer_args())` writes the replay again.
+    `to_engine_log(r.state, **r.writer_args())` writes the engine log again.
     """
 
     state: pyspiel.State
@@ -74,23 +74,23 @@ class Replay:
 class _Reader:
     """Walks the events through the rules, refusing what they do not derive."""
 
-    def __init__(self, replay: Any, obstype: str | None = None):
-        check_type("replay", replay, "object")
-        check_keys("replay", replay, TOP_KEYS)
-        check_type("protocol", replay["protocol"], "str")
-        if replay["protocol"] != PROTOCOL:
-            raise ReplayError(
-                f"unknown protocol {quoted(replay['protocol'])}; this reader knows {PROTOCOL!r}"
+    def __init__(self, log: Any, obstype: str | None = None):
+        check_type("engine log", log, "object")
+        check_keys("engine log", log, TOP_KEYS)
+        check_type("protocol", log["protocol"], "str")
+        if log["protocol"] != PROTOCOL:
+            raise EngineLogError(
+                f"unknown protocol {quoted(log['protocol'])}; this reader knows {PROTOCOL!r}"
             )
-        self.names = list(pair_of("names", replay["names"], "str"))
-        self.policy_names = list(pair_of("policyNames", replay["policyNames"], "str"))
-        self.config = replay["config"]
+        self.names = list(pair_of("names", log["names"], "str"))
+        self.policy_names = list(pair_of("policyNames", log["policyNames"], "str"))
+        self.config = log["config"]
         self.game = game_for_config(self.config, obstype)
         self.geo = self.game.setup
-        check_type("events", replay["events"], "list")
-        check_type("results", replay["results"], "object")
-        self.events = replay["events"]
-        self.results = replay["results"]
+        check_type("events", log["events"], "list")
+        check_type("results", log["results"], "object")
+        self.events = log["events"]
+        self.results = log["results"]
         self.state = self.game.new_initial_state()
         self.extras: list[dict] = []
         self.pending_win: int | None = None  # ply whose derived win awaits its event
@@ -100,12 +100,14 @@ class _Reader:
     def m(self) -> rules.Match:
         return self.state.truth
 
-    def ply_error(self, ply: int, text: str) -> ReplayError:
-        return ReplayError(f"ply {ply}: {text}")
+    def ply_error(self, ply: int, text: str) -> EngineLogError:
+        return EngineLogError(f"ply {ply}: {text}")
 
-    def read(self) -> Replay:
+    def read(self) -> EngineLog:
         if not self.events:
-            raise ReplayError("events: empty; a replay opens with start and closes with end")
+            raise EngineLogError(
+                "events: empty; an engine log opens with start and closes with end"
+            )
         ended = False
         for i, event in enumerate(self.events):
             kind = self.shape(i, event)
@@ -119,17 +121,19 @@ class _Reader:
                     if i == 0
                     else f"events[{i}]: start may only open the log"
                 )
-                raise ReplayError(f"{where}, got {kind}")
+                raise EngineLogError(f"{where}, got {kind}")
             if kind == "start":
                 if event["round"] != -1:
-                    raise ReplayError(f"events[0] (start): round must be -1, got {event['round']}")
+                    raise EngineLogError(
+                        f"events[0] (start): round must be -1, got {event['round']}"
+                    )
                 continue
             getattr(self, "on_" + kind)(event)
             ended = kind == "end"
         if not ended:
-            raise self.ply_error(len(self.m.plies), "the replay has no end event")
+            raise self.ply_error(len(self.m.plies), "the engine log has no end event")
         self.check_results()
-        return Replay(
+        return EngineLog(
             self.state,
             self.names,
             self.policy_names,
@@ -143,11 +147,11 @@ class _Reader:
         check_type(f"events[{i}]", event, "object")
         for key in ("kind", "round"):
             if key not in event:
-                raise ReplayError(f"events[{i}]: missing key {key!r}")
+                raise EngineLogError(f"events[{i}]: missing key {key!r}")
         check_type(f"events[{i}].kind", event["kind"], "str")
         kind = event["kind"]
         if kind not in KINDS:
-            raise ReplayError(
+            raise EngineLogError(
                 f"events[{i}]: unknown kind {quoted(kind)}; known: {', '.join(KINDS)}"
             )
         check_type(f"events[{i}].round", event["round"], "int")
@@ -187,7 +191,7 @@ class _Reader:
         if self.pending_win is not None:
             raise self.ply_error(
                 self.pending_win,
-                f"the rules derive a win by seat {m.winner} ({m.ending}) that the replay does not record",
+                f"the rules derive a win by seat {m.winner} ({m.ending}) that the engine log does not record",
             )
         if m.ending is not None:
             raise self.ply_error(event["round"], f"{kind} after the game ended ({m.ending})")
@@ -285,7 +289,7 @@ class _Reader:
         if self.pending_win is not None:
             raise self.ply_error(
                 self.pending_win,
-                f"the rules derive a win by seat {m.winner} ({m.ending}) that the replay does not record",
+                f"the rules derive a win by seat {m.winner} ({m.ending}) that the engine log does not record",
             )
         reason, ending = event["reason"], event["ending"]
         p = len(m.plies)
@@ -298,13 +302,13 @@ class _Reader:
             if (reason, ending) != ("complete", m.ending):
                 raise self.ply_error(
                     end_round(m),
-                    f"the replay ends {said}, but the rules derive complete/{m.ending}",
+                    f"the engine log ends {said}, but the rules derive complete/{m.ending}",
                 )
         else:
             if (reason, ending) != ("deadline", DEADLINE_ENDING):
                 raise self.ply_error(
                     p,
-                    f"the replay ends {said}, but the rules derive no end: the game is "
+                    f"the engine log ends {said}, but the rules derive no end: the game is "
                     f"still running after {p} plies (only deadline/wall-clock may stop it there)",
                 )
             if m.sensed is not None:
@@ -343,15 +347,15 @@ class _Reader:
                 )
 
 
-def read_replay(replay: Any, obstype: str | None = None) -> Replay:
-    """Re-derive a replay through the rules: the state plus names, seed and extras."""
-    return _Reader(replay, obstype).read()
+def read_engine_log(log: Any, obstype: str | None = None) -> EngineLog:
+    """Re-derive an engine log through the rules: the state plus names, seed and extras."""
+    return _Reader(log, obstype).read()
 
 
-def from_replay(replay: Any, obstype: str | None = None) -> pyspiel.State:
-    """The finished state a `fogboards.replay.v1` object describes; ReplayError if the rules disagree.
+def from_engine_log(log: Any, obstype: str | None = None) -> pyspiel.State:
+    """The finished state a `fogboards.replay.v1` object describes; EngineLogError if the rules disagree.
 
     `obstype` chooses the observation rule of the rebuilt game (see
-    `game_for_config`); the replay itself does not record one.
+    `game_for_config`); the engine log itself does not record one.
     """
-    return read_replay(replay, obstype).state
+    return read_engine_log(log, obstype).state

@@ -1,4 +1,4 @@
-"""The replay page (docs/pages.md): its content per turn, its controls in a
+"""The review page (docs/pages.md): its content per turn, its controls in a
 real browser, hostile text kept as text, the text seats' review field, and
 the `review FILE --html OUT` command."""
 
@@ -135,7 +135,7 @@ def parsed(page: str) -> Tags:
 @pytest.mark.parametrize("preset", ["dark-hex-4", "liars-dice", "parley-tiny"])
 def test_the_page_fetches_nothing_and_parses(preset):
     review = random_review(preset, 2)
-    page = pages.replay_page(review)
+    page = pages.review_page(review)
     # The one URL is the SVG namespace, a name the script passes to
     # createElementNS, never fetched; nothing else names a place.
     assert set(re.findall(r"[a-zA-Z][\w+.-]*://[^\s\"'<>)]*", page)) <= {
@@ -152,7 +152,7 @@ def test_the_page_fetches_nothing_and_parses(preset):
 
 def test_hostile_text_cannot_end_the_data_script():
     review = hostile_review()
-    page = pages.replay_page(review)
+    page = pages.review_page(review)
     tags = parsed(page)
     assert [t for t, _ in tags.tags].count("script") == 2  # none injected
     assert "img" not in [t for t, _ in tags.tags]
@@ -165,7 +165,7 @@ def test_a_malformed_review_is_refused_naming_the_field():
     review = random_review("dark-hex-4", 1)
     review["plies"][2]["cell"] = "z9"
     with pytest.raises(ReviewError, match=r"plies\[2\]\.cell"):
-        pages.replay_page(review)
+        pages.review_page(review)
 
 
 def test_review_html_writes_the_page_and_refuses_as_review_does(tmp_path, capsys):
@@ -269,7 +269,9 @@ def test_the_seat_kinds_field_is_checked_in_one_line():
         assert "\n" not in str(refused.value)
 
 
-def test_play_save_names_the_person_and_the_opponent_and_both_replays_show_them(tmp_path, capsys):
+def test_play_save_names_the_person_and_the_opponent_and_both_the_truth_replay_and_the_page_show_them(
+    tmp_path, capsys
+):
     save = tmp_path / "game.json"
     out = io.StringIO()
 
@@ -282,13 +284,13 @@ def test_play_save_names_the_person_and_the_opponent_and_both_replays_show_them(
     assert cli.main(["review", str(save)]) == 0
     seats = ["X (seat 0): heuristic", "O (seat 1): human"]
     assert capsys.readouterr().out.splitlines()[1] == "seats: " + "; ".join(seats)
-    assert pages.replay.replay_data(review)["seats"] == seats
+    assert pages.review.page_data(review)["seats"] == seats
     # A review without the field shows no seats.
     bare = {k: v for k, v in review.items() if k != "seat_kinds"}
-    assert pages.replay.replay_data(bare)["seats"] == []
+    assert pages.review.page_data(bare)["seats"] == []
 
 
-def test_the_replay_page_shows_who_sat_in_each_seat(tmp_path, watched_page):
+def test_the_review_page_shows_who_sat_in_each_seat(tmp_path, watched_page):
     page = watched_page.page
     for kinds, shown in [
         (
@@ -300,8 +302,8 @@ def test_the_replay_page_shows_who_sat_in_each_seat(tmp_path, watched_page):
         review = random_review("phantom-ttt-3", 1)
         if kinds is not None:
             review["seat_kinds"] = kinds
-        path = tmp_path / "replay.html"
-        pages.write_replay(review, str(path))
+        path = tmp_path / "game.html"
+        pages.write_review_page(review, str(path))
         page.goto(path.as_uri())
         assert page.text_content("#seats") == shown
         assert page.is_visible("#seats") == bool(shown)
@@ -339,8 +341,8 @@ BROWSER_GAMES = [
 def test_every_turn_shows_its_move_and_every_seats_string(preset, seed, tmp_path, watched_page):
     review = random_review(preset, seed)
     expected = expected_turns(review)
-    path = tmp_path / "replay.html"
-    pages.write_replay(review, str(path))
+    path = tmp_path / "game.html"
+    pages.write_review_page(review, str(path))
     page = watched_page.page
     fetched = []
     page.on("request", lambda r: fetched.append(r.url))
@@ -363,8 +365,8 @@ def test_hash_keys_slider_and_buttons(tmp_path, watched_page):
     review = random_review("dark-hex-4", 1)
     expected = expected_turns(review)
     last = len(expected) - 1
-    path = tmp_path / "replay.html"
-    pages.write_replay(review, str(path))
+    path = tmp_path / "game.html"
+    pages.write_review_page(review, str(path))
     page = watched_page.page
 
     def at(t):
@@ -410,8 +412,8 @@ def test_hostile_text_is_shown_as_text_and_runs_nothing(tmp_path, watched_page):
     review = hostile_review()
     said = [i for i, e in enumerate(review["text_seats"]) if e is not None]
     review["text_seats"][said[0]]["fell_back"] = True  # (the first decision's reply failed)
-    path = tmp_path / "replay.html"
-    pages.write_replay(review, str(path))
+    path = tmp_path / "game.html"
+    pages.write_review_page(review, str(path))
     page = watched_page.page
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
@@ -430,15 +432,15 @@ def test_hostile_text_is_shown_as_text_and_runs_nothing(tmp_path, watched_page):
     assert dialogs == []
 
 
-def test_write_replay_refuses_an_unwritable_path_before_the_work(tmp_path, monkeypatch):
+def test_write_review_page_refuses_an_unwritable_path_before_the_work(tmp_path, monkeypatch):
     def never(review):
         raise AssertionError("the page was built for a path that cannot be written")
 
-    monkeypatch.setattr(pages.replay, "replay_page", never)
-    with pytest.raises(ValueError, match="replay page"):
-        pages.write_replay(random_review("phantom-ttt-3", 1), str(tmp_path))
-    with pytest.raises(ValueError, match="replay page"):
-        pages.write_replay(random_review("phantom-ttt-3", 1), str(tmp_path / "no" / "x.html"))
+    monkeypatch.setattr(pages.review, "review_page", never)
+    with pytest.raises(ValueError, match="review page"):
+        pages.write_review_page(random_review("phantom-ttt-3", 1), str(tmp_path))
+    with pytest.raises(ValueError, match="review page"):
+        pages.write_review_page(random_review("phantom-ttt-3", 1), str(tmp_path / "no" / "x.html"))
 
 
 # ---- the drawings (the page draws these shapes as they are) ---------------------------
@@ -523,7 +525,7 @@ def test_the_table_dice_and_dango_drawings_show_the_truth():
 
 
 def test_the_outcome_names_the_winners_the_rules_give():
-    data = pages.replay.replay_data(random_review("mind-bluff", 2))
+    data = pages.review.page_data(random_review("mind-bluff", 2))
     final = fogboard_games.load_review(random_review("mind-bluff", 2))
     label = final.get_game().ruleset.seat_label
     assert f"winner {label(final.review()['winner'])}" in data["outcome"]
@@ -533,7 +535,7 @@ def test_the_outcome_names_the_winners_the_rules_give():
     for seed in range(8):
         review = random_review("parley", seed)
         derived = fogboard_games.load_review(review).review()
-        outcome = pages.replay.replay_data(review)["outcome"]
+        outcome = pages.review.page_data(review)["outcome"]
         rounds = "; ".join(
             f"R{k}: " + " and ".join(f"C{c}" for c in won)
             for k, won in enumerate(derived["round_winners"], 1)

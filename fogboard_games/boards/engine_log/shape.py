@@ -1,8 +1,8 @@
 """The fogboards.replay.v1 format's names and the shape checks of its fields.
 
-Every check refuses with a `ReplayError` naming the field and what it
+Every check refuses with an `EngineLogError` naming the field and what it
 allows, on the guards reviews use (core/guards.py), so hostile JSON gets
-that refusal and nothing else (docs/boards_bots_and_replays.md).
+that refusal and nothing else (docs/boards_bots_and_engine_logs.md).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ DEADLINE_ENDING = "wall-clock"
 
 TOP_KEYS = ("protocol", "names", "policyNames", "config", "events", "results")
 CONFIG_KEYS = ("mode", "size", "abrupt", "sense", "first", "seed", "maxPlies", "sampled")
-# A rectangular dark hex board's ranks (docs/boards_bots_and_replays.md): written
+# A rectangular dark hex board's ranks (docs/boards_bots_and_engine_logs.md): written
 # only when they differ from `size`, its files, so square boards read as before.
 CONFIG_OPTIONAL = ("ranks",)
 EVENT_KEYS = {
@@ -58,8 +58,8 @@ ATTEMPT_EXTRAS = ("say", "notes", "guess", "scripted", "fellBack")
 DEFAULT_NAMES = ("seat 0", "seat 1")
 
 
-class ReplayError(ValueError):
-    """A replay that is malformed or that the rules do not reproduce."""
+class EngineLogError(ValueError):
+    """An engine log that is malformed or that the rules do not reproduce."""
 
 
 class Unreadable:
@@ -81,7 +81,7 @@ def show(v: Any) -> str:
 
 def is_text(v: Any) -> bool:
     """A str that is UTF-8 text: a lone surrogate (JSON's "\\ud800") is not,
-    and would make the written replay impossible to save as UTF-8."""
+    and would make the written engine log impossible to save as UTF-8."""
     if not isinstance(v, str):
         return False
     try:
@@ -111,7 +111,7 @@ def check_type(where: str, v: Any, kind: str) -> None:
         "number": is_number,
     }[kind](v)
     if not ok:
-        raise ReplayError(f"{where} must be {KIND_TEXT[kind]}, got {show(v)}")
+        raise EngineLogError(f"{where} must be {KIND_TEXT[kind]}, got {show(v)}")
 
 
 def check_keys(
@@ -119,20 +119,20 @@ def check_keys(
 ) -> None:
     for k in obj:
         if not isinstance(k, str):
-            raise ReplayError(f"{where}: key {show(k)} is not a string (JSON keys are strings)")
+            raise EngineLogError(f"{where}: key {show(k)} is not a string (JSON keys are strings)")
     for k in required:
         if k not in obj:
-            raise ReplayError(f"{where}: missing key {k!r}")
+            raise EngineLogError(f"{where}: missing key {k!r}")
     for k in obj:
         if k not in required and k not in optional:
             allowed = ", ".join(tuple(required) + tuple(optional)) or "none"
-            raise ReplayError(f"{where}: unknown key {quoted(k)} (allowed: {allowed})")
+            raise EngineLogError(f"{where}: unknown key {quoted(k)} (allowed: {allowed})")
 
 
 def pair_of(where: str, v: Any, kind: str) -> list:
     check_type(where, v, "list")
     if len(v) != 2:
-        raise ReplayError(f"{where} must hold 2 entries (one per seat), got {len(v)}")
+        raise EngineLogError(f"{where} must hold 2 entries (one per seat), got {len(v)}")
     for i, x in enumerate(v):
         check_type(f"{where}[{i}]", x, kind)
     return v
@@ -155,5 +155,5 @@ def cell_of(where: str, text: Any, geo: rules.Geometry) -> int:
         except ValueError:
             pass
         else:
-            raise ReplayError(f"{where}: {quoted(text)} must be written {name!r}, as on {board}")
-    raise ReplayError(f"{where}: {quoted(text)} is not a cell of {board}")
+            raise EngineLogError(f"{where}: {quoted(text)} must be written {name!r}, as on {board}")
+    raise EngineLogError(f"{where}: {quoted(text)} is not a cell of {board}")

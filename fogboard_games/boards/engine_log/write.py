@@ -1,8 +1,8 @@
-"""Writing a finished board game as a fogboards.replay.v1 object (`to_replay`).
+"""Writing a finished board game as a fogboards.replay.v1 object (`to_engine_log`).
 
 What rides beside the plies (names, seed, each attempt's say, notes and
 guess, the text seats' transcripts) is checked as the reader would check
-it, so a written replay always reads back (docs/boards_bots_and_replays.md).
+it, so a written engine log always reads back (docs/boards_bots_and_engine_logs.md).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fogboard_games.boards import rules
-from fogboard_games.boards.replay.config import config_of
-from fogboard_games.boards.replay.derive import (
+from fogboard_games.boards.engine_log.config import config_of
+from fogboard_games.boards.engine_log.derive import (
     derive_results,
     end_round,
     path_problem,
@@ -20,12 +20,12 @@ from fogboard_games.boards.replay.derive import (
     scores_of,
     win_path,
 )
-from fogboard_games.boards.replay.shape import (
+from fogboard_games.boards.engine_log.shape import (
     ATTEMPT_EXTRAS,
     DEFAULT_NAMES,
     PROTOCOL,
     WIN_ENDINGS,
-    ReplayError,
+    EngineLogError,
     cell_of,
     check_type,
     pair_of,
@@ -49,25 +49,25 @@ def _normalize_extras(
     elif isinstance(extras, Mapping):
         for k, v in extras.items():
             if not is_int64(k) or not 0 <= k < plies:
-                raise ReplayError(f"extras: key {show(k)} is not a ply index 0..{plies - 1}")
+                raise EngineLogError(f"extras: key {show(k)} is not a ply index 0..{plies - 1}")
             rows[k] = v
     elif isinstance(extras, (list, tuple)):
         if len(extras) != plies:
-            raise ReplayError(f"extras: {len(extras)} entries for {plies} plies")
+            raise EngineLogError(f"extras: {len(extras)} entries for {plies} plies")
         rows = list(extras)
     else:
-        raise ReplayError(
+        raise EngineLogError(
             f"extras must be a list (one entry per ply) or a dict by ply, got {show(extras)}"
         )
     out = []
     for p, row in enumerate(rows):
         row = {} if row is None else row
         if not isinstance(row, Mapping):
-            raise ReplayError(f"extras for ply {p} must be a dict, got {show(row)}")
+            raise EngineLogError(f"extras for ply {p} must be a dict, got {show(row)}")
         for k in row:
             if k not in ATTEMPT_EXTRAS:
                 key = quoted(k) if isinstance(k, str) else show(k)
-                raise ReplayError(
+                raise EngineLogError(
                     f"extras for ply {p}: unknown key {key} (allowed: {', '.join(ATTEMPT_EXTRAS)})"
                 )
         e = {"say": "", "notes": "", "guess": [], "scripted": False, "fellBack": False}
@@ -76,7 +76,7 @@ def _normalize_extras(
             if seat is not None:
                 for k in fields:
                     if k in row:
-                        raise ReplayError(
+                        raise EngineLogError(
                             f"extras for ply {p}: {k!r} comes from seat {seat}'s transcript; "
                             "leave it out of extras"
                         )
@@ -100,16 +100,16 @@ TRANSCRIPT_KEYS = ("move", "fell_back", "say", "notes")
 
 
 def _transcript_extras(m: rules.Match, transcripts: Any) -> list[tuple[dict, int | None]]:
-    """Per ply, the attempt fields the text seats' transcripts give (see to_replay)."""
+    """Per ply, the attempt fields the text seats' transcripts give (see to_engine_log)."""
     geo = m.setup
     if not isinstance(transcripts, Mapping):
-        raise ReplayError(
+        raise EngineLogError(
             f"transcripts must be a dict {{seat: bot.transcript}}, got {show(transcripts)}"
         )
     entries: dict[int, list] = {}
     for seat, transcript in transcripts.items():
         if not is_int64(seat) or seat not in (0, 1):
-            raise ReplayError(f"transcripts: key {show(seat)} is not a seat (0 or 1)")
+            raise EngineLogError(f"transcripts: key {show(seat)} is not a seat (0 or 1)")
         transcript = _as_list(transcript)
         check_type(f"transcripts[{seat}]", transcript, "list")
         entries[seat] = transcript
@@ -125,16 +125,18 @@ def _transcript_extras(m: rules.Match, transcripts: Any) -> list[tuple[dict, int
             i, transcript = used[seat], entries[seat]
             where = f"transcripts[{seat}][{i}]"
             if i >= len(transcript):
-                raise ReplayError(
+                raise EngineLogError(
                     f"transcripts[{seat}]: {len(transcript)} entries, but seat {seat} made more "
                     f"decisions in this game (ply {p})"
                 )
             entry = transcript[i]
             if not isinstance(entry, Mapping):
-                raise ReplayError(f"{where} must be a dict (a transcript entry), got {show(entry)}")
+                raise EngineLogError(
+                    f"{where} must be a dict (a transcript entry), got {show(entry)}"
+                )
             for key in TRANSCRIPT_KEYS:
                 if key not in entry:
-                    raise ReplayError(f"{where}: missing key {key!r}")
+                    raise EngineLogError(f"{where}: missing key {key!r}")
             check_type(f"{where}: move", entry["move"], "str")
             check_type(f"{where}: fell_back", entry["fell_back"], "bool")
             check_type(f"{where}: say", entry["say"], "str")
@@ -142,7 +144,7 @@ def _transcript_extras(m: rules.Match, transcripts: Any) -> list[tuple[dict, int
                 check_type(f"{where}: notes", entry["notes"], "str")
             played = geo.action_name(seat, action)
             if entry["move"] != played:
-                raise ReplayError(
+                raise EngineLogError(
                     f"{where} (ply {p}): the transcript's move is {quoted(entry['move'])}, "
                     f"but seat {seat} played {played!r}"
                 )
@@ -159,7 +161,7 @@ def _transcript_extras(m: rules.Match, transcripts: Any) -> list[tuple[dict, int
         out.append((fields, seat))
     for seat, transcript in entries.items():
         if used[seat] != len(transcript):
-            raise ReplayError(
+            raise EngineLogError(
                 f"transcripts[{seat}]: {len(transcript)} entries for seat {seat}'s "
                 f"{used[seat]} decisions in this game (pass the transcript of this game only)"
             )
@@ -180,11 +182,11 @@ def _written_path(m: rules.Match, given: Sequence[str] | None) -> list[str]:
     path = [cell_of(f"win_path[{i}]", c, geo) for i, c in enumerate(given)]
     problem = path_problem(m, m.winner, path)
     if problem:
-        raise ReplayError(f"win_path is not a winning {m.ending}: {problem}")
+        raise EngineLogError(f"win_path is not a winning {m.ending}: {problem}")
     return list(given)
 
 
-def to_replay(
+def to_engine_log(
     state,
     names: Sequence[str] | None = None,
     policy_names: Sequence[str] | None = None,
@@ -201,7 +203,7 @@ def to_replay(
     `sampled` the engine's config flag (the rules never read it). `extras`
     gives, per ply (a list, or a dict by ply index), what the seat said
     beside its attempt: `say`, `notes` (None leaves the key out, as
-    published replays do), `guess` (cell names), `scripted`, `fellBack`.
+    published logs do), `guess` (cell names), `scripted`, `fellBack`.
     `win_path` (cell names) is the path the win event records; None writes
     the engine's own (see `win_path`), any other must be a winning path.
     `transcripts` ({seat: bot.transcript}) gives the text seats
@@ -214,16 +216,16 @@ def to_replay(
     game, in order, and each entry's `move` must be what the seat played;
     `extras` may add a text seat's `guess` but not the fields its
     transcript gives.
-    The writer refuses (ReplayError) what its reader would refuse, so a
-    written replay always reads back.
+    The writer refuses (EngineLogError) what its reader would refuse, so a
+    written engine log always reads back.
     """
     m = getattr(state, "truth", None)
     if not isinstance(m, rules.Match):
-        raise ValueError(f"to_replay writes Fog-of-War board games, not {type(state).__name__}")
+        raise ValueError(f"to_engine_log writes Fog-of-War board games, not {type(state).__name__}")
     geo = m.setup
     if m.ending is None:
         raise ValueError(
-            "the game is still running; a replay records a finished game "
+            "the game is still running; an engine log records a finished game "
             "(stop it with stop_at_deadline(state) to record a deadline stop)"
         )
     names = _as_list(DEFAULT_NAMES if names is None else names)
@@ -238,7 +240,7 @@ def to_replay(
     if m.ending in WIN_ENDINGS:
         path = _written_path(m, win_path)
     elif win_path is not None:
-        raise ReplayError(f"win_path: the game ended {m.ending}, not in a win; pass None")
+        raise EngineLogError(f"win_path: the game ended {m.ending}, not in a win; pass None")
     events = _events(m, rows, path)
     return {
         "protocol": PROTOCOL,
@@ -256,7 +258,7 @@ def to_replay(
 
 
 def _events(m: rules.Match, rows: list[dict], path: list[str] | None) -> list[dict]:
-    """The replay's events: start, each ply's sense and attempt (with the
+    """The engine log's events: start, each ply's sense and attempt (with the
     seat's words from `rows`), the win along `path` when there is one, the end."""
     geo = m.setup
     events: list[dict] = [{"kind": "start", "round": -1}]

@@ -1,9 +1,9 @@
-"""A replay as JSON text: strict parsing, and the text of a written replay.
+"""An engine log as JSON text: strict parsing, and the text of a written engine log.
 
 Strict JSON only (UTF-8, no NaN or Infinity, no duplicate keys), with the
 nesting bounded before the parser recurses and any number literal Python
 cannot hold kept as a placeholder every field refuses by name
-(docs/boards_bots_and_replays.md).
+(docs/boards_bots_and_engine_logs.md).
 """
 
 from __future__ import annotations
@@ -14,21 +14,21 @@ from typing import Any
 
 import pyspiel
 
-from fogboard_games.boards.replay.read import from_replay
-from fogboard_games.boards.replay.shape import ReplayError, Unreadable
-from fogboard_games.boards.replay.write import to_replay
+from fogboard_games.boards.engine_log.read import from_engine_log
+from fogboard_games.boards.engine_log.shape import EngineLogError, Unreadable
+from fogboard_games.boards.engine_log.write import to_engine_log
 from fogboard_games.core.guards import JSONTextError, parse_json
 
 
 def _no_constant(name: str):
-    raise ReplayError(f"{name} is not JSON (replays are strict JSON)")
+    raise EngineLogError(f"{name} is not JSON (engine logs are strict JSON)")
 
 
 def _int_literal(text: str) -> Any:
     # Python refuses to read an int of more than 4,300 digits (a plain
-    # ValueError); no replay int has more than 20.
+    # ValueError); no engine log int has more than 20.
     if len(text) > 40:
-        return Unreadable(text, f"an int of {len(text)} characters; replays hold 64-bit ints")
+        return Unreadable(text, f"an int of {len(text)} characters; engine logs hold 64-bit ints")
     return int(text)
 
 
@@ -52,26 +52,26 @@ def parse(text: str | bytes) -> Any:
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as e:
-            raise ReplayError(f"replay bytes are not UTF-8: {e}") from None
+            raise EngineLogError(f"engine log bytes are not UTF-8: {e}") from None
     if not isinstance(text, str):
-        raise ReplayError(f"replay text must be str or bytes, got {type(text).__name__}")
+        raise EngineLogError(f"engine log text must be str or bytes, got {type(text).__name__}")
     try:
         return parse_json(
             text,
-            "a replay",
+            "an engine log",
             parse_constant=_no_constant,
             parse_int=_int_literal,
             parse_float=_float_literal,
         )
     except JSONTextError as e:
-        raise ReplayError(f"replay text: {e}") from None
+        raise EngineLogError(f"engine log text: {e}") from None
 
 
 def dumps(state, **writer_args) -> str:
-    """JSON text of `to_replay(state, **writer_args)` (UTF-8 safe, strict)."""
-    return json.dumps(to_replay(state, **writer_args), ensure_ascii=False, allow_nan=False)
+    """JSON text of `to_engine_log(state, **writer_args)` (UTF-8 safe, strict)."""
+    return json.dumps(to_engine_log(state, **writer_args), ensure_ascii=False, allow_nan=False)
 
 
 def loads(text: str | bytes, obstype: str | None = None) -> pyspiel.State:
-    """The finished state of a replay's JSON text; ReplayError if malformed or not derived."""
-    return from_replay(parse(text), obstype)
+    """The finished state of an engine log's JSON text; EngineLogError if malformed or not derived."""
+    return from_engine_log(parse(text), obstype)

@@ -1,4 +1,4 @@
-"""`fogboards.replay.v1` import/export (docs/boards_bots_and_replays.md)."""
+"""The original engine's logs, `fogboards.replay.v1`: import/export (docs/boards_bots_and_engine_logs.md)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import pyspiel
 import pytest
 
 import fogboard_games
-from fogboard_games.boards import replay as R
+from fogboard_games.boards import engine_log as R
 from fogboard_games.boards.bots import make_bot
-from fogboard_games.boards.replay import ReplayError
+from fogboard_games.boards.engine_log import EngineLogError
 
 # As the original engine emits it (its own test's "complete/line" game): X
-# plays a3 b3 c3, O plays a1 b1. Published replays carry no `notes`.
+# plays a3 b3 c3, O plays a1 b1. Published engine logs carry no `notes`.
 TTT_LINE = r"""
 {"protocol": "fogboards.replay.v1",
  "names": ["Sprocket", "Gizmo"],
@@ -118,22 +118,22 @@ def random_game(game, seed, stop_chance=0.0):
 def finished(preset="dark-hex-4", seed=3):
     game = fogboard_games.load(preset)
     state, _ = random_game(game, seed)
-    return R.to_replay(state, names=["A", "B"], policy_names=["pa", "pb"], seed=seed)
+    return R.to_engine_log(state, names=["A", "B"], policy_names=["pa", "pb"], seed=seed)
 
 
-def refused(replay, *fragments):
-    with pytest.raises(ReplayError) as info:
-        R.from_replay(replay)
+def refused(log, *fragments):
+    with pytest.raises(EngineLogError) as info:
+        R.from_engine_log(log)
     for f in fragments:
         assert f in str(info.value), f"{f!r} not in: {info.value}"
     return str(info.value)
 
 
-def events_of(replay, kind):
-    return [e for e in replay["events"] if e["kind"] == kind]
+def events_of(log, kind):
+    return [e for e in log["events"] if e["kind"] == kind]
 
 
-# ---- hand-written replays, as the original engine writes them ----------------
+# ---- hand-written engine logs, as the original engine writes them ------------
 
 
 def test_hand_written_tic_tac_toe_line_loads():
@@ -148,27 +148,27 @@ def test_hand_written_tic_tac_toe_line_loads():
         "c3",
     ]
     # Writing it again gives the same object, notes still absent.
-    loaded = R.read_replay(json.loads(TTT_LINE))
-    assert R.to_replay(loaded.state, **loaded.writer_args()) == json.loads(TTT_LINE)
+    loaded = R.read_engine_log(json.loads(TTT_LINE))
+    assert R.to_engine_log(loaded.state, **loaded.writer_args()) == json.loads(TTT_LINE)
 
 
 def test_hand_written_recon_deadline_loads_and_rewrites():
-    loaded = R.read_replay(R.parse(RECON_DEADLINE))
+    loaded = R.read_engine_log(R.parse(RECON_DEADLINE))
     state = loaded.state
     assert state.get_game().get_type().short_name == "fogboard_recon_hex"
     assert state.truth.ending == "wall-clock" and state.returns() == [0.0, 0.0]
     assert loaded.seed == 118829 and loaded.names == ["Sprocket", "Gizmo"]
     assert loaded.extras[0]["notes"] == "route a3-e3" and loaded.extras[1]["notes"] is None
-    assert R.to_replay(state, **loaded.writer_args()) == json.loads(RECON_DEADLINE)
+    assert R.to_engine_log(state, **loaded.writer_args()) == json.loads(RECON_DEADLINE)
     assert R.loads(RECON_DEADLINE.encode("utf-8")).returns() == [0.0, 0.0]
 
 
 def test_config_sampled_survives_the_round_trip():
     r = json.loads(TTT_LINE)
     r["config"]["sampled"] = False
-    loaded = R.read_replay(r)
+    loaded = R.read_engine_log(r)
     assert loaded.sampled is False
-    assert R.to_replay(loaded.state, **loaded.writer_args()) == r
+    assert R.to_engine_log(loaded.state, **loaded.writer_args()) == r
     assert json.loads(R.dumps(loaded.state, sampled=False))["config"]["sampled"] is False
 
 
@@ -184,7 +184,7 @@ def test_derived_floats_are_compared_exactly_and_ints_as_ints():
     refused(r, "results.outcome says [true, 0.5]")
 
 
-def test_hand_written_replays_refuse_a_tampered_field():
+def test_hand_written_engine_logs_refuse_a_tampered_field():
     bad = json.loads(RECON_DEADLINE)
     bad["events"][4]["cell"] = "c3"  # O proved c3 by its sense: not a legal attempt
     refused(bad, "ply 1", "c3 is not a legal attempt for seat 1", "proven")
@@ -221,7 +221,7 @@ def test_random_games_round_trip_through_json(short_name, params):
         extras = random_extras(rng, len(state.truth.plies), game.setup)
         text = R.dumps(state, names=["X", "O"], policy_names=["px", "po"], seed=seed, extras=extras)
         text.encode("utf-8")  # strict UTF-8
-        loaded = R.read_replay(R.parse(text), obstype=params.get("obstype"))
+        loaded = R.read_engine_log(R.parse(text), obstype=params.get("obstype"))
         back = loaded.state
         assert back.truth.plies == state.truth.plies
         assert back.truth.ending == state.truth.ending
@@ -243,24 +243,22 @@ def test_bot_games_of_every_preset_round_trip(preset):
         state = game.new_initial_state()
         pyspiel.evaluate_bots(state, players, seed)
         extras = [{"scripted": True, "notes": None}] * len(state.truth.plies)
-        replay = R.to_replay(state, policy_names=["probe", "sweep"], seed=seed, extras=extras)
-        assert replay["config"]["maxPlies"] == {"phantom-ttt-3": 18, "dark-hex-4": 32}.get(
-            preset, 50
-        )
-        assert R.from_replay(json.loads(json.dumps(replay))).truth.plies == state.truth.plies
+        log = R.to_engine_log(state, policy_names=["probe", "sweep"], seed=seed, extras=extras)
+        assert log["config"]["maxPlies"] == {"phantom-ttt-3": 18, "dark-hex-4": 32}.get(preset, 50)
+        assert R.from_engine_log(json.loads(json.dumps(log))).truth.plies == state.truth.plies
 
 
 def test_every_event_and_result_field_is_written():
     game = fogboard_games.load("recon-hex-5")
     state, _ = random_game(game, 5)
-    replay = R.to_replay(state)
-    assert list(replay) == ["protocol", "names", "policyNames", "config", "events", "results"]
-    assert list(replay["config"]) == list(R.CONFIG_KEYS)
-    assert list(replay["results"]) == list(R.RESULT_KEYS)
-    kinds = [e["kind"] for e in replay["events"]]
+    log = R.to_engine_log(state)
+    assert list(log) == ["protocol", "names", "policyNames", "config", "events", "results"]
+    assert list(log["config"]) == list(R.CONFIG_KEYS)
+    assert list(log["results"]) == list(R.RESULT_KEYS)
+    kinds = [e["kind"] for e in log["events"]]
     assert kinds[0] == "start" and kinds[-2:] == ["win", "end"]
     assert kinds.count("sense") == kinds.count("attempt") == len(state.truth.plies)
-    attempt = events_of(replay, "attempt")[0]
+    attempt = events_of(log, "attempt")[0]
     assert list(attempt) == [
         "kind",
         "round",
@@ -279,25 +277,25 @@ def test_ply_cap_end_round_counts_the_plies():
     # The original engine's own ply-cap fixture: 5x5, maxPlies 4.
     game = pyspiel.load_game("fogboard_dark_hex", {"board_size": 5, "abrupt": True, "max_plies": 4})
     state = moves(game.new_initial_state(), ["a1", "b1", "a2", "b2"])
-    replay = R.to_replay(state)
-    end = replay["events"][-1]
+    log = R.to_engine_log(state)
+    end = log["events"][-1]
     assert (end["round"], end["reason"], end["ending"]) == (4, "complete", "ply-cap")
-    assert R.from_replay(replay).truth.ending == "ply-cap"
+    assert R.from_engine_log(log).truth.ending == "ply-cap"
 
 
 def test_board_full_is_a_draw_at_the_last_ply():
     game = fogboard_games.load("phantom-ttt-3")
     state = moves(game.new_initial_state(), ["a3", "b3", "c3", "b2", "a2", "c2", "b1", "a1", "c1"])
-    replay = R.to_replay(state)
-    assert replay["events"][-1] == {
+    log = R.to_engine_log(state)
+    assert log["events"][-1] == {
         "kind": "end",
         "round": 8,
         "reason": "complete",
         "ending": "board-full",
         "scores": [0.0, 0.0],
     }
-    assert not events_of(replay, "win")
-    assert R.from_replay(replay).returns() == [0.0, 0.0]
+    assert not events_of(log, "win")
+    assert R.from_engine_log(log).returns() == [0.0, 0.0]
 
 
 def test_hex_win_path_is_the_engines_shortest_chain():
@@ -306,7 +304,7 @@ def test_hex_win_path_is_the_engines_shortest_chain():
     state = moves(
         game.new_initial_state(), ["a1", "a4", "b3", "b4", "a2", "c4", "b2", "d3", "c2", "d1", "d2"]
     )
-    win = events_of(R.to_replay(state), "win")[0]
+    win = events_of(R.to_engine_log(state), "win")[0]
     assert win == {
         "kind": "win",
         "round": 10,
@@ -325,16 +323,16 @@ def test_deadline_stop_is_scored_by_true_distance_and_reads_back():
     R.stop_at_deadline(state)
     # X needs d1 (1 cell); O, walled off rank 1 but for d1, needs b2 c2 d1 (3).
     assert state.is_terminal() and state.returns() == [1.0, -1.0]
-    replay = R.to_replay(state)
-    assert replay["events"][-1] == {
+    log = R.to_engine_log(state)
+    assert log["events"][-1] == {
         "kind": "end",
         "round": 5,
         "reason": "deadline",
         "ending": "wall-clock",
         "scores": [1.0, -1.0],
     }
-    assert replay["results"]["distToWin"] == [1, 3] and replay["results"]["reason"] == "deadline"
-    back = R.from_replay(json.loads(json.dumps(replay)))
+    assert log["results"]["distToWin"] == [1, 3] and log["results"]["reason"] == "deadline"
+    back = R.from_engine_log(json.loads(json.dumps(log)))
     assert back.truth.plies == state.truth.plies and back.truth.ending == "wall-clock"
     assert back.returns() == [1.0, -1.0]
 
@@ -344,10 +342,10 @@ def test_deadline_stop_of_a_fresh_game_leaves_the_game_untouched():
     state = R.stop_at_deadline(game.new_initial_state())
     assert state.is_terminal() and state.returns() == [0.0, 0.0]
     assert not game.new_initial_state().is_terminal()
-    replay = R.to_replay(state)
-    assert [e["kind"] for e in replay["events"]] == ["start", "end"]
-    assert replay["events"][-1]["round"] == 0
-    assert R.from_replay(replay).is_terminal()
+    log = R.to_engine_log(state)
+    assert [e["kind"] for e in log["events"]] == ["start", "end"]
+    assert log["events"][-1]["round"] == 0
+    assert R.from_engine_log(log).is_terminal()
 
 
 @pytest.mark.parametrize("stopped_first", [True, False])
@@ -377,21 +375,21 @@ def test_deadline_stop_refuses_mid_ply_and_finished_games():
 def test_recorded_deadline_scores_must_match_the_distance():
     game = fogboard_games.load("dark-hex-4")
     state = R.stop_at_deadline(moves(game.new_initial_state(), ["a1", "a4", "b1", "a3", "c1"]))
-    replay = R.to_replay(state)
-    replay["events"][-1]["scores"] = [-1.0, 1.0]
-    refused(replay, "ply 5", "end scores [-1.0, 1.0]", "rules score [1.0, -1.0]")
-    replay = R.to_replay(state)
-    replay["events"][-1]["scores"] = [0.0, 0.0]
-    refused(replay, "ply 5", "end scores")
+    log = R.to_engine_log(state)
+    log["events"][-1]["scores"] = [-1.0, 1.0]
+    refused(log, "ply 5", "end scores [-1.0, 1.0]", "rules score [1.0, -1.0]")
+    log = R.to_engine_log(state)
+    log["events"][-1]["scores"] = [0.0, 0.0]
+    refused(log, "ply 5", "end scores")
 
 
-def test_to_replay_refuses_a_running_game_and_other_games():
+def test_to_engine_log_refuses_a_running_game_and_other_games():
     game = fogboard_games.load("dark-hex-4")
     with pytest.raises(ValueError, match="still running"):
-        R.to_replay(moves(game.new_initial_state(), ["a1"]))
+        R.to_engine_log(moves(game.new_initial_state(), ["a1"]))
     kuhn = pyspiel.load_game("kuhn_poker").new_initial_state()
     with pytest.raises(ValueError, match="Fog-of-War board games"):
-        R.to_replay(kuhn)
+        R.to_engine_log(kuhn)
     with pytest.raises(ValueError, match="Fog-of-War board games"):
         R.stop_at_deadline(kuhn)
 
@@ -400,61 +398,59 @@ def test_to_replay_refuses_a_running_game_and_other_games():
 
 
 def test_flipped_attempt_result_is_refused_at_its_ply():
-    replay = finished()
-    attempts = events_of(replay, "attempt")
+    log = finished()
+    attempts = events_of(log, "attempt")
     target = next(e for e in attempts if e["result"] == "placed" and e["round"] > 2)
     target["result"] = "occupied"
-    refused(replay, f"ply {target['round']}:", "recorded 'occupied'", "rules derive 'placed'")
+    refused(log, f"ply {target['round']}:", "recorded 'occupied'", "rules derive 'placed'")
 
 
 def test_occupied_flipped_to_placed_is_refused():
     game = fogboard_games.load("dark-hex-5")
     state = moves(game.new_initial_state(), ["c3", "c3", "a1", "e5"])
-    replay = R.to_replay(R.stop_at_deadline(state))
-    replay["events"][2]["result"] = "placed"
-    refused(replay, "ply 1:", "recorded 'placed'", "rules derive 'occupied'")
+    log = R.to_engine_log(R.stop_at_deadline(state))
+    log["events"][2]["result"] = "placed"
+    refused(log, "ply 1:", "recorded 'placed'", "rules derive 'occupied'")
 
 
 def test_illegal_cells_are_refused_at_their_ply():
-    replay = finished()
-    attempts = events_of(replay, "attempt")
+    log = finished()
+    attempts = events_of(log, "attempt")
     own = next(e for e in attempts if e["result"] == "placed")
     later = next(e for e in attempts if e["seat"] == own["seat"] and e["round"] > own["round"])
     later["cell"] = own["cell"]
     refused(
-        copy.deepcopy(replay),
+        copy.deepcopy(log),
         f"ply {later['round']}:",
         f"{own['cell']} is not a legal attempt",
         "own stone",
     )
     later["cell"] = "z9"
-    refused(copy.deepcopy(replay), f"ply {later['round']}", "'z9' is not a cell of a 4x4 board")
+    refused(copy.deepcopy(log), f"ply {later['round']}", "'z9' is not a cell of a 4x4 board")
     later["cell"] = "e1"
-    refused(copy.deepcopy(replay), f"ply {later['round']}", "'e1' is not a cell")
+    refused(copy.deepcopy(log), f"ply {later['round']}", "'e1' is not a cell")
 
 
 def test_a_cell_swapped_for_another_legal_cell_is_caught_downstream():
-    replay = finished(seed=8)
-    first = events_of(replay, "attempt")[0]
+    log = finished(seed=8)
+    first = events_of(log, "attempt")[0]
     first["cell"] = "d4" if first["cell"] != "d4" else "a4"
-    with pytest.raises(ReplayError, match=r"^ply \d+"):
-        R.from_replay(replay)
+    with pytest.raises(EngineLogError, match=r"^ply \d+"):
+        R.from_engine_log(log)
 
 
 def test_attempt_by_the_wrong_seat_is_refused():
-    replay = finished()
-    e = events_of(replay, "attempt")[3]
+    log = finished()
+    e = events_of(log, "attempt")[3]
     e["seat"] = 1 - e["seat"]
-    refused(
-        replay, f"ply {e['round']}:", f"attempt by seat {e['seat']}", "rules give the ply to seat"
-    )
+    refused(log, f"ply {e['round']}:", f"attempt by seat {e['seat']}", "rules give the ply to seat")
 
 
 def test_round_numbers_are_checked():
-    replay = finished()
-    e = events_of(replay, "attempt")[2]
+    log = finished()
+    e = events_of(log, "attempt")[2]
     e["round"] = 7
-    refused(replay, "ply 2:", "attempt has round 7")
+    refused(log, "ply 2:", "attempt has round 7")
 
 
 def test_win_tampering_is_refused_at_the_winning_ply():
@@ -503,23 +499,23 @@ def test_any_connecting_path_of_the_winner_is_accepted():
     state = moves(
         game.new_initial_state(), ["a1", "a4", "b3", "b4", "a2", "c4", "b2", "d3", "c2", "d1", "d2"]
     )
-    replay = R.to_replay(state)
-    events_of(replay, "win")[0]["path"] = ["d2", "c2", "b2", "a2"]  # far edge first
-    assert R.from_replay(replay).truth.winner == 0
-    events_of(replay, "win")[0]["path"] = ["a1", "a2", "b2", "c2", "d2"]  # longer, still a chain
-    loaded = R.read_replay(replay)
+    log = R.to_engine_log(state)
+    events_of(log, "win")[0]["path"] = ["d2", "c2", "b2", "a2"]  # far edge first
+    assert R.from_engine_log(log).truth.winner == 0
+    events_of(log, "win")[0]["path"] = ["a1", "a2", "b2", "c2", "d2"]  # longer, still a chain
+    loaded = R.read_engine_log(log)
     assert loaded.state.truth.winner == 0
-    # Written again, the replay keeps the recorded path, not the shortest one.
+    # Written again, the engine log keeps the recorded path, not the shortest one.
     assert loaded.win_path == ["a1", "a2", "b2", "c2", "d2"]
-    assert R.to_replay(loaded.state, **loaded.writer_args()) == replay
-    with pytest.raises(ReplayError, match="win_path is not a winning connection"):
-        R.to_replay(loaded.state, win_path=["a1", "a2"])
+    assert R.to_engine_log(loaded.state, **loaded.writer_args()) == log
+    with pytest.raises(EngineLogError, match="win_path is not a winning connection"):
+        R.to_engine_log(loaded.state, win_path=["a1", "a2"])
 
 
 def test_tic_tac_toe_win_path_must_be_the_line():
     bad = json.loads(TTT_LINE)
     bad["events"][6]["path"] = ["c3", "a3", "b3"]  # same line, any order
-    R.from_replay(bad)
+    R.from_engine_log(bad)
     bad["events"][6]["path"] = ["a3", "b3", "a1"]
     refused(bad, "ply 4:", "a1 is not a stone of seat 0")
     bad["events"][6]["path"] = ["a3", "b3"]
@@ -527,13 +523,13 @@ def test_tic_tac_toe_win_path_must_be_the_line():
 
 
 def test_win_the_rules_do_not_derive_is_refused():
-    replay = R.to_replay(
+    log = R.to_engine_log(
         R.stop_at_deadline(moves(fogboard_games.load("dark-hex-4").new_initial_state(), ["a1"]))
     )
-    replay["events"].insert(
+    log["events"].insert(
         2, {"kind": "win", "round": 0, "seat": 0, "how": "connection", "path": ["a1"]}
     )
-    refused(replay, "ply 0:", "a win was recorded that the rules do not derive")
+    refused(log, "ply 0:", "a win was recorded that the rules do not derive")
 
 
 def test_endings_the_rules_do_not_derive_are_refused():
@@ -551,7 +547,7 @@ def test_endings_the_rules_do_not_derive_are_refused():
         )
     # A running game may only be stopped by the deadline.
     state = moves(fogboard_games.load("dark-hex-4").new_initial_state(), ["a1", "b2"])
-    r = R.to_replay(R.stop_at_deadline(state))
+    r = R.to_engine_log(R.stop_at_deadline(state))
     r["events"][-1].update(reason="complete", ending="ply-cap")
     refused(r, "ply 2:", "rules derive no end", "still running after 2 plies")
     r["events"][-1].update(reason="deadline", ending="connection")
@@ -570,7 +566,7 @@ def test_end_scores_round_and_placement_are_checked():
     refused(r, "the end has round")
     r = copy.deepcopy(base)
     r["events"].pop()
-    refused(r, "the replay has no end event")
+    refused(r, "the engine log has no end event")
     r = copy.deepcopy(base)
     r["events"].append({"kind": "start", "round": -1})
     refused(r, "comes after the end event")
@@ -584,7 +580,7 @@ def test_integer_scores_are_accepted_but_booleans_are_not():
     r = finished()
     r["events"][-1]["scores"] = [int(x) for x in r["events"][-1]["scores"]]
     r["results"]["scores"] = [int(x) for x in r["results"]["scores"]]
-    R.from_replay(r)
+    R.from_engine_log(r)
     r["events"][-1]["scores"] = [True, False]
     refused(r, "scores[0] must be a number")
 
@@ -594,8 +590,8 @@ def test_every_results_field_is_checked(field):
     game = fogboard_games.load("recon-hex-5")
     state, rng = random_game(game, 11)
     extras = random_extras(rng, len(state.truth.plies), game.setup)
-    replay = R.to_replay(state, policy_names=["p", "q"], extras=extras)
-    value = replay["results"][field]
+    log = R.to_engine_log(state, policy_names=["p", "q"], extras=extras)
+    value = log["results"][field]
     if isinstance(value, list):
         tampered = list(reversed(value)) if value[0] != value[1] else [value[0], value[1] + 1]
         if isinstance(value[0], str):
@@ -606,15 +602,15 @@ def test_every_results_field_is_checked(field):
         tampered = value + 1
     else:
         tampered = value + "x"
-    replay["results"][field] = tampered
-    end_round = replay["events"][-1]["round"]
-    refused(replay, f"ply {end_round}:", f"results.{field} says")
+    log["results"][field] = tampered
+    end_round = log["events"][-1]["round"]
+    refused(log, f"ply {end_round}:", f"results.{field} says")
 
 
 def test_results_fields_are_optional_but_unknown_ones_refused():
     r = finished()
     r["results"] = {"scores": r["results"]["scores"]}
-    R.from_replay(r)
+    R.from_engine_log(r)
     r["results"]["elo"] = 1200
     refused(r, "unknown key 'elo'")
 
@@ -671,7 +667,7 @@ def shape_cases():
         f(r)
         return r
 
-    yield "not an object", [1, 2], "replay must be an object"
+    yield "not an object", [1, 2], "engine log must be an object"
     yield "missing key", mutate(lambda r: r.pop("results")), "missing key 'results'"
     yield "unknown key", mutate(lambda r: r.update(states=[])), "unknown key 'states'"
     yield "protocol", mutate(lambda r: r.update(protocol="fogboards.replay.v2")), "unknown protocol"
@@ -758,10 +754,10 @@ def shape_cases():
 
 
 @pytest.mark.parametrize(
-    "label,replay,message", list(shape_cases()), ids=[c[0] for c in shape_cases()]
+    "label,log,message", list(shape_cases()), ids=[c[0] for c in shape_cases()]
 )
-def test_malformed_shapes_are_refused(label, replay, message):
-    refused(replay, message)
+def test_malformed_shapes_are_refused(label, log, message):
+    refused(log, message)
 
 
 def test_malformed_json_text_is_refused():
@@ -775,12 +771,12 @@ def test_malformed_json_text_is_refused():
         (TTT_LINE.replace('"seed": 0', '"seed": ' + "7" * 5000), "config.seed must be an int"),
         (TTT_LINE.replace('"seed": 0', '"seed": 1e400'), "config.seed must be an int"),
     ]:
-        with pytest.raises(ReplayError, match=message):
+        with pytest.raises(EngineLogError, match=message):
             R.loads(text)
 
 
-def test_replay_errors_are_value_errors():
-    assert issubclass(ReplayError, ValueError)
+def test_engine_log_errors_are_value_errors():
+    assert issubclass(EngineLogError, ValueError)
 
 
 def test_writer_checks_its_arguments():
@@ -788,64 +784,64 @@ def test_writer_checks_its_arguments():
     state, _ = random_game(game, 2)
     n = len(state.truth.plies)
     with pytest.raises(ValueError, match="extras: 1 entries"):
-        R.to_replay(state, extras=[{}])
+        R.to_engine_log(state, extras=[{}])
     with pytest.raises(ValueError, match="unknown key 'mood'"):
-        R.to_replay(state, extras={0: {"mood": "calm"}})
+        R.to_engine_log(state, extras={0: {"mood": "calm"}})
     with pytest.raises(ValueError, match="not a cell"):
-        R.to_replay(state, extras={n - 1: {"guess": ["z1"]}})
+        R.to_engine_log(state, extras={n - 1: {"guess": ["z1"]}})
     with pytest.raises(ValueError, match="names must hold 2 entries"):
-        R.to_replay(state, names=["only"])
+        R.to_engine_log(state, names=["only"])
     with pytest.raises(ValueError, match="seed must be an int"):
-        R.to_replay(state, seed="7")
-    with pytest.raises(ReplayError, match="seed must be an int"):
-        R.to_replay(state, seed=2**64)  # the reader would refuse it
-    with pytest.raises(ReplayError, match="sampled must be a bool"):
-        R.to_replay(state, sampled=None)
-    with pytest.raises(ReplayError, match="must be written 'a1'"):
-        R.to_replay(state, extras={0: {"guess": ["A1"]}})
+        R.to_engine_log(state, seed="7")
+    with pytest.raises(EngineLogError, match="seed must be an int"):
+        R.to_engine_log(state, seed=2**64)  # the reader would refuse it
+    with pytest.raises(EngineLogError, match="sampled must be a bool"):
+        R.to_engine_log(state, sampled=None)
+    with pytest.raises(EngineLogError, match="must be written 'a1'"):
+        R.to_engine_log(state, extras={0: {"guess": ["A1"]}})
 
 
-# ---- rectangular boards (docs/boards_bots_and_replays.md: config.ranks) -----------
+# ---- rectangular boards (docs/boards_bots_and_engine_logs.md: config.ranks) -----------
 
 
-def _rect_replay():
+def _rect_log():
     game = fogboard_games.load("dark-hex-rect-3x4")
     state, _ = random_game(game, 2)
-    return R.to_replay(state)
+    return R.to_engine_log(state)
 
 
 def test_a_rectangular_board_writes_its_ranks_and_reads_back():
-    replay = _rect_replay()
-    assert replay["config"]["size"] == 3 and replay["config"]["ranks"] == 4
-    assert replay["results"]["ranks"] == 4
-    back = R.from_replay(json.loads(json.dumps(replay)))
+    log = _rect_log()
+    assert log["config"]["size"] == 3 and log["config"]["ranks"] == 4
+    assert log["results"]["ranks"] == 4
+    back = R.from_engine_log(json.loads(json.dumps(log)))
     assert back.get_game().get_parameters()["num_cols"] == 4
     assert back.get_game().get_parameters()["num_rows"] == 3
 
 
 def test_bad_ranks_are_refused_by_name():
-    replay = _rect_replay()
+    log = _rect_log()
     for value, fragment in [
         (3, "ranks other than size"),  # a square board writes no ranks
         (True, "config.ranks"),
         (12, "config.ranks"),
     ]:
-        bad = copy.deepcopy(replay)
+        bad = copy.deepcopy(log)
         bad["config"]["ranks"] = value
         refused(bad, fragment)
-    bad = copy.deepcopy(replay)
+    bad = copy.deepcopy(log)
     bad["results"]["ranks"] = 5
     refused(bad, "results.ranks")
-    square = R.to_replay(random_game(fogboard_games.load("dark-hex-4"), 1)[0])
+    square = R.to_engine_log(random_game(fogboard_games.load("dark-hex-4"), 1)[0])
     square["results"]["ranks"] = 4
     refused(square, "results.ranks", "only for a rectangular board")
-    ttt = R.to_replay(random_game(fogboard_games.load("phantom-ttt-3"), 1)[0])
+    ttt = R.to_engine_log(random_game(fogboard_games.load("phantom-ttt-3"), 1)[0])
     ttt["config"]["ranks"] = 4
     refused(ttt, "config.ranks", "phantom-ttt")
 
 
 def test_a_cell_off_a_rectangular_board_names_the_board():
-    replay = _rect_replay()
-    attempt = events_of(replay, "attempt")[0]
+    log = _rect_log()
+    attempt = events_of(log, "attempt")[0]
     attempt["cell"] = "d1"  # three files: a..c
-    refused(replay, "'d1' is not a cell of a 3x4 board (a1..c4)")
+    refused(log, "'d1' is not a cell of a 3x4 board (a1..c4)")

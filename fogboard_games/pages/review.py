@@ -1,4 +1,7 @@
-"""The replay page of a finished game: one self-contained HTML file (docs/pages.md).
+"""The review page of a finished game: one self-contained HTML file (docs/pages.md).
+
+Named as pages/league.py is for the league page; the review format itself
+is core/review.py, the `review` command that writes this page saved_review.py.
 
 The review is rebuilt through the rules (`load_review`, which refuses a
 malformed one), then its actions are replayed through the pyspiel game it
@@ -58,7 +61,7 @@ def _delta(before: str, now: str) -> list:
     return [kept, now[kept:]]
 
 
-def replay_data(review: dict) -> dict:
+def page_data(review: dict) -> dict:
     """Everything the page shows, turn by turn (ReviewError for a malformed review)."""
     final = load_review(review)
     game = final.get_game()
@@ -139,24 +142,24 @@ def script_json(value) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def replay_page(review: dict) -> str:
-    """The replay page of `review`, as HTML text (ReviewError if the review is malformed)."""
-    data = replay_data(review)
+def review_page(review: dict) -> str:
+    """The review page of `review`, as HTML text (ReviewError if the review is malformed)."""
+    data = page_data(review)
     return assets.PAGE.format(
-        title=html.escape(f"replay: {data['title']}"),
+        title=html.escape(f"review: {data['title']}"),
         css=assets.CSS,
         data=script_json(data),
         js=assets.JS,
     )
 
 
-def write_replay(review: dict, path: str) -> None:
-    """Write `review`'s replay page to `path`, whole or not at all; a path
+def write_review_page(review: dict, path: str) -> None:
+    """Write the review page of `review` to `path`, whole or not at all; a path
     that cannot be written is refused (ValueError) before the work."""
-    files.check_writable(path, "replay page")
-    files.write_atomically(path, replay_page(review))
+    files.check_writable(path, "review page")
+    files.write_atomically(path, review_page(review))
 
 
 def page_beside(review_path: str) -> str:
-    """The replay page kept beside a saved review file: `X.json` -> `X.html`."""
+    """The review page kept beside a saved review file: `X.json` -> `X.html`."""
     return review_path.removesuffix(".json") + ".html"
