@@ -320,21 +320,21 @@ class Twin:
         plan = self._tensor_plan()
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, got {seat!r}")
-        tensors = np.asarray(tensors)
+        tensors = np.asarray(tensors, dtype=np.float64)
         if tensors.ndim != 2 or tensors.shape[1] != plan["our_size"]:
             raise ValueError(
                 f"our information-state tensors of {self.ours} have shape (n, "
                 f"{plan['our_size']}), got {tensors.shape}"
             )
-        out = np.zeros((len(tensors), plan["size"]))
-        out[:, plan["view"][seat]] = tensors[:, plan["board"]]
+        source, blank = plan["source"][seat], plan["blank"][seat]
+        out = np.take(tensors, source, axis=1)
+        if len(blank):
+            out[:, blank] = 0.0
+        if plan["movers"] is None:  # reveal-nothing: the view and the attempts, copied
+            return out
         cells = self.board.cells
         attempts = tensors[:, plan["attempts"]].reshape(len(tensors), -1, cells)
         at = plan["sequence"]
-        if plan["movers"] is None:  # reveal-nothing: the seat's own attempts, one slot each
-            width = attempts.shape[1] * cells
-            out[:, at : at + width] = attempts[:, :, self.openspiel_to_ours].reshape(-1, width)
-            return out
         movers = tensors[:, plan["movers"]].reshape(len(tensors), -1, 2)
         own = movers[:, :, seat]
         # The seat's j-th attempt is the ply k where its own plies reach j + 1.
@@ -378,14 +378,26 @@ class Twin:
             view.append(columns.ravel())
         plies = layout.shape["attempts"][1]
         attempts = offset["attempts"] + np.arange(plies * cells)
+        at = cells * (3 if b.kind == "ttt" else 9)  # where OpenSpiel's action sequence starts
         size = self.openspiel.information_state_tensor_size()
+        # Per seat, the column of ours each of OpenSpiel's copies (one gather),
+        # and OpenSpiel's columns that copy none (`blank`, zeroed after it).
+        sources, blanks = [], []
+        for seat in (0, 1):
+            source = np.full(size, -1)
+            source[view[seat]] = board
+            if not self._numturns:  # the seat's j-th attempt at our cell c, at OpenSpiel's slot j
+                j = np.arange(plies)[:, None]
+                source[(at + j * cells + theirs[None, :]).ravel()] = attempts
+            blanks.append(np.flatnonzero(source < 0))
+            sources.append(np.maximum(source, 0))
         plan = self._plan = {
             "our_size": layout.size,
             "size": size,
-            "board": board,
-            "view": view,
+            "source": sources,
+            "blank": blanks,
             "attempts": attempts,
-            "sequence": cells * (3 if b.kind == "ttt" else 9),
+            "sequence": at,
             "movers": None,
         }
         if self._numturns:
