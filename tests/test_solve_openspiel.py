@@ -174,3 +174,58 @@ def test_bad_functions_are_refused_naming_the_infoset():
     uniform = lambda seat, t, legal: legal / legal.sum(axis=1, keepdims=True)  # noqa: E731
     with pytest.raises(ValueError, match="chunk must be a positive int"):
         solve.Policy.from_openspiel(treeplex, uniform, chunk=0)
+
+
+def test_on_classical_dark_hex_openspiels_best_responder_reads_the_ply_count():
+    """Why pyspiel.exploitability exceeds ours on OpenSpiel's classical
+    dark_hex: OpenSpiel's own best response (open_spiel's Python
+    BestResponsePolicy) earns pyspiel's values when its infosets are
+    OpenSpiel's strings, which show the ply count (the opponent's hidden
+    collisions), and exactly our values when they are our information states."""
+    from open_spiel.python.algorithms import best_response
+
+    twin = Twin("fogboard_dark_hex(num_rows=2,num_cols=3)")
+    function = network(twin, seed=2)
+    table = openspiel_policy.TabularPolicy(twin.openspiel)
+    for row, state in enumerate(table.states):
+        seat = state.current_player()
+        legal = np.array([table.legal_actions_mask[row]], dtype=bool)
+        tensor = np.array([state.information_state_tensor(seat)])
+        table.action_probability_array[row] = function(seat, tensor, legal)[0]
+    ours_of: dict = {}
+
+    def our_string(state, seat):
+        key = (tuple(state.history()), seat)
+        if key not in ours_of:
+            ours_of[key] = twin.our_state(state).information_state_string(seat)
+        return ours_of[key]
+
+    class OverOurInformationStates(best_response.BestResponsePolicy):
+        def info_sets(self, state):
+            infosets: dict = {}
+            for s, p in self.decision_nodes(state):
+                infosets.setdefault(our_string(s, self._player_id), []).append((s, p))
+            return infosets
+
+        def value(self, state):
+            if state.is_terminal():
+                return state.player_return(self._player_id)
+            if state.current_player() == self._player_id:
+                action = self.best_response_action(our_string(state, self._player_id))
+                return self.q_value(state, action)
+            return sum(p * self.q_value(state, a) for a, p in self.transitions(state))
+
+    treeplex = solve.Treeplex(twin.ours, workers=1)
+    policy = solve.Policy.from_openspiel(treeplex, function)
+    ours = solve.best_response_values(treeplex, policy)
+    root = twin.openspiel.new_initial_state()
+    theirs = [
+        best_response.BestResponsePolicy(twin.openspiel, p, table).value(root) for p in (0, 1)
+    ]
+    keyed_by_ours = [OverOurInformationStates(twin.openspiel, p, table).value(root) for p in (0, 1)]
+    assert keyed_by_ours == pytest.approx(list(ours), abs=1e-9)
+    assert theirs[1] - ours[1] > 0.01  # seat 1's best responder gains by the count
+    exported = openspiel_policy.python_policy_to_pyspiel_policy(table)
+    assert pyspiel.exploitability(twin.openspiel, exported) == pytest.approx(
+        sum(theirs) / 2, abs=1e-9
+    )
