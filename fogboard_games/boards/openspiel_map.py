@@ -19,7 +19,10 @@ what lets an agent trained on OpenSpiel's game act in ours, exactly:
   into one over our information states, refusing one that tells apart what
   the seat cannot (OpenSpiel's dark_hex string shows the ply count), and
   `Twin.tensor_policy` wraps a function of OpenSpiel's information-state
-  tensors into one of our states.
+  tensors into one of our states;
+- tensors: `Twin.openspiel_tensors` makes OpenSpiel's information-state
+  tensors from a batch of ours, replaying nothing (solve.Policy.from_openspiel
+  evaluates a function of them on millions of infosets).
 """
 
 from __future__ import annotations

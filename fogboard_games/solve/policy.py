@@ -5,10 +5,11 @@ A Policy is one probability per sequence (infoset, legal action), in the
 tree's sequence order: what the vectorized algorithms read. It can be made
 from a dense (infosets, actions) table, from OpenSpiel's TabularPolicy
 (keyed by our information-state strings), from a mapping or a function over
-our information-state strings, or from a function over batches of
+our information-state strings, from a function over batches of
 information-state tensors (called in chunks, so a neural policy is
 evaluated exactly on millions of infosets without holding all their
-tensors); it goes out as a TabularPolicy, so OpenSpiel's own tools check
+tensors), or from a policy of OpenSpiel's own phantom_ttt or dark_hex (its
+strings, or a function of its tensors and action ids); it goes out as a TabularPolicy, so OpenSpiel's own tools check
 what ours computes. Every way in refuses a wrong shape, a negative or
 unnormalized distribution and mass on an illegal action, naming the infoset.
 """
