@@ -162,6 +162,7 @@ class Walk:
         self.running: dict = {}  # (seat, OpenSpiel string) -> our string
         self.tensors: dict = {}  # (seat, OpenSpiel tensor) -> our string, at decisions
         self.ours_by_tensor: dict = {}  # (seat, our string) -> OpenSpiel tensor
+        self.our_tensor: dict = {}  # (seat, our string) -> our tensor, at decisions
         self.legal: dict = {}  # OpenSpiel decision string -> our legal actions there
         self.history: dict = {}  # OpenSpiel decision string -> a history of ours with it
         self.nodes = 0
@@ -201,6 +202,7 @@ class Walk:
                 # ...and the other way: one tensor per information state of ours.
                 known = self.ours_by_tensor.setdefault((seat, mine), tensor)
                 assert known == tensor, ours.history()
+                self.our_tensor[seat, mine] = ours.information_state_tensor(seat)
         for a, their_a in zip(legal, mapped):
             self.visit(ours.child(a), theirs.child(their_a))
 
@@ -577,6 +579,54 @@ def test_a_tensor_function_plays_our_states():
         twin.tensor_policy(lambda t: np.ones((2, 5)))(states[:2])
     with pytest.raises(ValueError, match="2 states but 1 seats"):
         policy(states[:2], seats=[0])
+
+
+@pytest.mark.parametrize("rows,cols,abrupt,obstype", WHOLE_TREES)
+def test_openspiels_tensors_come_from_ours_without_replaying(rows, cols, abrupt, obstype):
+    """openspiel_tensors turns our tensor of an information state into the
+    one tensor OpenSpiel's game gives at every history of it (the walk
+    checked there is one), at every decision of the whole tree."""
+    w = walk(hex_load(rows, cols, abrupt, obstype))
+    for seat in (0, 1):
+        keys = [key for key in w.our_tensor if key[0] == seat]
+        assert keys
+        got = w.twin.openspiel_tensors(seat, np.array([w.our_tensor[k] for k in keys]))
+        want = np.array([w.ours_by_tensor[k] for k in keys])
+        assert got.dtype == np.float64
+        assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("abrupt,obstype", [(ab, ob) for ab in (False, True) for ob in OBSTYPES])
+def test_openspiels_tensors_come_from_ours_on_3x3_boards(abrupt, obstype):
+    """The same on random games of phantom tic-tac-toe and 3x3 dark hex,
+    both seats at every node, against the tensor of a replayed state."""
+    rng = random.Random(3 + abrupt)
+    for load in (ttt_load(abrupt, obstype), hex_load(3, 3, abrupt, obstype)):
+        twin = Twin(load)
+        mine, theirs = [[], []], [[], []]
+        for _ in range(40):
+            state = twin.ours.new_initial_state()
+            while not state.is_terminal():
+                for seat in (0, 1):
+                    mine[seat].append(state.information_state_tensor(seat))
+                    theirs[seat].append(twin.openspiel_information_state(state, seat)[1])
+                state.apply_action(rng.choice(state.legal_actions()))
+        for seat in (0, 1):
+            got = twin.openspiel_tensors(seat, np.array(mine[seat]))
+            assert got.shape == (len(theirs[seat]), twin.openspiel.information_state_tensor_size())
+            assert np.array_equal(got, np.array(theirs[seat]))
+
+
+def test_openspiels_tensors_refuse_what_they_cannot_make():
+    twin = Twin(hex_load(2, 2, False, "reveal-nothing"))
+    with pytest.raises(ValueError, match=r"have shape \(n, 39\), got \(3, 38\)"):
+        twin.openspiel_tensors(0, np.zeros((3, 38)))
+    with pytest.raises(ValueError, match="seat must be 0 or 1, got 2"):
+        twin.openspiel_tensors(2, np.zeros((1, 39)))
+    forgetting = Twin(ttt_load(False, "reveal-nothing", recall=True))
+    with pytest.raises(ValueError, match="declares no information-state tensor.*forgets") as err:
+        forgetting.openspiel_tensors(0, np.zeros((1, 27)))
+    assert "\n" not in str(err.value)
 
 
 def test_a_legal_uniform_tensor_function_is_legal_uniform_over_our_actions():

@@ -305,6 +305,23 @@ def test_random_3x3_games_meet_the_treeplexs_infosets(three):
             assert stones[0] | stones[1] == treeplex.full
 
 
+def test_random_3x3_infosets_give_openspiels_tensors(three):
+    """What solve.Policy.from_openspiel hands a function of OpenSpiel's
+    tensors, made from the treeplex's records alone, is the tensor
+    OpenSpiel's C++ game gives at a history of the infoset."""
+    from fogboard_games.boards.openspiel_map import Twin
+
+    game, treeplex = three
+    twin = Twin(game)
+    rng = np.random.default_rng(4)
+    for seat in (0, 1):
+        lo, hi = int(treeplex.infoset_range[seat]), int(treeplex.infoset_range[seat + 1])
+        ids = np.sort(rng.choice(np.arange(lo, hi), 300, replace=False))
+        got = twin.openspiel_tensors(seat, treeplex.info_state_tensors(seat, ids))
+        want = [twin.openspiel_information_state(treeplex.history(i), seat)[1] for i in ids]
+        assert np.array_equal(got, np.array(want))
+
+
 def walk_through_the_rules(treeplex, match, values, counts):
     """Every history below `match` through the contract: counts the nodes
     and adds each end's returns into each seat's last sequence (the

@@ -19,7 +19,10 @@ what lets an agent trained on OpenSpiel's game act in ours, exactly:
   into one over our information states, refusing one that tells apart what
   the seat cannot (OpenSpiel's dark_hex string shows the ply count), and
   `Twin.tensor_policy` wraps a function of OpenSpiel's information-state
-  tensors into one of our states.
+  tensors into one of our states;
+- tensors: `Twin.openspiel_tensors` makes OpenSpiel's information-state
+  tensors from a batch of ours, replaying nothing (solve.Policy.from_openspiel
+  evaluates a function of them on millions of infosets).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ import numpy as np
 import pyspiel
 
 from fogboard_games.boards import resample, rules
+from fogboard_games.core.observer import INFO_STATE
 
 # Two OpenSpiel strings of one of our information states "differ" when some
 # action's probability differs by more than this (absolute): float noise of
@@ -44,6 +48,11 @@ OPENSPIEL_NAMES = {"ttt": "phantom_ttt", "hex": "dark_hex"}
 _VERSIONS = {"ttt": ("classical", "abrupt"), "hex": ("cdh", "adh")}
 _SIDES = range(2, 12)  # fogboard_dark_hex's num_rows and num_cols
 _OWN_MARKS = ("xX", "oO")  # OpenSpiel's view characters of seat 0's and seat 1's stones
+# OpenSpiel's view columns of a cell, per (empty, seat 0's stone, seat 1's
+# stone): phantom_ttt's tic-tac-toe states empty 0, nought 1, cross 2 (seat
+# 0 is X), laid out state by state (9 x state + cell); dark_hex's hex states
+# -4..4 shifted by 4, empty 0, black (seat 0) 1, white -1, cell by cell.
+_VIEW_STATES = {"ttt": (0, 2, 1), "hex": (4, 5, 3)}
 # How many orders of its own attempts are tried for a view of an _ir string
 # (the view does not say the order; the first, placements first, almost always fits).
 _IR_ORDERS = 24
@@ -242,6 +251,7 @@ class Twin:
             plain = b._replace(imperfect_recall=False, obstype="reveal-nothing")
             self._plain_setup = pyspiel.load_game(_load_string("ours", plain)).setup
         self._numturns = b.obstype == "reveal-numturns" and not b.imperfect_recall
+        self._plan = None  # (openspiel_tensors' columns, made on first use)
 
     def __repr__(self) -> str:
         return f"Twin({self.ours}, {self.openspiel})"
@@ -295,6 +305,108 @@ class Twin:
             theirs.information_state_string(seat),
             np.asarray(theirs.information_state_tensor(seat), dtype=np.float64),
         )
+
+    def openspiel_tensors(self, seat: int, tensors) -> np.ndarray:
+        """OpenSpiel's information-state tensors of `seat` from ours: `tensors`
+        is a batch of our information-state tensors of `seat`, shape (n, our
+        information_state_tensor_size); returned float64, shape (n,
+        OpenSpiel's size), each the very tensor OpenSpiel's game gives at a
+        history of that information state. OpenSpiel's tensor is the seat's
+        view (its stones and the opponent stones it proved, one-hot per
+        cell) and its own attempts in order, one-hot over OpenSpiel's cells
+        (under reveal-numturns every ply, the opponent's as "unknown", with
+        its mover): what our tensor says too, so no history is replayed.
+
+        Refused (ValueError): an _ir game, whose OpenSpiel tensor is the
+        perfect-recall one (the order of the seat's attempts, which our
+        imperfect-recall information state forgets)."""
+        plan = self._tensor_plan()
+        if seat not in (0, 1):
+            raise ValueError(f"seat must be 0 or 1, got {seat!r}")
+        tensors = np.asarray(tensors, dtype=np.float64)
+        if tensors.ndim != 2 or tensors.shape[1] != plan["our_size"]:
+            raise ValueError(
+                f"our information-state tensors of {self.ours} have shape (n, "
+                f"{plan['our_size']}), got {tensors.shape}"
+            )
+        source, blank = plan["source"][seat], plan["blank"][seat]
+        out = np.take(tensors, source, axis=1)
+        if len(blank):
+            out[:, blank] = 0.0
+        if plan["movers"] is None:  # reveal-nothing: the view and the attempts, copied
+            return out
+        cells = self.board.cells
+        attempts = tensors[:, plan["attempts"]].reshape(len(tensors), -1, cells)
+        at = plan["sequence"]
+        movers = tensors[:, plan["movers"]].reshape(len(tensors), -1, 2)
+        own = movers[:, :, seat]
+        # The seat's j-th attempt is the ply k where its own plies reach j + 1.
+        j = (np.cumsum(own, axis=1) - own).astype(np.int64)
+        j = np.minimum(j, attempts.shape[1] - 1)
+        rows = np.arange(len(tensors))[:, None]
+        slot = cells + 2  # OpenSpiel's mover, its cells, "unknown"
+        block = out[:, at : at + movers.shape[1] * slot].reshape(len(tensors), -1, slot)
+        block[:, :, 0] = movers[:, :, 1]  # (the mover's number: 0 for seat 0)
+        block[:, :, 1 : 1 + cells] = (
+            attempts[rows, j][:, :, self.openspiel_to_ours] * own[:, :, None]
+        )
+        block[:, :, 1 + cells] = movers[:, :, 1 - seat]
+        out[:, at : at + block.shape[1] * slot] = block.reshape(len(tensors), -1)
+        return out
+
+    def _tensor_plan(self) -> dict:
+        """Where openspiel_tensors reads our tensor and writes OpenSpiel's."""
+        if self._plan is not None:
+            return self._plan
+        b = self.board
+        if b.imperfect_recall:
+            raise ValueError(
+                f"{self.openspiel} declares no information-state tensor (its tensor is the "
+                f"perfect-recall one, the order of the seat's attempts, which {self.ours}'s "
+                "information state forgets): use the game without _ir"
+            )
+        layout = self.ours.setup.encoder.layout(INFO_STATE)
+        offset, cells = layout.offset, b.cells
+        ours = np.arange(cells)
+        theirs = self.ours_to_openspiel
+        board = (offset["board"] + 3 * ours[:, None] + np.arange(3)).ravel()
+        view = []
+        for seat in (0, 1):
+            # Our (unknown, own, proven) against OpenSpiel's (empty, own stone, opponent's).
+            states = np.array(_VIEW_STATES[b.kind])[[0, 1 + seat, 2 - seat]]
+            if b.kind == "ttt":
+                columns = cells * states[None, :] + theirs[:, None]
+            else:
+                columns = 9 * theirs[:, None] + states[None, :]
+            view.append(columns.ravel())
+        plies = layout.shape["attempts"][1]
+        attempts = offset["attempts"] + np.arange(plies * cells)
+        at = cells * (3 if b.kind == "ttt" else 9)  # where OpenSpiel's action sequence starts
+        size = self.openspiel.information_state_tensor_size()
+        # Per seat, the column of ours each of OpenSpiel's copies (one gather),
+        # and OpenSpiel's columns that copy none (`blank`, zeroed after it).
+        sources, blanks = [], []
+        for seat in (0, 1):
+            source = np.full(size, -1)
+            source[view[seat]] = board
+            if not self._numturns:  # the seat's j-th attempt at our cell c, at OpenSpiel's slot j
+                j = np.arange(plies)[:, None]
+                source[(at + j * cells + theirs[None, :]).ravel()] = attempts
+            blanks.append(np.flatnonzero(source < 0))
+            sources.append(np.maximum(source, 0))
+        plan = self._plan = {
+            "our_size": layout.size,
+            "size": size,
+            "source": sources,
+            "blank": blanks,
+            "attempts": attempts,
+            "sequence": at,
+            "movers": None,
+        }
+        if self._numturns:
+            m = layout.shape["ply_movers"][0]
+            plan["movers"] = offset["ply_movers"] + np.arange(2 * m)
+        return plan
 
     # ---- from OpenSpiel's string alone ----------------------------------------
 

@@ -5,10 +5,11 @@ A Policy is one probability per sequence (infoset, legal action), in the
 tree's sequence order: what the vectorized algorithms read. It can be made
 from a dense (infosets, actions) table, from OpenSpiel's TabularPolicy
 (keyed by our information-state strings), from a mapping or a function over
-our information-state strings, or from a function over batches of
+our information-state strings, from a function over batches of
 information-state tensors (called in chunks, so a neural policy is
 evaluated exactly on millions of infosets without holding all their
-tensors); it goes out as a TabularPolicy, so OpenSpiel's own tools check
+tensors), or from a policy of OpenSpiel's own phantom_ttt or dark_hex (its
+strings, or a function of its tensors and action ids); it goes out as a TabularPolicy, so OpenSpiel's own tools check
 what ours computes. Every way in refuses a wrong shape, a negative or
 unnormalized distribution and mass on an illegal action, naming the infoset.
 """
@@ -114,18 +115,37 @@ class Policy:
         return cls(tree, probs)
 
     @classmethod
-    def from_openspiel(cls, tree, policy) -> Policy:
+    def from_openspiel(cls, tree, policy, chunk: int = CHUNK) -> Policy:
         """From a policy of OpenSpiel's own twin of the tree's board game
-        (`phantom_ttt`, `dark_hex`): a dict {OpenSpiel information-state
-        string: {OpenSpiel action: probability}} or a TabularPolicy of that
-        game, turned into ours by fogboard_games.boards.openspiel_map
-        (docs/boards.md). Refused, naming an example, where it gives two of
-        OpenSpiel's strings of one of our information states different
-        probabilities: they differ only in what the seat cannot know."""
+        (`phantom_ttt`, `dark_hex`), turned into ours by
+        fogboard_games.boards.openspiel_map (docs/boards.md):
+
+        - a dict {OpenSpiel information-state string: {OpenSpiel action:
+          probability}} or a TabularPolicy of that game; refused, naming an
+          example, where it gives two of OpenSpiel's strings of one of our
+          information states different probabilities: they differ only in
+          what the seat cannot know (dark_hex's string shows the ply count);
+        - a function(seat, tensors, legal) as from_batch's, over OpenSpiel's
+          information-state tensors, shape (n, OpenSpiel's
+          information_state_tensor_size), and OpenSpiel's action ids (the
+          legal masks and the returned probabilities, (n, cells)), called
+          in chunks of at most `chunk` infosets; the tensors are made from
+          ours (Twin.openspiel_tensors: OpenSpiel's tensor shows nothing the
+          seat cannot know, so each infoset has one)."""
         checked_tree(tree, "solve.Policy.from_openspiel")
         from fogboard_games.boards.openspiel_map import Twin  # (only here: a board's twin)
 
-        return cls.from_info_states(tree, Twin(tree.game).policy_to_ours(policy))
+        if isinstance(policy, dict) or hasattr(policy, "state_lookup"):
+            return cls.from_info_states(tree, Twin(tree.game).policy_to_ours(policy))
+        from open_spiel.python import policy as openspiel_policy
+
+        if not callable(policy) or isinstance(policy, openspiel_policy.Policy):
+            raise ValueError(
+                "from_openspiel takes a dict {OpenSpiel information-state string: {OpenSpiel "
+                "action: probability}}, an open_spiel TabularPolicy or a function(seat, "
+                f"tensors, legal) over OpenSpiel's tensors and actions, got {type(policy).__name__}"
+            )
+        return cls.from_batch(tree, _OpenSpielBatch(tree, Twin(tree.game), policy), chunk)
 
     @classmethod
     def from_info_states(cls, tree, source) -> Policy:
@@ -206,6 +226,40 @@ class Policy:
 
     def __repr__(self) -> str:
         return f"solve.Policy({self.tree.game}, {self.tree.num_sequences} sequences)"
+
+
+class _OpenSpielBatch:
+    """A function of OpenSpiel's tensors and actions as from_batch's of ours:
+    each chunk's tensors made OpenSpiel's, the legal masks and the returned
+    rows read through the action maps. It follows from_batch's order (each
+    seat's infosets in order, chunk by chunk) to name the infoset a bad row
+    belongs to, with OpenSpiel's action ids."""
+
+    def __init__(self, tree, twin, function):
+        self.tree, self.twin, self.function = tree, twin, function
+        self.done = [int(tree.infoset_range[0]), int(tree.infoset_range[1])]
+
+    def __call__(self, seat, tensors, legal):
+        twin = self.twin
+        first = self.done[seat]
+        self.done[seat] += len(tensors)
+        theirs = np.ascontiguousarray(legal[:, twin.openspiel_to_ours])
+        out = self.function(seat, twin.openspiel_tensors(seat, tensors), theirs.copy())
+        out = np.asarray(out, dtype=np.float64)
+        if out.shape != theirs.shape:
+            raise ValueError(
+                f"the function must return shape {theirs.shape} for seat {seat} (its "
+                f"infosets, OpenSpiel's actions), got {out.shape}"
+            )
+        off = (out != 0) & ~theirs
+        if off.any():
+            row = int(np.flatnonzero(off.any(axis=1))[0])
+            raise ValueError(
+                f"the function puts mass on OpenSpiel's actions {np.flatnonzero(off[row]).tolist()}"
+                f", illegal at the information state {self.tree.infoset_string[first + row]!r} "
+                f"(legal: {np.flatnonzero(theirs[row]).tolist()})"
+            )
+        return out[:, twin.ours_to_openspiel]
 
 
 def uniform(tree) -> Policy:
