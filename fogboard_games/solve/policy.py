@@ -10,8 +10,9 @@ information-state tensors (called in chunks, so a neural policy is
 evaluated exactly on millions of infosets without holding all their
 tensors), or from a policy of OpenSpiel's own phantom_ttt or dark_hex (its
 strings, or a function of its tensors and action ids); it goes out as a
-TabularPolicy, so OpenSpiel's own tools check what ours computes. Every way in refuses a wrong shape, a negative or
-unnormalized distribution and mass on an illegal action, naming the infoset.
+TabularPolicy, so OpenSpiel's own tools check what ours computes. Every
+way in refuses a wrong shape, a negative or unnormalized distribution and
+mass on an illegal action, naming the infoset.
 """
 
 from __future__ import annotations
