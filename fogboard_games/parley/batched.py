@@ -125,11 +125,13 @@ class Parley(Env):
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (docs/batch.md#interface)."""
         mask = np.empty((self.num_actions, self.batch_size), bool)
-        _legal_rows(mask, self.terminated, *self._rows())
+        _legal_rows(mask, self.rows, self.terminated, *self._rows())
         return mask.T
 
     def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        return self._legal_mask()  # (a restarted row starts with the woken IT's own)
+        mask = last.copy()  # (a restarted row starts with the woken IT's own)
+        _legal_rows(mask, np.flatnonzero(rows), self.terminated, *self._rows())
+        return mask.T
 
     def _play(self, acts: np.ndarray, active):
         B, s = self.batch_size, self.setup
@@ -221,16 +223,18 @@ def _legal_bits(p, phase, living, misses, used, n, passes, hip_limit):
 
 
 @kernel
-def _legal_rows(mask, terminated, mover, st, cogs, cards, turns, nturns, c):
-    """mask[a, b]: whether action a is legal in row b (none in finished rows)."""
-    bits = np.zeros(len(mover), np.int64)
-    for b in range(len(mover)):
+def _legal_rows(mask, rows, terminated, mover, st, cogs, cards, turns, nturns, c):
+    """mask[a, b]: whether action a is legal in row b, for the `rows` (none in
+    finished rows)."""
+    bits = np.zeros(len(rows), np.int64)
+    for i in range(len(rows)):
+        b = rows[i]
         p = mover[b]
         if not terminated[b]:
-            bits[b] = _legal_bits(p, st[b, PHASE], st[b, LIVING], st[b, MISSES], cogs[b, p, USED], c[COGS], c[PASSES], c[HIP_LIMIT])  # fmt: skip
+            bits[i] = _legal_bits(p, st[b, PHASE], st[b, LIVING], st[b, MISSES], cogs[b, p, USED], c[COGS], c[PASSES], c[HIP_LIMIT])  # fmt: skip
     for a in range(mask.shape[0]):
-        for b in range(len(mover)):
-            mask[a, b] = (bits[b] >> a) & 1 == 1
+        for i in range(len(rows)):
+            mask[a, rows[i]] = (bits[i] >> a) & 1 == 1
 
 
 @kernel
