@@ -33,18 +33,11 @@ COGS, ROUNDS, MAX_TURNS, MAX_X, HP0, PASSES, SURVIVORS, HIP_LIMIT, TALK, IT_BASE
 # A turn's record (-1: not yet): IT, its line, its act, the result, the count of
 # reactions said, then their speakers and (MAX_X further on) their lines.
 T_IT, T_LINE, T_ACT, T_RESULT, T_SAID, T_SPEAKERS = range(6)
-# The pieces of each form, at the same index in both (-1: absent): per round
-# and turn with perfect recall, the round's and its latest turn's in the view.
-PIECES = {
-    "information_state": (
-        "player", "cards", "shots", "turn_it", "turn_line", "turn_target", "turn_pass",
-        "turn_result", "turn_reactions", "points", "round",
-    ),
-    "observation": (
-        "player", "cards_now", "shot_now", "last_it", "last_line", "last_target", "last_pass",
-        "last_result", "last_reactions", "totals", "round",
-    ),
-}  # fmt: skip
+# The pieces of each form, at the same index in both (-1: absent): per round and
+# turn with perfect recall; in the view now the round's, its latest turn's, totals.
+PIECES = ["player", "cards", "shots"] + ["turn_" + p for p in ("it", "line", "target", "pass")]
+PIECES += ["turn_result", "turn_reactions", "points", "round"]
+NOW = {"cards": "cards_now", "shots": "shot_now", "points": "totals"}
 PLAYER, CARDS, SHOTS, P_IT, P_LINE, P_TARGET, P_PASS, P_RESULT, P_REACT, POINTS, STATUS = range(11)
 PHASES = len(PHASE_ORDER)  # the `phase` piece's width
 # A kept information state's seat, besides a cog: to encode whole, or zeros (finished).
@@ -73,10 +66,9 @@ class Parley(Env):
             + [s.hip_limit, s.talk, s.it_base],
             np.int64,
         )
-        self.at_info, self.at_obs = (
-            np.array([layout.offset.get(p, -1) for p in PIECES[form]], np.int64)
-            for form, layout in zip(PIECES, (game.info_layout, game.obs_layout))
-        )
+        self.at_info = np.array([game.info_layout.offset.get(p, -1) for p in PIECES])
+        now = (NOW.get(p, p.replace("turn_", "last_")) for p in PIECES)
+        self.at_obs = np.array([game.obs_layout.offset.get(p, -1) for p in now])
         # A round's chance: a pick in 0..pairs-1 per cog, then one in 0..n-1 (the
         # wake), drawn in one call and mapped to pyspiel's outcome ids by one lookup.
         deals = np.array(s.deal_options, np.int64)  # (n, pairs): cog c's deal outcomes
@@ -91,6 +83,7 @@ class Parley(Env):
         self.points = np.zeros((B, s.rounds, n), np.int8)
         self.turns = np.zeros((B, s.rounds, s.max_turns, T_SPEAKERS + 2 * s.max_reactions), np.int8)
         self.nturns = np.zeros((B, s.rounds), np.int16)  # turns started in each round
+        self.legal = np.zeros(B, np.int64)  # the mover's legal actions, bit a for action a
         # The movers' information states, once read: each row's seat shown and the
         # turn under way (r * max_turns + k) at the last read.
         self.hand = self.hand_seat = self.hand_done = None
@@ -125,19 +118,19 @@ class Parley(Env):
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (docs/batch.md#interface)."""
         mask = np.empty((self.num_actions, self.batch_size), bool)
-        _legal_rows(mask, self.rows, self.terminated, *self._rows())
+        _legal_rows(mask, self.rows, self.legal, self.terminated, *self._rows())
         return mask.T
 
     def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
         mask = last.copy()  # (a restarted row starts with the woken IT's own)
-        _legal_rows(mask, np.flatnonzero(rows), self.terminated, *self._rows())
+        _legal_rows(mask, np.flatnonzero(rows), self.legal, self.terminated, *self._rows())
         return mask.T
 
     def _play(self, acts: np.ndarray, active):
         B, s = self.batch_size, self.setup
         todo = np.ones(B, bool) if active is None else active.copy()
         ok, hip = np.empty(B, bool), np.empty(B, bool)
-        if _check_rows(acts, todo, ok, hip, *self._rows()):
+        if _check_rows(acts, todo, ok, hip, self.legal, *self._rows()):
             self._refuse(active, acts, ok)
         result = np.zeros(B, np.int8)
         rows = np.flatnonzero(hip)
@@ -223,29 +216,24 @@ def _legal_bits(p, phase, living, misses, used, n, passes, hip_limit):
 
 
 @kernel
-def _legal_rows(mask, rows, terminated, mover, st, cogs, cards, turns, nturns, c):
-    """mask[a, b]: whether action a is legal in row b, for the `rows` (none in
-    finished rows)."""
-    bits = np.zeros(len(rows), np.int64)
-    for i in range(len(rows)):
-        b = rows[i]
+def _legal_rows(mask, rows, legal, terminated, mover, st, cogs, cards, turns, nturns, c):
+    """The `rows`' legal actions (none in finished rows), as bits and in the mask."""
+    for b in rows:
         p = mover[b]
-        if not terminated[b]:
-            bits[i] = _legal_bits(p, st[b, PHASE], st[b, LIVING], st[b, MISSES], cogs[b, p, USED], c[COGS], c[PASSES], c[HIP_LIMIT])  # fmt: skip
+        legal[b] = 0 if terminated[b] else _legal_bits(p, st[b, PHASE], st[b, LIVING], st[b, MISSES], cogs[b, p, USED], c[COGS], c[PASSES], c[HIP_LIMIT])  # fmt: skip
     for a in range(mask.shape[0]):
-        for i in range(len(rows)):
-            mask[a, rows[i]] = (bits[i] >> a) & 1 == 1
+        for b in rows:
+            mask[a, b] = (legal[b] >> a) & 1 == 1
 
 
 @kernel
-def _check_rows(acts, todo, ok, hip, mover, st, cogs, cards, turns, nturns, c):
+def _check_rows(acts, todo, ok, hip, legal, mover, st, cogs, cards, turns, nturns, c):
     """Whether each playing row's action is legal (`ok`, True in the others) and
     a hip-shot (`hip`, whose result chance draws); returns the illegal count."""
     n, bad = c[COGS], 0
     for b in range(len(acts)):
-        p, a = mover[b], acts[b]
-        bits = _legal_bits(p, st[b, PHASE], st[b, LIVING], st[b, MISSES], cogs[b, p, USED], n, c[PASSES], c[HIP_LIMIT])  # fmt: skip
-        ok[b] = not todo[b] or 0 <= a < 64 and (bits >> a) & 1 == 1
+        a = acts[b]
+        ok[b] = not todo[b] or 0 <= a < 64 and (legal[b] >> a) & 1 == 1
         hip[b] = todo[b] and st[b, PHASE] == ACT and 3 * n < a <= 4 * n
         bad += not ok[b]
     return bad
