@@ -139,19 +139,17 @@ class Parley(Env):
             outcomes = np.where(hit, s.hit, s.miss)
             self._log_later(rows, outcomes)
             result[rows] = outcomes[:, 0] - s.hit  # (rules.HIT, rules.MISS)
-        start, over = np.zeros(B, bool), np.zeros(B, bool)
-        _speak_rows(acts, todo, start, *self._rows())
-        _act_rows(acts, todo, result, start, over, *self._rows())
-        if not over.any():
-            _start_turns(start, *self._rows())
-            return None, None
+        start, deal = np.zeros(B, bool), np.zeros(B, bool)
         rewards, ended = np.zeros((B, self.num_players), np.float32), np.zeros(B, bool)
-        _end_rounds(over, rewards, ended, self.points, *self._rows())
-        rows = np.flatnonzero(over & ~ended)
+        _speak_rows(acts, todo, start, *self._rows())
+        paid = _act_rows(
+            acts, todo, result, start, deal, rewards, ended, self.points, *self._rows()
+        )
+        rows = np.flatnonzero(deal)
         if len(rows):
             self._deal(rows, start, fresh=False)
         _start_turns(start, *self._rows())
-        return ended, rewards
+        return (ended, rewards) if paid else (None, None)
 
     # ---- tensors ---------------------------------------------------------------------
 
@@ -277,20 +275,20 @@ def _speak_rows(acts, todo, start, mover, st, cogs, cards, turns, nturns, c):
 
 
 @kernel
-def _act_rows(acts, todo, result, start, over, mover, st, cogs, cards, turns, nturns, c):
+def _act_rows(acts, todo, result, start, deal, rewards, ended, points, mover, st, cogs, cards, turns, nturns, c):  # fmt: skip
     """IT's shot or pass in the rows of `todo` (a hip-shot's `result` drawn). A
     hit costs the target 1 hp; at 0 it is OUT, the shooter keeps the gun and
-    scores if it was its ENEMY, and the round may be `over`; otherwise, hit
-    or miss, the target is IT (a pass leaves the gun with IT), after the
-    reactions (or the next turn is to `start`)."""
-    n = c[COGS]
+    scores if it was its ENEMY, and the round may end; otherwise, hit or
+    miss, the target is IT (a pass leaves the gun with IT), after the
+    reactions (or the next turn is to `start`). Returns the rounds ended."""
+    n, paid = c[COGS], 0
     for b in range(len(acts)):
         if not todo[b]:
             continue
         a, r, it = acts[b], st[b, ROUND], st[b, IT]
         k = nturns[b, r] - 1
         turns[b, r, k, T_ACT] = a
-        target, hit = it, False
+        target, hit, standing = it, False, n
         if a == 4 * n + 1:
             cogs[b, it, USED] += 1
         else:
@@ -306,32 +304,23 @@ def _act_rows(acts, todo, result, start, over, mover, st, cogs, cards, turns, nt
                 standing = 0
                 for q in range(n):
                     standing += (st[b, LIVING] >> q) & 1
-                over[b] = standing == c[SURVIVORS]
                 target = it
-        st[b, IT] = target
+        st[b, IT], st[b, PHASE] = target, REACT
         speaker = _next_speaker(it, 1, target, st[b, LIVING], 0, c[MAX_X], n)
-        mover[b] = it if speaker < 0 or over[b] else speaker
-        st[b, PHASE] = REACT
-        start[b] = speaker < 0 and not over[b]
-
-
-@kernel
-def _end_rounds(over, rewards, ended, points, mover, st, cogs, cards, turns, nturns, c):
-    """Each cog's points of a round `over`: 3 standing, 1 for a standing FRIEND,
-    its ENEMY kills; then the match is `ended`, or the next round is dealt."""
-    for b in range(len(over)):
-        if not over[b]:
+        mover[b] = it if speaker < 0 else speaker
+        start[b] = speaker < 0
+        if standing > c[SURVIVORS]:
             continue
-        r, living = st[b, ROUND], st[b, LIVING]
-        for q in range(c[COGS]):
+        # The round's points: 3 standing, 1 for a standing FRIEND, ENEMY kills.
+        paid, living, mover[b], start[b] = paid + 1, st[b, LIVING], it, False
+        for q in range(n):
             got = rules.SURVIVOR_POINTS * ((living >> q) & 1) + cogs[b, q, KILLS]
             got += rules.FRIEND_POINTS * ((living >> cards[b, r, q, 0]) & 1)
-            points[b, r, q] = got
+            points[b, r, q], rewards[b, q] = got, got
             cogs[b, q, TOTAL] += got
-            rewards[b, q] = got
-        ended[b] = r + 1 == c[ROUNDS]
-        st[b, PHASE] = OVER
-        st[b, ROUND] += not ended[b]
+        ended[b], deal[b] = r + 1 == c[ROUNDS], r + 1 < c[ROUNDS]
+        st[b, PHASE], st[b, ROUND] = OVER, r + deal[b]
+    return paid
 
 
 @kernel
