@@ -61,11 +61,8 @@ class Parley(Env):
     def _build(self) -> None:
         s, B, n, game = self.setup, self.batch_size, self.num_players, self.game
         self.start_block = None  # (a row starts with the woken IT to move)
-        self.sizes = np.array(
-            [n, s.rounds, s.max_turns, s.max_reactions, s.hp, s.passes, s.survivors]
-            + [s.hip_limit, s.talk, s.it_base],
-            np.int64,
-        )
+        sizes = (n, s.rounds, s.max_turns, s.max_reactions, s.hp, s.passes, s.survivors)
+        self.sizes = np.array([*sizes, s.hip_limit, s.talk, s.it_base], np.int64)
         self.at_info = np.array([game.info_layout.offset.get(p, -1) for p in PIECES])
         now = (NOW.get(p, p.replace("turn_", "last_")) for p in PIECES)
         self.at_obs = np.array([game.obs_layout.offset.get(p, -1) for p in now])
@@ -198,27 +195,21 @@ class Parley(Env):
 
 
 @kernel
-def _legal_bits(p, phase, living, misses, used, n, passes, hip_limit):
-    """Cog p's legal actions as bits (Match.options): a line (silent, accuse
-    or vouch another living cog), or IT's act (head-shots at the others,
-    hip-shots while misses allow, a pass while it has passes left)."""
-    others = living & ~(1 << p)
-    if phase != ACT:
-        return 1 | others << 1 | others << (1 + n)
-    bits = others << (1 + 2 * n)
-    if misses < hip_limit:
-        bits |= others << (1 + 3 * n)
-    if used < passes:
-        bits |= 1 << (1 + 4 * n)
-    return bits
-
-
-@kernel
 def _legal_rows(mask, rows, legal, terminated, mover, st, cogs, cards, turns, nturns, c):
-    """The `rows`' legal actions (none in finished rows), as bits and in the mask."""
+    """The `rows`' legal actions, bit a for action a and in the mask (Match.options):
+    a line (silent, accuse or vouch another living cog), or IT's act (head-shots at
+    the others, hip-shots while misses allow, a pass while it has passes left)."""
+    n = c[COGS]
     for b in rows:
-        p = mover[b]
-        legal[b] = 0 if terminated[b] else _legal_bits(p, st[b, PHASE], st[b, LIVING], st[b, MISSES], cogs[b, p, USED], c[COGS], c[PASSES], c[HIP_LIMIT])  # fmt: skip
+        others = st[b, LIVING] & ~(1 << mover[b])
+        legal[b] = 1 | others << 1 | others << (1 + n)
+        if st[b, PHASE] == ACT:
+            legal[b] = others << (1 + 2 * n)
+            if st[b, MISSES] < c[HIP_LIMIT]:
+                legal[b] |= others << (1 + 3 * n)
+            if cogs[b, mover[b], USED] < c[PASSES]:
+                legal[b] |= 1 << (1 + 4 * n)
+        legal[b] *= not terminated[b]
     for a in range(mask.shape[0]):
         for b in rows:
             mask[a, b] = (legal[b] >> a) & 1 == 1
