@@ -81,6 +81,7 @@ class Parley(Env):
         self.turns = np.zeros((B, s.rounds, s.max_turns, T_SPEAKERS + 2 * s.max_reactions), np.int8)
         self.nturns = np.zeros((B, s.rounds), np.int16)  # turns started in each round
         self.legal = np.zeros(B, np.int64)  # the mover's legal actions, bit a for action a
+        self.every = np.ones(B, bool)  # (the rows that play when every row does)
         # The movers' information states, once read: each row's seat shown and the
         # turn under way (r * max_turns + k) at the last read.
         self.hand = self.hand_seat = self.hand_done = None
@@ -125,9 +126,9 @@ class Parley(Env):
 
     def _play(self, acts: np.ndarray, active):
         B, s = self.batch_size, self.setup
-        todo = np.ones(B, bool) if active is None else active.copy()
+        play = self.every if active is None else active
         ok, hip = np.empty(B, bool), np.empty(B, bool)
-        if _check_rows(acts, todo, ok, hip, self.legal, *self._rows()):
+        if _check_rows(acts, play, ok, hip, self.legal, *self._rows()):
             self._refuse(active, acts, ok)
         result = np.zeros(B, np.int8)
         rows = np.flatnonzero(hip)
@@ -136,17 +137,19 @@ class Parley(Env):
             outcomes = np.where(hit, s.hit, s.miss)
             self._log_later(rows, outcomes)
             result[rows] = outcomes[:, 0] - s.hit  # (rules.HIT, rules.MISS)
-        start, deal = np.zeros(B, bool), np.zeros(B, bool)
+        start, over = np.zeros(B, bool), np.zeros(B, bool)
+        _play_rows(acts, play, result, start, over, *self._rows())
+        if not over.any():
+            _start_turns(start, *self._rows())
+            return None, None
         rewards, ended = np.zeros((B, self.num_players), np.float32), np.zeros(B, bool)
-        _speak_rows(acts, todo, start, *self._rows())
-        paid = _act_rows(
-            acts, todo, result, start, deal, rewards, ended, self.points, *self._rows()
-        )
+        deal = np.zeros(B, bool)
+        _end_rounds(over, rewards, ended, deal, self.points, *self._rows())
         rows = np.flatnonzero(deal)
         if len(rows):
             self._deal(rows, start, fresh=False)
         _start_turns(start, *self._rows())
-        return (ended, rewards) if paid else (None, None)
+        return ended, rewards
 
     # ---- tensors ---------------------------------------------------------------------
 
@@ -216,14 +219,14 @@ def _legal_rows(mask, rows, legal, terminated, mover, st, cogs, cards, turns, nt
 
 
 @kernel
-def _check_rows(acts, todo, ok, hip, legal, mover, st, cogs, cards, turns, nturns, c):
+def _check_rows(acts, play, ok, hip, legal, mover, st, cogs, cards, turns, nturns, c):
     """Whether each playing row's action is legal (`ok`, True in the others) and
     a hip-shot (`hip`, whose result chance draws); returns the illegal count."""
     n, bad = c[COGS], 0
     for b in range(len(acts)):
         a = acts[b]
-        ok[b] = not todo[b] or 0 <= a < 64 and (legal[b] >> a) & 1 == 1
-        hip[b] = todo[b] and st[b, PHASE] == ACT and 3 * n < a <= 4 * n
+        ok[b] = not play[b] or 0 <= a < 64 and (legal[b] >> a) & 1 == 1
+        hip[b] = play[b] and st[b, PHASE] == ACT and 3 * n < a <= 4 * n
         bad += not ok[b]
     return bad
 
@@ -241,77 +244,71 @@ def _next_speaker(actor, place, it, living, said, X, n):
 
 
 @kernel
-def _speak_rows(acts, todo, start, mover, st, cogs, cards, turns, nturns, c):
-    """IT's line, or a reaction, in the rows of `todo` that speak, taken off it;
-    after a reaction the next cog reacts, or the next IT's turn is to `start`."""
+def _play_rows(acts, play, result, start, over, mover, st, cogs, cards, turns, nturns, c):
+    """Each playing row's decision (Match.play): IT's line; its shot or pass (a
+    hip-shot's `result` drawn): a hit costs the target 1 hp, at 0 it is OUT,
+    the shooter keeps the gun, scores if it was its ENEMY and the round may
+    be `over`; otherwise, hit or miss, the target is IT (a pass leaves the
+    gun with IT); or a reaction. After an act or a reaction the next cog
+    reacts, or the next IT's turn is to `start`."""
     n, X = c[COGS], c[MAX_X]
     for b in range(len(acts)):
-        if not todo[b] or st[b, PHASE] == ACT:
+        if not play[b]:
             continue
-        todo[b] = False
-        r = st[b, ROUND]
+        a, r, phase = acts[b], st[b, ROUND], st[b, PHASE]
         k = nturns[b, r] - 1
-        if st[b, PHASE] == LINE:
-            turns[b, r, k, T_LINE] = acts[b]
+        actor, place, said = turns[b, r, k, T_IT], 1, turns[b, r, k, T_SAID]
+        if phase == LINE:
+            turns[b, r, k, T_LINE] = a
             st[b, PHASE] = ACT
             continue
-        x = turns[b, r, k, T_SAID]
-        turns[b, r, k, T_SPEAKERS + x], turns[b, r, k, T_SPEAKERS + X + x] = mover[b], acts[b]
-        turns[b, r, k, T_SAID] = x + 1
-        actor = turns[b, r, k, T_IT]
-        place = (mover[b] - actor - 1 + n) % n + 2  # (the place after the speaker's)
-        speaker = _next_speaker(actor, place, st[b, IT], st[b, LIVING], x + 1, X, n)
-        mover[b] = speaker if speaker >= 0 else mover[b]
-        start[b] = speaker < 0
+        if phase == REACT:
+            turns[b, r, k, T_SPEAKERS + said], turns[b, r, k, T_SPEAKERS + X + said] = mover[b], a
+            said += 1
+            turns[b, r, k, T_SAID] = said
+            place = (mover[b] - actor - 1 + n) % n + 2  # (the place after the speaker's)
+        else:
+            turns[b, r, k, T_ACT] = a
+            target, hit = actor, False
+            if a == 4 * n + 1:
+                cogs[b, actor, USED] += 1
+            else:
+                target = (a - 1) % n
+                hit = a <= 3 * n or result[b] == rules.HIT  # (a head-shot always hits)
+                turns[b, r, k, T_RESULT] = rules.HIT if hit else rules.MISS
+                st[b, MISSES] += not hit
+            if hit:
+                cogs[b, target, HP] -= 1
+                if cogs[b, target, HP] == 0:
+                    st[b, LIVING] &= ~(1 << target)
+                    cogs[b, actor, KILLS] += cards[b, r, actor, 1] == target
+                    standing = 0
+                    for q in range(n):
+                        standing += (st[b, LIVING] >> q) & 1
+                    over[b] = standing == c[SURVIVORS]
+                    target = actor
+            st[b, IT] = target
+        speaker = _next_speaker(actor, place, st[b, IT], st[b, LIVING], said, X, n)
+        st[b, PHASE] = REACT
+        mover[b] = actor if speaker < 0 or over[b] else speaker
+        start[b] = speaker < 0 and not over[b]
 
 
 @kernel
-def _act_rows(acts, todo, result, start, deal, rewards, ended, points, mover, st, cogs, cards, turns, nturns, c):  # fmt: skip
-    """IT's shot or pass in the rows of `todo` (a hip-shot's `result` drawn). A
-    hit costs the target 1 hp; at 0 it is OUT, the shooter keeps the gun and
-    scores if it was its ENEMY, and the round may end; otherwise, hit or
-    miss, the target is IT (a pass leaves the gun with IT), after the
-    reactions (or the next turn is to `start`). Returns the rounds ended."""
-    n, paid = c[COGS], 0
-    for b in range(len(acts)):
-        if not todo[b]:
+def _end_rounds(over, rewards, ended, deal, points, mover, st, cogs, cards, turns, nturns, c):
+    """Each cog's points of a round `over`: 3 standing, 1 for a standing FRIEND,
+    its ENEMY kills; then the match is `ended`, or the next round to `deal`."""
+    for b in range(len(over)):
+        if not over[b]:
             continue
-        a, r, it = acts[b], st[b, ROUND], st[b, IT]
-        k = nturns[b, r] - 1
-        turns[b, r, k, T_ACT] = a
-        target, hit, standing = it, False, n
-        if a == 4 * n + 1:
-            cogs[b, it, USED] += 1
-        else:
-            target = (a - 1) % n
-            hit = a <= 3 * n or result[b] == rules.HIT  # (a head-shot always hits)
-            turns[b, r, k, T_RESULT] = rules.HIT if hit else rules.MISS
-            st[b, MISSES] += not hit
-        if hit:
-            cogs[b, target, HP] -= 1
-            if cogs[b, target, HP] == 0:
-                st[b, LIVING] &= ~(1 << target)
-                cogs[b, it, KILLS] += cards[b, r, it, 1] == target
-                standing = 0
-                for q in range(n):
-                    standing += (st[b, LIVING] >> q) & 1
-                target = it
-        st[b, IT], st[b, PHASE] = target, REACT
-        speaker = _next_speaker(it, 1, target, st[b, LIVING], 0, c[MAX_X], n)
-        mover[b] = it if speaker < 0 else speaker
-        start[b] = speaker < 0
-        if standing > c[SURVIVORS]:
-            continue
-        # The round's points: 3 standing, 1 for a standing FRIEND, ENEMY kills.
-        paid, living, mover[b], start[b] = paid + 1, st[b, LIVING], it, False
-        for q in range(n):
+        r, living = st[b, ROUND], st[b, LIVING]
+        for q in range(c[COGS]):
             got = rules.SURVIVOR_POINTS * ((living >> q) & 1) + cogs[b, q, KILLS]
             got += rules.FRIEND_POINTS * ((living >> cards[b, r, q, 0]) & 1)
             points[b, r, q], rewards[b, q] = got, got
             cogs[b, q, TOTAL] += got
         ended[b], deal[b] = r + 1 == c[ROUNDS], r + 1 < c[ROUNDS]
         st[b, PHASE], st[b, ROUND] = OVER, r + deal[b]
-    return paid
 
 
 @kernel
