@@ -1,18 +1,12 @@
 """Batched Parley: every parameter value of `fogboard_parley` (docs/batch.md),
 as compiled per-row kernels (fogboard_games.jit).
 
-A row keeps what a `rules.Match` keeps: the round's phase, IT, living cogs
-and misses, each cog's hp, passes used, ENEMY kills and totals, and per
-round the cards dealt, the points and the turns (IT, line, act, result,
-reactions). The kernels do for each row what `Match.play` does; chance (a
-hip-shot's result, a round's deals and wake) is drawn from the
-environment's Generator between them and logged after the decision that
-brought it, as pyspiel's chance outcomes. `_encode_row` writes a seat's
-tensor of either form from the records, as `observer.ParleyEncoder` does:
-whole at a seat's read and for the movers' observations; the movers'
-information states (State.observation) are kept in place from their first
-read, a read adding the turns since the last one, swapping the private
-pieces where the mover changed and writing the status anew.
+A row keeps what a `rules.Match` keeps, the turns' records included;
+`_play_rows` does for each row what `Match.play` does at a decision, with
+chance (a hip-shot's result, a round's deals and wake) drawn from the
+environment's Generator and logged after the decision, as pyspiel's chance
+outcomes. `_encode_rows` and `_status_rows` write a seat's tensors from the
+records, as `observer.ParleyEncoder` does (docs/batch.md#observations).
 """
 
 from __future__ import annotations
