@@ -20,8 +20,9 @@ from fogboard_games.parley.observer import PHASE_ORDER, SHOWN_PHASE
 
 # Phases as the tensors' `phase` piece numbers them (a row is never at chance).
 LINE, ACT, REACT, OVER = (SHOWN_PHASE[p] for p in (rules.LINE, rules.ACT, rules.REACT, rules.OVER))
-# A row's state (`st`), each cog's (`cogs`), and the game's sizes (`sizes`).
-PHASE, ROUND, IT, LIVING, MISSES = range(5)
+# A row's state (`st`: the turn's IT and reactions said beside its record, which
+# a step only writes), each cog's (`cogs`), and the game's sizes (`sizes`).
+PHASE, ROUND, IT, LIVING, MISSES, ACTOR, SAID = range(7)
 HP, USED, KILLS, TOTAL = range(4)
 COGS, ROUNDS, MAX_TURNS, MAX_X, HP0, PASSES, SURVIVORS, HIP_LIMIT, TALK, IT_BASE = range(10)
 # A turn's record (-1: not yet): IT, its line, its act, the result, the count of
@@ -68,7 +69,7 @@ class Parley(Env):
         self.round_highs = np.array([pairs] * n + [n], np.int64)
         self.round_at = np.arange(n + 1) * pairs  # each draw's place in round_outcomes
         self.mover = np.zeros(B, np.int64)
-        self.st = np.zeros((B, 5), np.int32)
+        self.st = np.zeros((B, 7), np.int32)
         self.cogs = np.zeros((B, n, 4), np.int32)
         self.cards = np.zeros((B, s.rounds, n, 2), np.int8)  # (friend, enemy)
         self.points = np.zeros((B, s.rounds, n), np.int8)
@@ -107,16 +108,16 @@ class Parley(Env):
         (self._log if fresh else self._log_later)(rows, outcomes)
         _deal_rows(rows, outcomes, fresh, start, *self._rows())
 
-    def _legal_mask(self) -> np.ndarray:
-        """(B, A) bool, a transposed view of an (A, B) array (docs/batch.md#interface)."""
+    def _legal_mask(self, rows=None) -> np.ndarray:
+        """(B, A) bool, a transposed view of an (A, B) array (docs/batch.md#interface),
+        of the legal actions worked out anew in `rows` (every row by default)."""
         mask = np.empty((self.num_actions, self.batch_size), bool)
-        _legal_rows(mask, self.rows, self.legal, self.terminated, *self._rows())
+        rows = self.rows if rows is None else rows
+        _legal_rows(mask, rows, self.legal, self.terminated, *self._rows())
         return mask.T
 
     def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        mask = last.copy()  # (a restarted row starts with the woken IT's own)
-        _legal_rows(mask, np.flatnonzero(rows), self.legal, self.terminated, *self._rows())
-        return mask.T
+        return self._legal_mask(np.flatnonzero(rows))  # (a restart starts with the woken IT)
 
     def _play(self, acts: np.ndarray, active):
         B, s = self.batch_size, self.setup
@@ -197,7 +198,8 @@ def _legal_rows(mask, rows, legal, terminated, mover, st, cogs, cards, turns, nt
     a line (silent, accuse or vouch another living cog), or IT's act (head-shots at
     the others, hip-shots while misses allow, a pass while it has passes left)."""
     n = c[COGS]
-    for b in rows:
+    for i in range(len(rows)):
+        b = rows[i]
         others = st[b, LIVING] & ~(1 << mover[b])
         legal[b] = 1 | others << 1 | others << (1 + n)
         if st[b, PHASE] == ACT:
@@ -207,8 +209,8 @@ def _legal_rows(mask, rows, legal, terminated, mover, st, cogs, cards, turns, nt
             if cogs[b, mover[b], USED] < c[PASSES]:
                 legal[b] |= 1 << (1 + 4 * n)
         legal[b] *= not terminated[b]
-    for a in range(mask.shape[0]):
-        for b in rows:
+    for a in range(mask.shape[0]):  # (every row's: the others' bits are as they were)
+        for b in range(len(legal)):
             mask[a, b] = (legal[b] >> a) & 1 == 1
 
 
@@ -251,7 +253,7 @@ def _play_rows(acts, play, result, start, over, mover, st, cogs, cards, turns, n
             continue
         a, r, phase = acts[b], st[b, ROUND], st[b, PHASE]
         k = nturns[b, r] - 1
-        actor, place, said = turns[b, r, k, T_IT], 1, turns[b, r, k, T_SAID]
+        actor, place, said = st[b, ACTOR], 1, st[b, SAID]
         if phase == LINE:
             turns[b, r, k, T_LINE] = a
             st[b, PHASE] = ACT
@@ -259,7 +261,7 @@ def _play_rows(acts, play, result, start, over, mover, st, cogs, cards, turns, n
         if phase == REACT:
             turns[b, r, k, T_SPEAKERS + said], turns[b, r, k, T_SPEAKERS + X + said] = mover[b], a
             said += 1
-            turns[b, r, k, T_SAID] = said
+            turns[b, r, k, T_SAID] = st[b, SAID] = said
             place = (mover[b] - actor - 1 + n) % n + 2  # (the place after the speaker's)
         else:
             turns[b, r, k, T_ACT] = a
@@ -335,6 +337,7 @@ def _start_turns(start, mover, st, cogs, cards, turns, nturns, c):
         k = nturns[b, r]
         nturns[b, r] = k + 1
         turns[b, r, k, T_IT], turns[b, r, k, T_SAID] = it, 0
+        st[b, ACTOR], st[b, SAID] = it, 0
         turns[b, r, k, T_LINE], turns[b, r, k, T_ACT], turns[b, r, k, T_RESULT] = -1, -1, -1
         st[b, PHASE] = LINE if c[TALK] else ACT
         mover[b] = it
