@@ -20,9 +20,8 @@ from fogboard_games.parley.observer import PHASE_ORDER, SHOWN_PHASE
 
 # Phases as the tensors' `phase` piece numbers them (a row is never at chance).
 LINE, ACT, REACT, OVER = (SHOWN_PHASE[p] for p in (rules.LINE, rules.ACT, rules.REACT, rules.OVER))
-# A row's state (`st`: the turn's IT and reactions said beside its record, which
-# a step only writes), each cog's (`cogs`), and the game's sizes (`sizes`).
-PHASE, ROUND, IT, LIVING, MISSES, ACTOR, SAID = range(7)
+# A row's state (`st`), each cog's (`cogs`), and the game's sizes (`sizes`).
+PHASE, ROUND, IT, LIVING, MISSES = range(5)
 HP, USED, KILLS, TOTAL = range(4)
 COGS, ROUNDS, MAX_TURNS, MAX_X, HP0, PASSES, SURVIVORS, HIP_LIMIT, TALK, IT_BASE = range(10)
 # A turn's record (-1: not yet): IT, its line, its act, the result, the count of
@@ -69,7 +68,7 @@ class Parley(Env):
         self.round_highs = np.array([pairs] * n + [n], np.int64)
         self.round_at = np.arange(n + 1) * pairs  # each draw's place in round_outcomes
         self.mover = np.zeros(B, np.int64)
-        self.st = np.zeros((B, 7), np.int32)
+        self.st = np.zeros((B, 5), np.int32)
         self.cogs = np.zeros((B, n, 4), np.int32)
         self.cards = np.zeros((B, s.rounds, n, 2), np.int8)  # (friend, enemy)
         self.points = np.zeros((B, s.rounds, n), np.int8)
@@ -253,7 +252,7 @@ def _play_rows(acts, play, result, start, over, mover, st, cogs, cards, turns, n
             continue
         a, r, phase = acts[b], st[b, ROUND], st[b, PHASE]
         k = nturns[b, r] - 1
-        actor, place, said = st[b, ACTOR], 1, st[b, SAID]
+        actor, place, said = turns[b, r, k, T_IT], 1, turns[b, r, k, T_SAID]
         if phase == LINE:
             turns[b, r, k, T_LINE] = a
             st[b, PHASE] = ACT
@@ -261,7 +260,7 @@ def _play_rows(acts, play, result, start, over, mover, st, cogs, cards, turns, n
         if phase == REACT:
             turns[b, r, k, T_SPEAKERS + said], turns[b, r, k, T_SPEAKERS + X + said] = mover[b], a
             said += 1
-            turns[b, r, k, T_SAID] = st[b, SAID] = said
+            turns[b, r, k, T_SAID] = said
             place = (mover[b] - actor - 1 + n) % n + 2  # (the place after the speaker's)
         else:
             turns[b, r, k, T_ACT] = a
@@ -337,7 +336,6 @@ def _start_turns(start, mover, st, cogs, cards, turns, nturns, c):
         k = nturns[b, r]
         nturns[b, r] = k + 1
         turns[b, r, k, T_IT], turns[b, r, k, T_SAID] = it, 0
-        st[b, ACTOR], st[b, SAID] = it, 0
         turns[b, r, k, T_LINE], turns[b, r, k, T_ACT], turns[b, r, k, T_RESULT] = -1, -1, -1
         st[b, PHASE] = LINE if c[TALK] else ACT
         mover[b] = it
