@@ -132,8 +132,7 @@ class Parley(Env):
             self._log_later(rows, outcomes)
             result[rows] = outcomes[:, 0] - s.hit  # (rules.HIT, rules.MISS)
         start, over = np.zeros(B, bool), np.zeros(B, bool)
-        _play_rows(acts, play, result, start, over, *self._rows())
-        if not over.any():
+        if not _play_rows(acts, play, result, start, over, *self._rows()):
             _start_turns(start, *self._rows())
             return None, None
         rewards, ended = np.zeros((B, self.num_players), np.float32), np.zeros(B, bool)
@@ -245,8 +244,8 @@ def _play_rows(acts, play, result, start, over, mover, st, cogs, cards, turns, n
     the shooter keeps the gun, scores if it was its ENEMY and the round may
     be `over`; otherwise, hit or miss, the target is IT (a pass leaves the
     gun with IT); or a reaction. After an act or a reaction the next cog
-    reacts, or the next IT's turn is to `start`."""
-    n, X = c[COGS], c[MAX_X]
+    reacts, or the next IT's turn is to `start`. Returns the rounds over."""
+    n, X, ends = c[COGS], c[MAX_X], 0
     for b in range(len(acts)):
         if not play[b]:
             continue
@@ -287,6 +286,8 @@ def _play_rows(acts, play, result, start, over, mover, st, cogs, cards, turns, n
         st[b, PHASE] = REACT
         mover[b] = actor if speaker < 0 or over[b] else speaker
         start[b] = speaker < 0 and not over[b]
+        ends += over[b]
+    return ends
 
 
 @kernel
