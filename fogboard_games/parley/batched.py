@@ -186,8 +186,9 @@ class Parley(Env):
 
 
 # The kernels loop over the rows, each doing for one row what the rules (or the
-# encoder) do for one state. The helpers they call per row take scalars, or
-# the one array they write: numba leaves reference counts on other arrays passed.
+# encoder) do for one state. The helpers they call per row take scalars, or the
+# one array they write: where a helper takes more, numba keeps their reference
+# counts at every call (about 30 ns an array, more than a row's move).
 
 
 @kernel
