@@ -1,22 +1,15 @@
-"""Batched Liar's Dice in every mode (docs/liars_dice.md#rules): 2..6 seats,
-chips or dice (a die lost a round until one seat has dice), rerolls, pass,
-prophecy, any wild face, as compiled per-row kernels (fogboard_games.jit).
+"""Batched Liar's Dice in every mode (docs/liars_dice.md#rules) as compiled
+per-row kernels (fogboard_games.jit, docs/batch.md#observations).
 
-A row keeps what rules.Match keeps: in `row` its mover, standing bid and
-holder, round, dice in play, opener, whether a seat chooses keep or reroll,
-the roll it waits for and its seats with dice; in `seats` each seat's dice
-and rerolls used; in `hands` each seat's dice per face, now and as shown at
-the latest showdown. `_play_rows` and `_settle_rows` do for each row what
-Match.play does for a decision, `_roll_rows` what it does for the dice
-chance rolls: drawn from the env's Generator in Python after the decisions
-that call for them, and logged after them, as pyspiel's history holds them.
-
-Tensors cost nothing until read. At the first read of an information state
-every row is played again from its history (`_replay_rows`) with the
-tensor writes on, and from then on the steps write every seat's (`info`,
-row b * P + p) as things happen, and the movers' hand-out too: its public
-entries in place, a seat's own columns copied where the turn passed.
-Observations (the view now) are encoded from the rows at each read.
+A row keeps what rules.Match keeps (`row`, `seats`, `hands`); `_play_rows`
+(with `_settle_rows`, `_lose_rows`) does for each row what Match.play does
+for a decision, `_restart_rows` and `_roll_rows` for the dice, which are
+drawn in Python from the env's Generator and logged after the decision that
+called for them, as pyspiel's history holds them. Tensors cost nothing
+until read: the first read of an information state plays every row again
+from its history with the writes on (`_replay_rows`), then the steps write
+every seat's (`info`, row b * P + p) and the movers' hand-out as things
+happen. Observations are encoded from the rows at each read.
 """
 
 from __future__ import annotations
@@ -29,15 +22,13 @@ from fogboard_games.batch.env import Env
 from fogboard_games.jit import kernel
 
 # The game's facts and tensor offsets (I_: information state, O_: observation;
-# -1 where absent), a tuple of ints `g`: the kernels' helpers take only
-# numbers (an array passed to a numba function costs reference counts per call).
+# -1 where absent), a tuple of ints `g`: the kernels' helpers take only numbers
+# (a numba function passed an array pays reference counts at every call).
 (PLAYERS, SIDES, NUMDICE, NUM_BIDS, HANDS, REROLLS, LIAR, PROPHECY, PASS, KEEP, WILD, PAYOUT,
  CHIPS, I_SEAT, I_HANDS, I_COUNTS, I_REROLLED, I_KEPT, I_BIDS, I_PASSES, I_LIAR, I_PROPHECIES,
  I_SHOWN, O_SEAT, O_HAND, O_COUNTS, O_USED, O_BID, O_HOLDER, O_MOVE, O_SHOWN) = range(31)  # fmt: skip
-INFO_PIECES = ("seat", "hands", "dice_counts", "rerolled", "kept", "bids", "passes", "liar",
-               "prophecies", "shown")  # fmt: skip
-OBS_PIECES = ("seat", "hand", "dice_counts", "rerolls_used", "standing_bid", "holder",
-              "to_move", "last_shown")  # fmt: skip
+PIECES = ("seat hands dice_counts rerolled kept bids passes liar prophecies shown",
+          "seat hand dice_counts rerolls_used standing_bid holder to_move last_shown")  # fmt: skip
 # The rows, (9, B) int64. ROLLING: the roll it waits for within a step (-1 none,
 # a seat's reroll, P every seat's dice at a round's start); ALIVE: bit s, seat s has dice.
 MOVER, BID, HOLDER, ROUND, IN_PLAY, OPENER, CHOOSING, ROLLING, ALIVE = range(9)
@@ -45,8 +36,7 @@ DICE, USED = 0, 1  # a seat's, (B, P, 2)
 NOW, SHOWN = 0, 1  # dice per face, (B, 2, P, S)
 # What the steps write: nothing, every seat's information state, the hand-out too.
 NONE, INFO, HAND = 0, 1, 2
-NO_INFO, NO_HAND = np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.float32)
-NO_SEATS = np.zeros(0, np.int64)
+NOTHING = (NONE, np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.float32), np.zeros(0, np.int64))
 
 
 class LiarsDice(Env):
@@ -70,7 +60,7 @@ class LiarsDice(Env):
         info, obs = self.game.info_layout.offset, self.game.obs_layout.offset
         facts = [P, s.sides, s.numdice, s.num_bids, s.hands_per_round, s.rerolls, s.liar]
         facts += [s.prophecy_base, s.pass_action, s.keep, s.wild_face, s.payout, s.chips]
-        facts += [info.get(p, -1) for p in INFO_PIECES] + [obs.get(p, -1) for p in OBS_PIECES]
+        facts += [at.get(p, -1) for at, names in zip((info, obs), PIECES) for p in names.split()]
         self.g = tuple(int(x) for x in facts)
         self.round_rows = np.array(s.round_rows, np.int64)  # K_r: round r's first bid row
         # A seat's own columns of its information state (its one-hot, its hands)
@@ -83,9 +73,9 @@ class LiarsDice(Env):
         self.hands = np.zeros((B, 2, P, s.sides), np.int8)
         self.mover, self.round = self.row[MOVER], self.row[ROUND]
         self.every = np.ones(B, bool)  # (every row plays)
+        self.first = True  # (the first restart sets every row whole)
         self.info = self.obs = self.hand = None
-        self.hand_seat = NO_SEATS
-        self.tensors = (NONE, NO_INFO, NO_HAND, NO_SEATS)
+        self.tensors = NOTHING
         # The dtype today's games drew their first roll in (a seed plays the same games).
         one_round = s.chips and not s.rerolls and not s.allow_pass
         self.draw = np.int16 if one_round else np.int64
@@ -95,7 +85,9 @@ class LiarsDice(Env):
         P, D = self.num_players, self.setup.numdice
         faces = self.rng.integers(0, self.setup.sides, (len(rows), P * D), self.draw)
         history = (self.history.reshape(-1), self.hstart, self.hpos)
-        _restart_rows(rows, faces, *history, self.row, self.seats, self.hands, self.g, self.tensors)
+        state = (self.row, self.seats, self.hands, self.g, self.tensors)
+        _restart_rows(rows, faces, *history, *state, self.first)
+        self.first = False
 
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (see Boards._legal_mask)."""
@@ -154,7 +146,7 @@ class LiarsDice(Env):
             out = self.hand.view(np.uint8) if self.dtype == np.bool_ else self.hand
             self.tensors = (HAND, self.info, out, self.hand_seat)
         else:
-            self.tensors = (INFO, self.info, NO_HAND, NO_SEATS)
+            self.tensors = (INFO, self.info, *NOTHING[2:])
         if first:
             history = self.history.reshape(-1)
             state = (self.row, self.seats, self.hands, self.g, self.round_rows, self.tensors)
@@ -225,17 +217,19 @@ def _legal(a, choosing, bid, holder, mover, in_play, g):
 
 
 @kernel
-def _restart_rows(rows, faces, history, hstart, hpos, row, seats, hands, g, t):
+def _restart_rows(rows, faces, history, hstart, hpos, row, seats, hands, g, t, first):
     """The rows at their game's start: the roll `faces` (every seat's D dice,
     seat by seat) logged and counted; their tensors blank but for it."""
     P, D, S = g[PLAYERS], g[NUMDICE], g[SIDES]
     track, info, hand, hand_seat = t
     for i, b in enumerate(rows):
-        row[MOVER, b], row[BID, b], row[HOLDER, b], row[ROUND, b] = 0, -1, -1, 0
-        row[IN_PLAY, b], row[OPENER, b], row[CHOOSING, b] = P * D, 0, g[REROLLS] > 0
-        row[ROLLING, b], row[ALIVE, b] = -1, (1 << P) - 1
+        row[MOVER, b], row[BID, b], row[HOLDER, b] = 0, -1, -1
+        if not g[CHIPS] or g[REROLLS] or first:  # (else never changed since the first)
+            row[ROUND, b], row[IN_PLAY, b], row[OPENER, b] = 0, P * D, 0
+            row[CHOOSING, b], row[ROLLING, b], row[ALIVE, b] = g[REROLLS] > 0, -1, (1 << P) - 1
         for s in range(P):
-            seats[b, s, DICE], seats[b, s, USED] = D, 0
+            if not g[CHIPS] or g[REROLLS] or first:
+                seats[b, s, DICE], seats[b, s, USED] = D, 0
             for f in range(S):
                 hands[b, NOW, s, f] = 0
             for j in range(s * D, s * D + D):
@@ -408,13 +402,10 @@ def _replay_rows(history, hstart, hpos, row, seats, hands, g, round_rows, t):
     entries from hstart to hpos), a decision at a time and the rolls they call for."""
     B, PD = len(hstart), g[PLAYERS] * g[NUMDICE]
     acts, plays = np.zeros(B, np.int64), np.zeros(B, np.bool_)
-    ok, ended, rewards = (
-        np.zeros(B, np.bool_),
-        np.zeros(B, np.bool_),
-        np.zeros((B, g[PLAYERS]), np.float32),
-    )
-    first = history.reshape(B, -1)[:, :PD]  # (logged again as it is)
-    _restart_rows(np.arange(B), first, history, hstart, hstart.copy(), row, seats, hands, g, t)
+    ok, ended = np.zeros(B, np.bool_), np.zeros(B, np.bool_)
+    rewards = np.zeros((B, g[PLAYERS]), np.float32)
+    roll = history.reshape(B, -1)[:, :PD]  # (logged again as it is)
+    _restart_rows(np.arange(B), roll, history, hstart, hstart.copy(), row, seats, hands, g, t, True)
     at = hstart + PD
     while True:
         for b in range(B):
