@@ -281,7 +281,7 @@ def _play_rows(acts, plays, row, seats, hands, g, round_rows, t, ok, ended, rewa
     P, bad = g[PLAYERS], 0
     for b in range(len(acts)):
         old = row[CHOOSING, b], row[BID, b], row[HOLDER, b], row[MOVER, b], row[IN_PLAY, b]
-        ok[b] = ~plays[b] | _legal(acts[b], *old, g)
+        ok[b] = (not plays[b]) | _legal(acts[b], *old, g)
         bad += not ok[b]
     if bad:
         return bad, 0, 0
