@@ -15,7 +15,13 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from batch_checks import expect_row, play_checked, random_draw, state_after
+from batch_checks import (
+    expect_row,
+    mover_views_read_now_and_then,
+    play_checked,
+    random_draw,
+    state_after,
+)
 from test_batch import compact
 
 from fogboard_games import batch
@@ -142,6 +148,28 @@ def test_bench_measures_the_dice_mode_table_beside_our_own_loop():
     (row,) = run_batch(rounds=1, seconds=0.01, only=["liars-dice-table"], batch_size=8)
     assert row["cpp"] == "ours: liars-dice-table"
     assert row["plain_cpp"] > 0 and row["tensor_cpp"] > 0 and row["plain_ratio"] > 0
+
+
+@pytest.mark.parametrize(
+    "game,form,dtype",
+    [
+        ("liars-dice-table", "information_state", None),
+        (
+            "fogboard_liars_dice(players=3,numdice=2,dice_sides=3,mode=dice,rerolls=1,"
+            "allow_pass=true)",
+            "information_state",
+            "uint8",
+        ),
+        ("liars-dice-1", "information_state", "bool"),
+        ("liars-dice", "observation", None),
+    ],
+)
+def test_the_movers_tensors_read_now_and_then_agree(game, form, dtype):
+    # State.observation is kept in place: the steps write its public entries, a
+    # read copies a new mover's own columns, a restarted row whole, zeros where a
+    # game ended (and some stay finished); reads skip 0 to 3 steps.
+    env = batch.make(game, batch_size=12, seed=4, observation=form, dtype=dtype)
+    assert mover_views_read_now_and_then(env, random_draw, 40, seed=4) > 8
 
 
 # One round in chips mode, no rerolls, no pass: every preset but the table.
