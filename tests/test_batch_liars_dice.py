@@ -15,7 +15,13 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from batch_checks import expect_row, play_checked, random_draw, state_after
+from batch_checks import (
+    expect_row,
+    mover_views_read_now_and_then,
+    play_checked,
+    random_draw,
+    state_after,
+)
 from test_batch import compact
 
 from fogboard_games import batch
@@ -144,26 +150,48 @@ def test_bench_measures_the_dice_mode_table_beside_our_own_loop():
     assert row["plain_cpp"] > 0 and row["tensor_cpp"] > 0 and row["plain_ratio"] > 0
 
 
-# The one-round road (chips mode, no rerolls, no pass): every preset but the table.
+@pytest.mark.parametrize(
+    "game,form,dtype",
+    [
+        ("liars-dice-table", "information_state", None),
+        (
+            "fogboard_liars_dice(players=3,numdice=2,dice_sides=3,mode=dice,rerolls=1,"
+            "allow_pass=true)",
+            "information_state",
+            "uint8",
+        ),
+        ("liars-dice-1", "information_state", "bool"),
+        ("liars-dice", "observation", None),
+    ],
+)
+def test_the_movers_tensors_read_now_and_then_agree(game, form, dtype):
+    # State.observation is kept in place: the steps write its public entries, a
+    # read copies a new mover's own columns, a restarted row whole, zeros where a
+    # game ended (and some stay finished); reads skip 0 to 3 steps.
+    env = batch.make(game, batch_size=12, seed=4, observation=form, dtype=dtype)
+    assert mover_views_read_now_and_then(env, random_draw, 40, seed=4) > 8
+
+
+# One round in chips mode, no rerolls, no pass: every preset but the table.
 ONE_ROUND = [
     "liars-dice-classic-1",
     "liars-dice-classic",
     "liars-dice",
     "fogboard_liars_dice(players=3,numdice=2,dice_sides=3,wild=none,prophecy_payout=2)",
     "fogboard_liars_dice(players=4,numdice=1,dice_sides=2,wild=one)",
-    # (1,350 entries: a read where the turn passes copies only the seat's own columns)
+    # (1,350 entries: a read where the turn passed copies only the seat's own columns)
     "fogboard_liars_dice(players=6,numdice=3)",
 ]
 
 
 @pytest.mark.parametrize("game", ONE_ROUND)
-def test_the_one_round_road_read_now_and_then_agrees(game):
-    # Its tensors are set at a read from the history alone: rows restarted (some
-    # twice, some mid-game), sitting out, finished and left so, between reads.
+def test_one_round_games_read_now_and_then_agree(game):
+    # The tensors are set at the first read from the histories alone, then kept
+    # by the steps: rows restarted (some twice, some mid-game), sitting out,
+    # finished and left so, between reads.
     rows = 24
     env = batch.make(game, batch_size=rows, seed=7)
-    assert env.quick and env.hands is None
-    assert (env.info.private is not None) == (env.tensor_size > 1024)
+    assert env.info is None  # (nothing kept before a read)
     pyspiel_game, players = env.game, env.num_players
     rng = np.random.default_rng(7)
     s = env.reset()
@@ -199,7 +227,7 @@ def test_the_one_round_road_read_now_and_then_agrees(game):
     assert reads > 5
 
 
-def test_the_one_round_road_refuses_an_illegal_action_and_changes_nothing():
+def test_a_one_round_game_refuses_an_illegal_action_and_changes_nothing():
     env = batch.make("liars-dice-classic", batch_size=8, seed=1)
     s = env.reset()
     rng = np.random.default_rng(1)

@@ -1,731 +1,490 @@
-"""Batched Liar's Dice in every mode: 2..6 seats, chips or dice (lose-a-die
-over rounds until one seat has dice), rerolls, pass, prophecy, any wild face.
+"""Batched Liar's Dice in every mode (docs/liars_dice.md#rules) as compiled
+per-row kernels (fogboard_games.jit, docs/batch.md#observations).
 
-The rules are those of fogboard_games/liars_dice/rules.py
-(docs/liars_dice.md#rules), applied to every row at once. Chance rolls every
-die in play, seat by seat (one history entry per die: face - 1), at the
-start of every round and at every reroll; a row always stands at a
-decision, so a step that rolls draws the dice from the env's Generator
-(each face 1/S) and logs them after the decision that caused them (`step`).
-A raise is any higher bid id; `liar`, `prophecy QxF` and `pass` follow the
-rules' legal sets (tabled per dice in play, standing bid and whether the
-mover holds it). A die counts for face F when it shows F, or the wild face
-unless F is the wild face itself.
-
-Information-state tensors: what a seat rolls, the dice counts and dice
-mode's showdowns are written when they happen (once a round, or at a
-reroll); every decision is one public 1.0 at an offset worked out when it
-is made and written into every seat's tensor only when a tensor is read,
-as is a chips-mode showdown (a row restarted before the read never writes
-it), so play that never reads a tensor pays one small write a step for it. The
-observation (the view now) is made at its first read and brought up to
-date from what changed.
-
-One round in chips mode without rerolls or pass (every preset but the table)
-takes a shorter road through the same engine: a row keeps its mover,
-standing bid, holder and legal key; the roll stays in the history alone
-(the hands are worked out from it where a tensor or a showdown needs them),
-and so do the decisions' tensor entries (decision j is seat j mod P's); a
-restart sets its tensors at the next read (docs/batch.md#interface).
+A row keeps what rules.Match keeps (`row`, `seats`, `hands`); `_play_rows`
+(with `_settle_rows`, `_lose_rows`) does for each row what Match.play does
+for a decision, `_restart_rows` and `_roll_rows` for the dice, which are
+drawn in Python from the env's Generator and logged after the decision that
+called for them, as pyspiel's history holds them. Tensors cost nothing
+until read: the first read of an information state plays every row again
+from its history with the writes on (`_replay_rows`), then the steps write
+every seat's (`info`, row b * P + p) and the movers' hand-out as things
+happen. Observations are encoded from the rows at each read.
 """
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from fogboard_games.batch.env import Env
-from fogboard_games.batch.observations import Store
+from fogboard_games.jit import kernel
 
-LONG = 1024  # entries of a seat's tensor past which a read copies only its own columns
+# The game's facts and tensor offsets (I_: information state, O_: observation;
+# -1 where absent), a tuple of ints `g`: the kernels' helpers take only numbers
+# (a numba function passed an array pays reference counts at every call).
+(PLAYERS, SIDES, NUMDICE, NUM_BIDS, HANDS, REROLLS, LIAR, PROPHECY, PASS, KEEP, WILD, PAYOUT,
+ CHIPS, I_SEAT, I_HANDS, I_COUNTS, I_REROLLED, I_KEPT, I_BIDS, I_PASSES, I_LIAR, I_PROPHECIES,
+ I_SHOWN, O_SEAT, O_HAND, O_COUNTS, O_USED, O_BID, O_HOLDER, O_MOVE, O_SHOWN) = range(31)  # fmt: skip
+PIECES = ("seat hands dice_counts rerolled kept bids passes liar prophecies shown",
+          "seat hand dice_counts rerolls_used standing_bid holder to_move last_shown")  # fmt: skip
+# The rows, (9, B) int64. ROLLING: the roll it waits for within a step (-1 none,
+# a seat's reroll, P every seat's dice at a round's start); ALIVE: bit s, seat s has dice.
+MOVER, BID, HOLDER, ROUND, IN_PLAY, OPENER, CHOOSING, ROLLING, ALIVE = range(9)
+DICE, USED = 0, 1  # a seat's, (B, P, 2)
+NOW, SHOWN = 0, 1  # dice per face, (B, 2, P, S)
+# What the steps write: nothing, every seat's information state, the hand-out too.
+NONE, INFO, HAND = 0, 1, 2
+NOTHING = (NONE, np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.float32), np.zeros(0, np.int64))
 
 
 class LiarsDice(Env):
     """A batch of one fogboard_liars_dice game, any parameters."""
 
-    TABLES = ("legal", "bid_quantity", "bid_face", "blank", "act_base",
-              "act_round", "k_rows", "flat_legal", "key_after", "hand_of", "one_hot", "bid_ids", "hand_at",
-              "raise_lo", "raise_hi", "calls", "passes", "chooses",
-              "after_seat")  # fmt: skip
+    TABLES = ("round_rows",)
 
     def _configure(self, game) -> None:
         setup = self.setup = game.setup
-        P, S, D, T = setup.players, setup.sides, setup.numdice, setup.total
-        self.num_players = P
-        self.num_actions = setup.num_actions
-        self.sides = S
-        self.chips = setup.chips
-        self.rerolls = k = setup.rerolls
-        R = self.max_rounds = setup.max_rounds
+        self.num_players, self.num_actions = setup.players, setup.num_actions
+        self.keep, self.reroll = setup.keep, setup.reroll
         # Chance: every round rolls at most T dice, every reroll at most D.
-        self.max_history = setup.max_game_length + R * (T + P * k * D)
-        self.max_decisions = setup.max_game_length
-        layout = game.info_layout
-        self.tensor_size = layout.size
+        k, D = setup.rerolls, setup.numdice
+        rolls = setup.max_rounds * (setup.total + setup.players * k * D)
+        self.max_history = setup.max_game_length + rolls
+        self.tensor_size = game.info_layout.size
+        self.obs_size = game.obs_layout.size
 
     def _build(self) -> None:
-        game = self.game
-        setup, layout, k = self.setup, self.game.info_layout, self.rerolls
-        P, S, D, T = setup.players, setup.sides, setup.numdice, setup.total
-        A = self.num_actions
-        B = self.batch_size
-        off = layout.offset
-        self.o_seat, self.o_hands, self.o_shown = off["seat"], off["hands"], off["shown"]
-        self.o_counts = off.get("dice_counts")
-        self.H = setup.hands_per_round
-        NB = self.num_bids = setup.num_bids
-        self.liar = setup.liar
-        self.prophecy = setup.prophecy
-        self.prophecy_base = setup.prophecy_base
-        self.pass_action = setup.pass_action  # -1 without pass (never an action)
-        self.keep, self.reroll = setup.keep, setup.reroll
-        self.wild = setup.wild_face  # 0: no wild face
-        self.payout = setup.payout
-        # The one-round road (module docstring): every decision a raise or a call.
-        self.quick = self.chips and not k and not setup.allow_pass
-
-        # legal[key]: the mover's legal actions, as the rules list them
-        # (Match.bidding_actions). key = (in_play - lo) * W + 2 * (bid + 1) + (the
-        # mover holds the bid); then the keep-or-reroll choice, then a finished row's.
-        W = self.key_width = 2 * (NB + 1)
-        lo = self.lo = T if self.chips else 2  # dice in play: T, or 2..T in dice mode
-        self.choose_key = (T - lo + 1) * W
-        self.finished_key = self.choose_key + 1
-        legal = np.zeros((self.finished_key + 1, A), bool)
-        m = setup.new_match()
-        m.mover = 0
-        for in_play in range(lo, T + 1):
-            m.in_play = in_play
-            for bid in range(-1, in_play * S):
-                for holds in (0, 1):
-                    m.bid, m.holder = bid, 0 if holds else 1
-                    legal[(in_play - lo) * W + 2 * (bid + 1) + holds, m.bidding_actions()] = True
-        if k:
-            legal[self.choose_key, [self.keep, self.reroll]] = True
-        self.legal = legal
-        self.flat_legal = legal.reshape(-1)
-        start = self.start_key = self.choose_key if k else (T - lo) * W
-        opening = np.flatnonzero(legal[start])  # the actions legal at a game's start
-        self.start_block = (int(opening[0]), int(opening[-1]) + 1)
-        assert len(opening) == opening[-1] + 1 - opening[0], "one block (Env.start_block)"
-        self.bid_quantity = np.array(setup.bid_quantity)
-        self.bid_face = np.array(setup.bid_face)
-        # The one-round road's key after each action: a raise of bid a leaves the
-        # turn to a seat that does not hold it (2 a + 2); a call ends the game.
-        self.key_after = np.full(A, self.finished_key, np.int64)
-        self.key_after[:NB] = 2 * np.arange(NB) + 2
-        # The legal mask is built from the rules' shape (Match.bidding_actions),
-        # per key: the raises from raise_lo up to raise_hi, and where `calls`
-        # liar, the prophecies of those raises and pass where `passes`; keep and
-        # reroll where `chooses`. (A gather of the table along its rows ran 5x
-        # slower.) Checked against the table for every key.
-        bids = legal[:, :NB]
-        some = bids.any(1)
-        self.raise_lo = np.where(some, bids.argmax(1), NB)
-        self.raise_hi = np.where(some, NB - bids[:, ::-1].argmax(1), NB)
-        self.capped = not (self.raise_hi == NB).all()  # (dice mode: fewer dice, fewer bids)
-        self.bid_ids = np.arange(NB)[:, None]
-        self.calls = legal[:, self.liar].copy()
-        self.passes = legal[:, self.pass_action].copy() if setup.allow_pass else None
-        self.chooses = legal[:, self.keep].copy() if k else None
-        kinds = [*range(NB + 1), self.pass_action, self.keep, self.reroll]
-        if self.prophecy:
-            kinds += range(self.prophecy_base, self.prophecy_base + NB)
-        assert self.liar == NB and sorted(a for a in kinds if a >= 0) == list(range(A))
-        assert np.array_equal(self._mask_of(np.arange(len(legal))), legal.T)
-        # hand_of[f, d]: a die showing face d + 1 counts for a bid on face f + 1
-        # (its face, or the wild face unless f + 1 is the wild face: the same test).
-        faces = np.arange(S)
-        hand_of = faces[:, None] == faces
-        if self.wild:
-            hand_of[:, self.wild - 1] = True
-        self.hand_of = hand_of.reshape(-1).astype(np.int16)  # [f * S + d], summed
-        self.one_hot = np.eye(S + 1, S, dtype=np.int8)  # a die's count per face; none
-        # Die k of the roll (seat k // D's) counts at hand_at[k] + its face - 1.
-        self.hand_at = (np.arange(P * D) // D * layout.size + off["hands"])[:, None]
-
-        # Where each decision puts its public 1.0 in a seat's tensor: act_base[a]
-        # + the seat + (bid-row pieces) K_r * P or (round pieces) r * P, and for a
-        # pass the standing bid's row, for a reroll its number (see _decided).
-        self.act_base = np.zeros(A, np.int64)
-        self.act_round = np.zeros(A, bool)  # a round-indexed piece (liar, kept)
-        self.act_base[:NB] = off["bids"] + np.arange(NB) * P
-        self.act_base[self.liar] = off["liar"]
-        self.act_round[self.liar] = True
-        if self.prophecy:
-            self.act_base[self.prophecy_base : self.prophecy_base + NB] = (
-                off["prophecies"] + np.arange(NB) * P
-            )
-        if setup.allow_pass:
-            self.act_base[self.pass_action] = off["passes"]
-        if k:
-            self.act_base[self.keep] = off["kept"]
-            self.act_round[self.keep] = True
-            self.o_rerolled = off["rerolled"]
-        self.k_rows = np.array(setup.round_rows, np.int64) * P  # K_r * P, per round
-        self.next_seat = (np.arange(P) + 1) % P  # (chips mode: every seat has dice)
-        # after_seat[bits * P + s]: the nearest seat after s whose bit is set (s if none).
-        self.after_seat = np.array(
-            [
-                next((t for t in ((s + j) % P for j in range(1, P)) if bits >> t & 1), s)
-                for bits in range(1 << P)
-                for s in range(P)
-            ]
-        )
-
-        # dice per face, per seat (the one-round road: read from the history)
-        self.hands = None if self.quick else np.zeros((B, P, S), np.int8)
-        self.dice = np.full((B, P), D, np.int8)  # dice per seat
-        self.mover = np.zeros(B, np.int64)
-        self.bid = np.full(B, -1, np.int64)  # standing bid id, -1 before the opening bid
-        self.holder = np.full(B, -1, np.int64)
-        self.key = np.full(B, start, np.int64)  # the legal key now (finished_key at the end)
-        self.round = np.zeros(B, np.int64)
-        self.in_play = np.full(B, T, np.int64)
-        self.opener = np.zeros(B, np.int64)
-        self.choosing = np.zeros(B, bool)  # a seat chooses keep or reroll
-        self.used = np.zeros((B, P), np.int8)  # rerolls used this round, per seat
-        self.last_shown = np.zeros((B, P, S), np.int8)  # the latest showdown's hands
-        # Decisions' offsets, written into the tensors when read (_tensors).
-        # (flat indices into `decided`, as the history's hstart and hpos)
-        if self.quick:  # the history's decisions, from each row's first (after the roll)
-            self.first = self.hstart + P * D
-            self.t_decided = self.first.copy()  # written into the tensors up to here
-            self.fresh = np.ones(B, bool)  # restarted, its tensors not set yet
-        else:
-            self.decided = np.zeros((B, self.max_decisions), np.int32)
-            self.dstart = self.rows * self.max_decisions
-            self.dpos = self.dstart.copy()  # each row's next decision
-            self.t_decided = self.dstart.copy()  # of those, written into the tensors up to here
-        self.t_shown = np.zeros(B, bool)  # chips mode: the showdown written
-        # Store row b * P + p is seat p's tensor of row b.
-        self.row_of = (np.arange(B * P) // P).astype(np.int32)
-        # A seat's own columns: whose view it is and what it rolled (every other
-        # piece is written into every seat's tensor alike), so where the turn
-        # passes a read can copy only those (observations.Store's `private`),
-        # which pays on long tensors (liars-dice-table's 15,988 entries: reads 10x
-        # faster) but not on short ones (at 262 even, at 46 to 142 slower than
-        # copying whole rows).
-        assert off["seat"] == 0 and off["hands"] == P
-        own = min(v for v in [*off.values(), layout.size] if v > off["hands"])
-        private = [slice(0, own)] if layout.size > LONG else None
-        self.info = Store(B * P, layout.size, self.row_of, private=private)
-        self.blank = np.zeros((P, layout.size), np.uint8)
-        self.blank[np.arange(P), self.o_seat + np.arange(P)] = 1  # whose view it is
-        if self.o_counts is not None:  # every seat starts with D dice
-            self.blank[:, self.o_counts + np.arange(P) * (D + 1) + D] = 1
-        self.obs = None
-        obs = game.obs_layout
-        self.obs_size = obs.size
-        self.q_seat, self.q_hand = obs.offset["seat"], obs.offset["hand"]
-        self.q_bid, self.q_holder = obs.offset["standing_bid"], obs.offset["holder"]
-        self.q_move, self.q_shown = obs.offset["to_move"], obs.offset["last_shown"]
-        self.q_counts = obs.offset.get("dice_counts")
-        self.q_used = obs.offset.get("rerolls_used")
-        self.stale = np.ones(B, bool)  # rows whose observation is remade whole at a read
-
-    # ---- chance ---------------------------------------------------------------
-
-    def _roll(self, rows: np.ndarray, counts: np.ndarray, log: bool) -> np.ndarray:
-        """Roll counts[i, s] dice for seat s of rows[i], seat by seat: the new
-        hands (rows, P, S), the faces logged now (log: a game's start, every
-        seat's D dice) or after the step."""
-        P, S, D = self.num_players, self.sides, self.setup.numdice
-        faces = self.rng.integers(0, S, size=(len(rows), P * D))
-        if log:  # a game's start: every seat rolls all its D dice
-            self._log(rows, faces)
-            return self._count(faces.reshape(-1, P, D))
-        real = np.arange(D) < counts[:, :, None]  # (rows, P, D): dice rolled
-        hands = self._count(faces.reshape(-1, P, D), real)
-        self._log_later(rows, faces, real.reshape(len(rows), P * D))
-        return hands
-
-    def _count(self, faces: np.ndarray, real=None) -> np.ndarray:
-        """(..., S) int8: the dice per face of faces (..., D) (face - 1), only
-        those `real` if given. One die at a time, as a row of the identity (a
-        sum over the dice axis ran 10x slower)."""
-        if real is not None:
-            faces = np.where(real, faces, self.sides)  # (the identity's zero row)
-        hands = self.one_hot.take(faces[..., 0], 0)
-        for d in range(1, faces.shape[-1]):
-            hands += self.one_hot.take(faces[..., d], 0)
-        return hands
-
-    def _hands(self, rows: np.ndarray) -> np.ndarray:
-        """(rows, P, S) int8: each seat's dice per face (the one-round road: from
-        the roll, the first P * D entries of the history)."""
-        if not self.quick:
-            return self.hands[rows]
-        P, D = self.num_players, self.setup.numdice
-        return self._count(self.history.take(rows, 0)[:, : P * D].reshape(len(rows), P, D))
-
-    # ---- restart: the roll ------------------------------------------------------
+        s, B, P = self.setup, self.batch_size, self.num_players
+        info, obs = self.game.info_layout.offset, self.game.obs_layout.offset
+        facts = [P, s.sides, s.numdice, s.num_bids, s.hands_per_round, s.rerolls, s.liar]
+        facts += [s.prophecy_base, s.pass_action, s.keep, s.wild_face, s.payout, s.chips]
+        facts += [at.get(p, -1) for at, names in zip((info, obs), PIECES) for p in names.split()]
+        self.g = tuple(int(x) for x in facts)
+        self.round_rows = np.array(s.round_rows, np.int64)  # K_r: round r's first bid row
+        # A seat's own columns of its information state (its one-hot, its hands)
+        # come first: where the turn passes, the hand-out copies those alone.
+        self.own = info["hands"] + s.max_rounds * s.hands_per_round * s.sides
+        assert info["seat"] == 0 and all(v >= self.own for v in info.values() if v > info["hands"])
+        self.start_block = (s.keep, s.keep + 2) if s.rerolls else (0, s.num_bids)
+        self.row = np.zeros((9, B), np.int64)
+        self.seats = np.zeros((B, P, 2), np.int8)
+        self.hands = np.zeros((B, 2, P, s.sides), np.int8)
+        self.mover, self.round = self.row[MOVER], self.row[ROUND]
+        self.every = np.ones(B, bool)  # (every row plays)
+        self.first = True  # (the first restart sets every row whole)
+        self.info = self.obs = self.hand = None
+        self.tensors = NOTHING
+        # The dtype today's games drew their first roll in (a seed plays the same games).
+        one_round = s.chips and not s.rerolls and not s.allow_pass
+        self.draw = np.int16 if one_round else np.int64
 
     def _restart(self, rows: np.ndarray) -> None:
-        if self.quick:
-            return self._restart_round(rows)
-        B, P, D, S = self.batch_size, self.num_players, self.setup.numdice, self.sides
-        if not self.chips:  # (in chips mode every seat keeps its D dice)
-            self.dice[rows] = D
-        hands = self._roll(rows, None, log=True)
-        self.hands[rows] = hands
-        self.mover[rows] = 0
-        self.bid[rows] = -1
-        self.holder[rows] = -1
-        self.key[rows] = self.start_key
-        if not self.chips:  # (constant in chips mode)
-            self.round[rows] = 0
-            self.in_play[rows] = self.setup.total
-            self.opener[rows] = 0
-        if self.rerolls:
-            self.choosing[rows] = True
-            self.used[rows] = 0
-        self.dpos[rows] = self.t_decided[rows] = self.dstart[rows]
-        self.t_shown[rows] = False
-        store = self.info.array.reshape(B, P, -1)
-        store[rows] = self.blank
-        store[rows, :, self.o_hands : self.o_hands + S] = hands  # round 0, hand 0
-        self.info.restart(rows)
-        if self.obs is not None:  # (made whole when first made)
-            self.stale[rows] = True
-
-    def _restart_round(self, rows: np.ndarray) -> None:
-        """The one-round road's restart: the roll into the history, the row's
-        four numbers; the tensors are set at the next read (_tensors)."""
-        PD = self.num_players * self.setup.numdice
         # Every seat rolls its D dice, seat by seat: face - 1, as pyspiel logs them.
-        self.history[rows, :PD] = self.rng.integers(0, self.sides, (len(rows), PD), np.int16)
-        self.hpos[rows] = self.first[rows]
-        self.mover[rows] = 0
-        self.bid[rows] = -1
-        self.holder[rows] = -1
-        self.key[rows] = self.start_key
-        self.fresh[rows] = True
-        if self.obs is not None:
-            self.stale[rows] = True
-
-    # ---- what the mover may do ----------------------------------------------------
-
-    def _keys(self, rows) -> np.ndarray:
-        key = 2 * (self.bid[rows] + 1) + (self.holder[rows] == self.mover[rows])
-        if not self.chips:
-            key += (self.in_play[rows] - self.lo) * self.key_width
-        if self.rerolls:
-            key = np.where(self.choosing[rows], self.choose_key, key)
-        return key
+        P, D = self.num_players, self.setup.numdice
+        faces = self.rng.integers(0, self.setup.sides, (len(rows), P * D), self.draw)
+        history = (self.history.reshape(-1), self.hstart, self.hpos)
+        state = (self.row, self.seats, self.hands, self.g, self.tensors)
+        _restart_rows(rows, faces, *history, *state, self.first)
+        self.first = False
 
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (see Boards._legal_mask)."""
-        return self._mask_of(self.key).T
-
-    def _mask_of(self, key: np.ndarray) -> np.ndarray:
-        """(A, len(key)) bool: the legal actions at each key (see __init__)."""
-        NB = self.num_bids
-        out = np.empty((self.num_actions, len(key)), bool)  # (every row is set)
-        bids = out[:NB]
-        np.greater_equal(self.bid_ids, self.raise_lo.take(key), out=bids)
-        if self.capped:
-            bids &= self.bid_ids < self.raise_hi.take(key)
-        out[self.liar] = self.calls.take(key)
-        if self.prophecy:
-            base = self.prophecy_base
-            np.logical_and(bids, out[self.liar], out=out[base : base + NB])
-        if self.passes is not None:
-            out[self.pass_action] = self.passes.take(key)
-        if self.chooses is not None:
-            out[self.keep] = out[self.reroll] = self.chooses.take(key)
-        return out
-
-    def _check(self, key: np.ndarray, acts: np.ndarray) -> np.ndarray:
-        """Whether each action is legal at its row's key."""
-        A = self.num_actions
-        at = key * A
-        at += acts
-        ok = self.flat_legal.take(at, mode="clip")
-        ok &= acts.view(np.uint64) < A  # (a negative action: past 2**63 as unsigned)
-        return ok
-
-    # ---- the moves ------------------------------------------------------------------
+        mask = np.empty((self.num_actions, self.batch_size), bool)
+        _mask_rows(mask, self.row, self.terminated, self.g)
+        return mask.T
 
     def _play(self, acts: np.ndarray, active):
-        # The running rows, compacted: a round's few kinds of move touch few rows each.
-        if self.quick:
-            return self._play_round(acts, active)
-        rows = self.rows if active is None else np.flatnonzero(active)
-        mine = acts if active is None else acts[rows]
-        ok = self._check(self.key if active is None else self.key[rows], mine)
-        if not ok.all():
-            every = np.ones(self.batch_size, bool)
-            every[rows] = ok
-            self._refuse(active, acts, every)
-        done, returns = self._apply(rows, mine)
-        self.key[rows] = self._keys(rows)
-        if not len(done):
-            return None, None
-        self.key[done] = self.finished_key
-        ended = np.zeros(self.batch_size, bool)
-        ended[done] = True
-        rewards = np.zeros((self.batch_size, self.num_players), np.float32)
-        rewards[done] = returns
-        return ended, rewards
-
-    def _play_round(self, acts: np.ndarray, active):
-        """_play on the one-round road, on whole rows (masked where some sit out
-        or finished): a raise stands and moves the turn on, a call ends the game."""
-        key = self.key
-        ok = self._check(key, acts)
-        if active is not None:
-            ok |= ~active  # (their actions are not checked)
-        if not ok.all():
+        B, P = self.batch_size, self.num_players
+        ok, ended = np.empty(B, bool), np.zeros(B, bool)
+        rewards = np.zeros((B, P), np.float32)
+        plays = self.every if active is None else active
+        state = (self.row, self.seats, self.hands, self.g, self.round_rows, self.tensors)
+        bad, rolls, done = _play_rows(acts, plays, *state, ok, ended, rewards)
+        if bad:
             self._refuse(active, acts, ok)
-        raised = acts < self.num_bids
-        if active is None:
-            calls = ~raised
-            self.key = self.key_after.take(acts)
-        else:
-            raised &= active
-            calls = active & ~raised
-            np.copyto(key, self.key_after.take(acts, mode="clip"), where=active)
-        mover = self.mover
-        # (new arrays: a masked copyto runs 4x slower)
-        self.holder = np.where(raised, mover, self.holder)
-        self.bid = np.where(raised, acts, self.bid)
-        if self.num_players == 2:
-            mover ^= raised
-        else:
-            np.copyto(mover, self.next_seat.take(mover), where=raised)
-        c = np.flatnonzero(calls)
-        if not len(c):
-            return None, None
-        return calls, self._showdown(c, acts[c])
+        if rolls:
+            self._roll()
+        return (ended, rewards) if done else (None, None)
 
-    def _showdown(self, c: np.ndarray, calls: np.ndarray) -> np.ndarray:
-        """The one-round road's calls in rows c (`liar` or a prophecy): the (B, P)
-        rewards. The counted dice are the roll, the history's first P * D entries."""
-        P = self.num_players
-        holder, caller, said = self.holder[c], self.mover[c], self.bid[c]
-        if self.prophecy:
-            prophecy = calls != self.liar
-            said = np.where(prophecy, calls - self.prophecy_base, said)
-        at = self.bid_face.take(said) - 1
-        at *= self.sides
-        faces = self.history.take(c, 0)
-        # A die at a time (numpy is slow along a short last axis).
-        count = self.hand_of.take(faces[:, 0] + at)
-        for d in range(1, P * self.setup.numdice):
-            count += self.hand_of.take(faces[:, d] + at)
-        quantity = self.bid_quantity.take(said)
-        if self.prophecy:
-            exact = count == quantity  # the prophet was right
-            caller_wins = np.where(prophecy, exact, count < quantity)
-        else:
-            caller_wins = count < quantity
-        winner = np.where(caller_wins, caller, holder)
-        loser = np.where(caller_wins, holder, caller)
-        if self.obs is not None:
-            self.stale[c] = True
-        rewards = np.zeros((self.batch_size, P), np.float32)
-        flat, c = rewards.reshape(-1), c * P
-        if self.prophecy:
-            amount = np.where(prophecy & exact, np.float32(self.payout), np.float32(1))
-            flat[c + winner] = amount
-            flat[c + loser] = -amount
-        else:
-            flat[c + winner] = 1
-            flat[c + loser] = -1
-        return rewards
-
-    def _next_seat(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
-        """The next seat after `seat` that has dice (Match.next_with_dice)."""
-        P = self.num_players
-        if self.chips:  # every seat keeps its dice
-            return (seat + 1) % P
-        # By the seats with dice as bits (seat s: bit s) and the seat (after_seat).
-        alive = np.packbits(self.dice[rows] > 0, axis=1, bitorder="little")[:, 0]
-        return self.after_seat.take(alive.astype(np.int64) * P + seat)
-
-    def _decided(self, rows, acts, seat) -> None:
-        """Log each decision's public offset (before the move changes the row)."""
-        P = self.num_players
-        at = self.act_base.take(acts)
-        at += seat
-        if not self.chips:
-            r = self.round[rows]
-            at += np.where(self.act_round[acts], r * P, self.k_rows[r])
-        if self.pass_action >= 0:
-            passed = acts == self.pass_action
-            at += np.where(passed, self.bid[rows] * P, 0)
-        if self.rerolls:
-            rr = acts == self.reroll
-            if rr.any():
-                r, s = self.round[rows[rr]], seat[rr]
-                at[rr] = self.o_rerolled + (r * P + s) * self.rerolls + self.used[rows[rr], s]
-        if len(rows) == self.batch_size:  # every row (no compaction)
-            self.decided.reshape(-1)[self.dpos] = at
-            self.dpos += 1
-        else:
-            n = self.dpos[rows]
-            self.decided.reshape(-1)[n] = at
-            self.dpos[rows] = n + 1
-
-    def _apply(self, rows: np.ndarray, acts: np.ndarray):
-        NB = self.num_bids
-        seat = self.mover[rows]
-        self._decided(rows, acts, seat)
-        # A raise or a pass: the turn moves on (a raise also stands).
-        raised = acts < NB
-        moves_on = raised | (acts == self.pass_action) if self.pass_action >= 0 else raised
-        nxt = self._next_seat(rows, seat)
-        self.mover[rows] = np.where(moves_on, nxt, seat)
-        r = rows[raised]
-        self.bid[r] = acts[raised]
-        self.holder[r] = seat[raised]
-        if self.rerolls:
-            self._choose(rows, acts, seat, nxt)
-            calls = acts == self.liar
-            if self.prophecy:
-                calls |= (acts >= self.prophecy_base) & (acts < self.prophecy_base + NB)
-        else:  # every other decision is a call: liar or a prophecy
-            calls = ~moves_on
-        c = np.flatnonzero(calls)
-        if not len(c):
-            return c, None
-        return self._settle(rows[c], acts[c], seat[c])
-
-    def _choose(self, rows, acts, seat, nxt) -> None:
-        """keep, or reroll the seat's whole hand (the same seat chooses again
-        while it has rerolls left); a seat done choosing hands on to the next,
-        and after the last the opener bids."""
-        done = acts == self.keep
-        rr = np.flatnonzero(acts == self.reroll)
-        if len(rr):
-            rw, s = rows[rr], seat[rr]
-            used = self.used[rw, s] + 1
-            self.used[rw, s] = used
-            S, D = self.sides, self.tensor_size
-            # The seat's whole hand rolled again (its dice only), logged after the step.
-            faces = self.rng.integers(0, S, size=(len(rw), self.setup.numdice))
-            real = np.arange(self.setup.numdice) < self.dice[rw, s][:, None]
-            hand = self._count(faces, real)
-            self._log_later(rw, faces, real)
-            self.hands[rw, s] = hand
-            at = (rw * self.num_players + s) * D + self.o_hands
-            at += (self.round[rw] * self.H + used) * S
-            self.info.write(at[:, None] + np.arange(S), hand)  # the seat's new hand
-            if self.obs is not None:
-                self.stale[rw] = True
-            done[rr] = used >= self.rerolls
-        d = np.flatnonzero(done)
-        if len(d):
-            self.mover[rows[d]] = nxt[d]
-            self.choosing[rows[d]] = nxt[d] != self.opener[rows[d]]
-
-    def _settle(self, rc, ac, caller):
-        """`liar` or `prophecy` in rows rc: the showdown, who pays or loses dice;
-        in dice mode the next round. Returns the rows that ended, their returns."""
-        P, S, D = self.num_players, self.sides, self.tensor_size
-        holder, bid = self.holder[rc], self.bid[rc]
-        prophecy = ac != self.liar
-        said = np.where(prophecy, ac - self.prophecy_base, bid)
-        face = self.bid_face[said]
-        hands = self.hands[rc]
-        total = hands.sum(1, dtype=np.int64)  # (rows, S): dice showing each face
-        i = np.arange(len(rc))
-        count = total[i, face - 1]
-        if self.wild:  # wild dice count for every other face
-            count = count + np.where(face != self.wild, total[:, self.wild - 1], 0)
-        quantity = self.bid_quantity[said]
-        exact = count == quantity  # prophecy: the prophet was right
-        caller_wins = np.where(prophecy, exact, count < quantity)
-        winner = np.where(caller_wins, caller, holder)
-        loser = np.where(caller_wins, holder, caller)
-        if self.obs is not None:
-            self.stale[rc] = True
-        seats = np.arange(P)
-        if self.chips:  # (the showdown is written when a tensor is read: _tensors)
-            amount = np.where(prophecy & exact, self.payout, 1).astype(np.float32)
-            returns = np.zeros((len(rc), P), np.float32)
-            returns[i, winner] = amount
-            returns[i, loser] = -amount
-            return rc, returns
-        # The showdown, public: every seat's hand, in every seat's tensor.
-        at = ((rc * P)[:, None] + seats) * D + self.o_shown  # (rows, P)
-        at += (self.round[rc] * P * S)[:, None]
-        self.info.write(at[:, :, None] + np.arange(P * S), hands.reshape(-1, 1, P * S))
-        self.last_shown[rc] = hands  # (chips mode shows the hands, kept to the end)
-        # Dice mode: the loser gives up dice (an exact prophecy costs the holder
-        # up to the payout), public in the dice counts.
-        had = self.dice[rc, loser].astype(np.int64)
-        amount = np.where(prophecy & exact, np.minimum(self.payout, had), 1)
-        left = had - amount
-        self.dice[rc, loser] = left
-        at = (
-            ((rc * P)[:, None] + seats) * D
-            + self.o_counts
-            + (loser * (self.setup.numdice + 1))[:, None]
+    def _roll(self) -> None:
+        """The dice the step's decisions call for: D faces a seat drawn (as
+        many as it has dice kept), the rerolls' first, then the rounds';
+        logged after the step's action."""
+        P, D = self.num_players, self.setup.numdice
+        rolling = self.row[ROLLING]
+        rerolls, rounds = (
+            np.flatnonzero((rolling >= 0) & (rolling < P)),
+            np.flatnonzero(rolling == P),
         )
-        self.info.write(at + had[:, None], 0)
-        self.info.write(at + left[:, None], 1)
-        alive = (self.dice[rc] > 0).sum(1)
-        over = alive == 1
-        end = rc[over]
-        returns = np.full((len(end), P), -1.0 / (P - 1), np.float32)
-        returns[np.arange(len(end)), np.argmax(self.dice[end], 1)] = 1.0
-        go = ~over
-        if go.any():
-            self._next_round(rc[go], loser[go])
-        return end, returns
+        held = (self.seats[rerolls, rolling[rerolls], DICE][:, None], self.seats[rounds, :, DICE])
+        at, kept, n = np.zeros(self.batch_size, np.int64), [], 0
+        for rows, dice in zip((rerolls, rounds), held):
+            if not len(rows):
+                continue
+            real = (np.arange(D) < dice[:, :, None]).reshape(len(rows), -1)
+            faces = self.rng.integers(0, self.setup.sides, size=real.shape)
+            count = real.sum(1)
+            at[rows] = n + np.cumsum(count) - count
+            n += count.sum()
+            kept.append(faces[real])
+            self._log_later(rows, faces, real)
+        state = (self.row, self.seats, self.hands, self.g, self.tensors)
+        _roll_rows(np.concatenate((rerolls, rounds)), np.concatenate(kept), at, *state)
 
-    def _next_round(self, rn, loser) -> None:
-        """The next round of rows rn: every remaining die rolled, opened by the
-        loser or the next seat after it with dice."""
-        P, S, D = self.num_players, self.sides, self.tensor_size
-        self.round[rn] += 1
-        self.in_play[rn] = self.dice[rn].sum(1)
-        opener = np.where(self.dice[rn, loser] > 0, loser, self._next_seat(rn, loser))
-        self.opener[rn] = opener
-        self.mover[rn] = opener
-        self.bid[rn] = -1
-        self.holder[rn] = -1
-        self.used[rn] = 0
-        self.choosing[rn] = self.rerolls > 0
-        hands = self._roll(rn, self.dice[rn], log=False)
-        self.hands[rn] = hands
-        at = ((rn * P)[:, None] + np.arange(P)) * D + self.o_hands  # each seat's own
-        at = at + (self.round[rn] * self.H * S)[:, None]
-        self.info.write(at[:, :, None] + np.arange(S), hands)
+    # ---- the tensors ----------------------------------------------------------------
 
-    # ---- tensors ----------------------------------------------------------------
+    def _track(self) -> None:
+        """Keep the information states from now on (and the hand-out's, once
+        made): at the first, every row played again with the tensor writes on."""
+        first = self.info is None
+        if first:
+            self.info = np.zeros((self.batch_size * self.num_players, self.tensor_size), np.uint8)
+        if self.form == "information_state" and self.hand is not None:
+            self.hand_seat = np.full(self.batch_size, -1, np.int64)  # (copied whole)
+            out = self.hand.view(np.uint8) if self.dtype == np.bool_ else self.hand
+            self.tensors = (HAND, self.info, out, self.hand_seat)
+        else:
+            self.tensors = (INFO, self.info, *NOTHING[2:])
+        if first:
+            history = self.history.reshape(-1)
+            state = (self.row, self.seats, self.hands, self.g, self.round_rows, self.tensors)
+            _replay_rows(history, self.hstart, self.hpos, *state)
 
-    def _store(self, form: str) -> Store:
+    def _store(self, form: str):
         if form == "information_state":
-            self._tensors()
-            return self.info
+            if self.info is None:
+                self._track()
+            return SimpleNamespace(array=self.info)
         if self.obs is None:
-            self.obs = Store(self.batch_size * self.num_players, self.obs_size, self.row_of)
-            # What the observation shows, per row: -1 for none.
-            self.shown_bid = np.full(self.batch_size, -1, np.int64)
-            self.shown_holder = np.full(self.batch_size, -1, np.int64)
-            self.shown_mover = np.full(self.batch_size, -1, np.int64)
-            self.stale[:] = True
-        self._observe()
-        return self.obs
+            self.obs = np.zeros((self.batch_size * self.num_players, self.obs_size), np.uint8)
+        state = (self.row, self.seats, self.hands, self.terminated, self.g)
+        _observe(self.obs, self.num_players, *state)
+        return SimpleNamespace(array=self.obs)
 
-    def _remake(self, rows: np.ndarray) -> None:
-        """Every seat's observation of rows, made whole from the rows now."""
-        P, S, Do, n = self.num_players, self.sides, self.obs_size, len(rows)
-        blank = np.zeros((n, P, Do), np.uint8)
-        seats = np.arange(P)
-        i = np.arange(n)
-        blank[:, seats, self.q_seat + seats] = 1
-        blank[:, :, self.q_hand : self.q_hand + S] = self._hands(rows)  # each its own
-        if self.q_counts is not None:
-            at = self.q_counts + seats * (self.setup.numdice + 1) + self.dice[rows]
-            for s in seats:
-                blank[i, :, at[:, s]] = 1
-        if self.q_used is not None:
-            at = self.q_used + seats * (self.rerolls + 1) + self.used[rows]
-            for s in seats:
-                blank[i, :, at[:, s]] = 1
-        bid, holder = self.bid[rows], self.holder[rows]
-        b = np.flatnonzero(bid >= 0)
-        blank[b, :, self.q_bid + bid[b]] = 1
-        blank[b, :, self.q_holder + holder[b]] = 1
-        mover = np.where(self.terminated[rows], -1, self.mover[rows])
-        m = np.flatnonzero(mover >= 0)
-        blank[m, :, self.q_move + mover[m]] = 1
-        # The latest showdown, once there is one (last_shown is not cleared at a restart).
-        s = np.flatnonzero(self.terminated[rows] | (self.round[rows] > 0))
-        shown = self._hands(rows[s]) if self.chips else self.last_shown[rows[s]]
-        blank[s, :, self.q_shown : self.q_shown + P * S] = shown.reshape(len(s), 1, P * S)
-        self.obs.array.reshape(self.batch_size, P, Do)[rows] = blank
-        self.obs.restart(rows)
-        self.shown_bid[rows] = bid
-        self.shown_holder[rows] = holder
-        self.shown_mover[rows] = mover
-        self.stale[rows] = False
-
-    def _observe(self) -> None:
-        """Bring every seat's observation to the rows' state now: rows where a
-        hand, the dice, the rerolls or a showdown changed are made whole; in
-        the others the standing bid, its holder and the seat to move."""
-        P, Do, obs = self.num_players, self.obs_size, self.obs
-        seats = np.arange(P)
-        q = np.flatnonzero(self.stale)
-        if len(q):
-            self._remake(q)
-        q = np.flatnonzero(self.shown_bid != self.bid)  # a raise (others are stale)
-        if len(q):
-            at = (q[:, None] * P + seats) * Do  # (rows, P): each seat's row
-            old = self.shown_bid[q] >= 0
-            if old.any():
-                obs.write(at[old] + (self.q_bid + self.shown_bid[q[old]])[:, None], 0)
-                obs.write(at[old] + (self.q_holder + self.shown_holder[q[old]])[:, None], 0)
-            obs.write(at + (self.q_bid + self.bid[q])[:, None], 1)
-            obs.write(at + (self.q_holder + self.holder[q])[:, None], 1)
-            self.shown_bid[q] = self.bid[q]
-            self.shown_holder[q] = self.holder[q]
-        mover = np.where(self.terminated, -1, self.mover)  # (none at the end)
-        q = np.flatnonzero(self.shown_mover != mover)
-        if len(q):
-            at = (q[:, None] * P + seats) * Do
-            old = self.shown_mover[q] >= 0
-            if old.any():
-                obs.write(at[old] + (self.q_move + self.shown_mover[q[old]])[:, None], 0)
-            new = mover[q] >= 0
-            if new.any():
-                obs.write(at[new] + (self.q_move + mover[q[new]])[:, None], 1)
-            self.shown_mover[q] = mover[q]
-
-    def _tensors(self) -> None:
-        """Write the decisions made since the last read into every seat's
-        information-state tensor (all of them at once)."""
-        P, D = self.num_players, self.tensor_size
-        if self.quick:  # the rows restarted since the last read: their start
-            q = np.flatnonzero(self.fresh)
-            if len(q):
-                self.info.array.reshape(self.batch_size, P, D)[q] = self.blank
-                # Each seat's hand: a count per die at its face, in the seat's row,
-                # indexed (dice, rows) (numpy is slow along a short last axis); a
-                # die of every seat at a time (within one, every index differs).
-                n = self.setup.numdice
-                at = self.history.take(q, 0)[:, : P * n].T + self.hand_at
-                at += q * (P * D)
-                flat = self.info.flat
-                if n == 1:
-                    flat[at] = 1
-                else:
-                    for d in range(n):
-                        flat[at[d::n]] += 1
-                self.info.restart(q)
-                self.fresh[q] = False
-                self.t_shown[q] = False
-                self.t_decided[q] = self.first[q]
-        if self.chips:  # the showdown of the rows that ended: every hand, shown to all
-            q = np.flatnonzero(self.terminated & ~self.t_shown)
-            if len(q):
-                shown = self._hands(q).reshape(len(q), 1, -1)
-                at = ((q * P)[:, None] + np.arange(P)) * D + self.o_shown
-                self.info.write(at[:, :, None] + np.arange(shown.shape[2]), shown)
-                self.t_shown[q] = True
-        done = self.hpos if self.quick else self.dpos
-        count = done - self.t_decided
-        if count.max() <= 1:  # (read at every step: one each)
-            row = np.flatnonzero(count)
-            i = self.t_decided[row]
+    def _mover_tensor(self) -> np.ndarray:
+        """The movers' tensors, kept in place in the env's dtype (read-only):
+        the information state as the steps write it (`_hand_out`), the
+        observation encoded afresh."""
+        if self.hand is None:
+            size = self.tensor_size if self.form == "information_state" else self.obs_size
+            self.hand = np.zeros((self.batch_size, size), self.dtype)
+            self.hand_view = self.hand[:]
+            self.hand_view.flags.writeable = False
+            if self.form == "information_state":
+                self._track()
+        out = self.hand.view(np.uint8) if self.dtype == np.bool_ else self.hand
+        if self.form == "observation":
+            _observe(out, 1, self.row, self.seats, self.hands, self.terminated, self.g)
         else:
-            row = np.repeat(self.rows, count)
-            # The flat index of each pending decision: its row's first + its place.
-            starts = np.cumsum(count) - count
-            i = np.repeat(self.t_decided - starts, count) + np.arange(len(row))
-        if not len(row):
+            _hand_out(out, self.info, self.hand_seat, self.row, self.terminated, self.own)
+        return self.hand_view
+
+
+# The kernels loop over the rows themselves; the helpers they call per row take numbers.
+
+
+@kernel
+def _next_seat(alive, s, P):
+    """The next seat after s that has dice (Match.next_with_dice)."""
+    s = s + 1 if s + 1 < P else 0
+    while not alive >> s & 1:
+        s = s + 1 if s + 1 < P else 0
+    return s
+
+
+@kernel
+def _options(choosing, bid, holder, mover, in_play, g):
+    """A mover's legal actions (Match.bidding_actions), as (lo, hi, calls,
+    passes, chooses): the raises lo..hi-1, and where it calls liar and the
+    prophecies of those raises; pass; keep and reroll. (Bitwise, without
+    branches: on random play a branch guesses wrong half the time.)"""
+    top = 0 if choosing else in_play * g[SIDES]
+    calls = (bid >= 0) & (holder != mover) & (choosing == 0)
+    return bid + 1, top, calls, calls & (g[PASS] >= 0) & (bid < top - 1), choosing != 0
+
+
+@kernel
+def _legal(a, choosing, bid, holder, mover, in_play, g):
+    """Whether action a (any int) is legal for the mover."""
+    lo, hi, calls, passes, chooses = _options(choosing, bid, holder, mover, in_play, g)
+    said = a - g[PROPHECY]  # (a prophecy's bid)
+    legal = (a < g[NUM_BIDS]) & (lo <= a) & (a < hi)  # (a negative id too: lo >= 0)
+    legal |= (g[PROPHECY] >= 0) & (a >= g[PROPHECY]) & calls & (lo <= said) & (said < hi)
+    legal |= (a == g[LIAR]) & calls | (a == g[PASS]) & passes & (a >= 0)
+    return legal | ((a == g[KEEP]) | (a == g[KEEP] + 1)) & chooses & (a >= 0)
+
+
+@kernel
+def _restart_rows(rows, faces, history, hstart, hpos, row, seats, hands, g, t, first):
+    """The rows at their game's start: the roll `faces` (every seat's D dice,
+    seat by seat) logged and counted; their tensors blank but for it."""
+    P, D, S = g[PLAYERS], g[NUMDICE], g[SIDES]
+    track, info, hand, hand_seat = t
+    for i, b in enumerate(rows):
+        row[MOVER, b], row[BID, b], row[HOLDER, b] = 0, -1, -1
+        if not g[CHIPS] or g[REROLLS] or first:  # (else never changed since the first)
+            row[ROUND, b], row[IN_PLAY, b], row[OPENER, b] = 0, P * D, 0
+            row[CHOOSING, b], row[ROLLING, b], row[ALIVE, b] = g[REROLLS] > 0, -1, (1 << P) - 1
+        for s in range(P):
+            if not g[CHIPS] or g[REROLLS] or first:
+                seats[b, s, DICE], seats[b, s, USED] = D, 0
+            for f in range(S):
+                hands[b, NOW, s, f] = 0
+            for j in range(s * D, s * D + D):
+                history[hstart[b] + j] = faces[i, j]
+                hands[b, NOW, s, faces[i, j]] += 1
+        hpos[b] = hstart[b] + P * D
+        if track == NONE:
+            continue
+        info[b * P : b * P + P] = 0
+        for s in range(P):
+            info[b * P + s, g[I_SEAT] + s] = 1
+            for f in range(S):
+                info[b * P + s, g[I_HANDS] + f] = hands[b, NOW, s, f]
+            for p in range(P if g[I_COUNTS] >= 0 else 0):  # every seat has D dice
+                info[b * P + p, g[I_COUNTS] + s * (D + 1) + D] = 1
+        if track == HAND:
+            hand_seat[b] = -1  # (copied whole at the next read)
+
+
+@kernel
+def _roll_rows(rows, faces, at, row, seats, hands, g, t):
+    """The roll each of `rows` waits for, its faces (face - 1) read on from
+    faces[at[b]]: a seat's whole hand again, or every seat's dice, seat by seat."""
+    P, S = g[PLAYERS], g[SIDES]
+    track, info, hand, hand_seat = t
+    for b in rows:
+        r = row[ROLLING, b]
+        for s in range(0 if r == P else r, P if r == P else r + 1):
+            for f in range(S):
+                hands[b, NOW, s, f] = 0
+            h = 0 if r == P else seats[b, s, USED]  # the seat's hand h of the round
+            col = g[I_HANDS] + (row[ROUND, b] * g[HANDS] + h) * S
+            for _ in range(seats[b, s, DICE]):
+                f = faces[at[b]]
+                at[b] += 1
+                hands[b, NOW, s, f] += 1
+                if track != NONE:
+                    info[b * P + s, col + f] += 1
+                if track == HAND and hand_seat[b] == s:
+                    hand[b, col + f] += 1
+        row[ROLLING, b] = -1
+
+
+@kernel
+def _play_rows(acts, plays, row, seats, hands, g, round_rows, t, ok, ended, rewards):
+    """Every playing row's decision, if all are legal (else none: `ok` False
+    where illegal). Returns the count of illegal ones, of rows waiting for a
+    roll, and of games ended (`ended`, paid in `rewards`)."""
+    P, bad = g[PLAYERS], 0
+    for b in range(len(acts)):
+        old = row[CHOOSING, b], row[BID, b], row[HOLDER, b], row[MOVER, b], row[IN_PLAY, b]
+        ok[b] = (not plays[b]) | _legal(acts[b], *old, g)
+        bad += not ok[b]
+    if bad:
+        return bad, 0, 0
+    track, info, hand, _ = t
+    calls, n, rolls = np.empty((len(acts), 3), np.int64), 0, 0  # the rows that called
+    for b in range(len(acts)):
+        if not plays[b]:
+            continue
+        a, s, r, bid = acts[b], row[MOVER, b], row[ROUND, b], row[BID, b]
+        nxt = _next_seat(row[ALIVE, b], s, P)
+        if row[CHOOSING, b]:
+            col, done = g[I_KEPT] + r * P + s, a == g[KEEP]
+            if not done:  # reroll: the same seat chooses again while it has rerolls left
+                seats[b, s, USED] += 1
+                col = g[I_REROLLED] + (r * P + s) * g[REROLLS] + seats[b, s, USED] - 1
+                row[ROLLING, b], done = s, seats[b, s, USED] >= g[REROLLS]
+                rolls += 1
+            if done:  # after the last seat, the opener bids
+                row[MOVER, b], row[CHOOSING, b] = nxt, nxt != row[OPENER, b]
+        elif a == g[PASS]:
+            col, row[MOVER, b] = g[I_PASSES] + (round_rows[r] + bid) * P + s, nxt
+        else:  # a raise stands and the turn moves on; liar or a prophecy calls
+            raised, liar = a < g[NUM_BIDS], a == g[LIAR]
+            said = a if raised else bid if liar else a - g[PROPHECY]
+            col = g[I_PROPHECIES] + (round_rows[r] + said) * P + s
+            col = g[I_BIDS] + (round_rows[r] + a) * P + s if raised else col
+            col = g[I_LIAR] + r * P + s if liar else col
+            row[BID, b], row[HOLDER, b] = said if raised else bid, s if raised else row[HOLDER, b]
+            row[MOVER, b] = nxt if raised else s
+            calls[n, 0], calls[n, 1] = b, 2 * said + (not liar)  # (a prophecy: + 1)
+            n += not raised
+        for p in range(P if track != NONE else 0):  # the decision, public
+            info[b * P + p, col] = 1
+        if track == HAND:
+            hand[b, col] = 1
+    done, rounds = _settle_rows(calls[:n], row, seats, hands, g, t, ended, rewards)
+    return 0, rolls + rounds, done
+
+
+@kernel
+def _settle_rows(calls, row, seats, hands, g, t, ended, rewards):
+    """The rows that called, calls[i] = (b, 2 * the bid called + 1 for a
+    prophecy): every hand shown and counted (a wild die counts for every
+    other face), and who pays (chips) or loses dice (`_lose_rows`). Returns
+    the games ended and the rounds to roll."""
+    P, S, wild = g[PLAYERS], g[SIDES], g[WILD] - 1
+    track, info, hand, _ = t
+    for i in range(len(calls)):
+        b, said, prophecy = calls[i, 0], calls[i, 1] >> 1, calls[i, 1] & 1
+        quantity = said // S + 1
+        face = said - (quantity - 1) * S
+        w = wild if wild >= 0 else face
+        count = 0
+        for s in range(P):
+            count += hands[b, NOW, s, face] + hands[b, NOW, s, w] * (w != face)
+        wins = count == quantity if prophecy else count < quantity  # the caller
+        caller, holder = row[MOVER, b], row[HOLDER, b]
+        winner, loser = caller if wins else holder, holder if wins else caller
+        lost = g[PAYOUT] if prophecy & wins else 1
+        at = g[I_SHOWN] + row[ROUND, b] * P * S
+        for s in range(P if track != NONE or not g[CHIPS] else 0):  # (chips: the last hands)
+            for f in range(S):
+                hands[b, SHOWN, s, f] = hands[b, NOW, s, f]
+                for p in range(P if track != NONE else 0):
+                    info[b * P + p, at + s * S + f] = hands[b, NOW, s, f]
+                if track == HAND:
+                    hand[b, at + s * S + f] = hands[b, NOW, s, f]
+        if g[CHIPS]:
+            rewards[b, winner], rewards[b, loser] = lost, -lost
+            ended[b] = True
+        calls[i, 1], calls[i, 2] = loser, lost
+    if g[CHIPS]:
+        return len(calls), 0
+    return _lose_rows(calls, row, seats, g, t, ended, rewards)
+
+
+@kernel
+def _lose_rows(calls, row, seats, g, t, ended, rewards):
+    """Dice mode: the loser of each calls[i] = (b, loser, dice) gives up as
+    many dice as it has of those (public in the dice counts); the last seat
+    with dice wins, else the next round is opened by the loser (or the next
+    seat with dice) and waits for its roll. Returns the games ended and rounds."""
+    P, D = g[PLAYERS], g[NUMDICE]
+    track, info, hand, _ = t
+    done = rounds = 0
+    for i in range(len(calls)):
+        b, loser = calls[i, 0], calls[i, 1]
+        had = seats[b, loser, DICE]
+        left = had - min(calls[i, 2], had)
+        seats[b, loser, DICE] = left
+        at = g[I_COUNTS] + loser * (D + 1)
+        for p in range(P if track != NONE else 0):
+            info[b * P + p, at + had], info[b * P + p, at + left] = 0, 1
+        if track == HAND:
+            hand[b, at + had], hand[b, at + left] = 0, 1
+        row[ALIVE, b] &= ~(1 << loser) if left == 0 else -1
+        alive, in_play = row[ALIVE, b], 0
+        ended[b] = alive & (alive - 1) == 0  # (one seat left)
+        for s in range(P):
+            if ended[b]:
+                rewards[b, s] = 1.0 if alive >> s & 1 else -1.0 / (P - 1)
+            else:
+                seats[b, s, USED] = 0
+                in_play += seats[b, s, DICE]
+        done += ended[b]
+        if not ended[b]:
+            opener = loser if left else _next_seat(alive, loser, P)
+            row[ROUND, b], row[IN_PLAY, b] = row[ROUND, b] + 1, in_play
+            row[OPENER, b], row[MOVER, b], row[BID, b], row[HOLDER, b] = opener, opener, -1, -1
+            row[CHOOSING, b], row[ROLLING, b] = g[REROLLS] > 0, P
+            rounds += 1
+    return done, rounds
+
+
+@kernel
+def _replay_rows(history, hstart, hpos, row, seats, hands, g, round_rows, t):
+    """Every row played again from its history (`history` flat, a row's
+    entries from hstart to hpos), a decision at a time and the rolls they call for."""
+    B, PD = len(hstart), g[PLAYERS] * g[NUMDICE]
+    acts, plays = np.zeros(B, np.int64), np.zeros(B, np.bool_)
+    ok, ended = np.zeros(B, np.bool_), np.zeros(B, np.bool_)
+    rewards = np.zeros((B, g[PLAYERS]), np.float32)
+    roll = history.reshape(B, -1)[:, :PD]  # (logged again as it is)
+    _restart_rows(np.arange(B), roll, history, hstart, hstart.copy(), row, seats, hands, g, t, True)
+    at = hstart + PD
+    while True:
+        for b in range(B):
+            plays[b] = at[b] < hpos[b]
+            acts[b] = history[at[b]] if plays[b] else 0
+            at[b] += plays[b]
+        if not plays.any():
             return
-        if self.quick:  # decision j of a row is seat j mod P's (a raise moves the turn on)
-            i = i.astype(np.int64, copy=False)
-            at = self.act_base.take(self.history.reshape(-1).take(i))
-            j = i - self.first.take(row)
-            at += j & 1 if P == 2 else j % P
-        else:
-            at = self.decided.reshape(-1)[i].astype(np.int64)
-        at += row * (P * D)  # seat 0's entry; (P, rows): numpy is slow along a short last axis
-        self.info.write(np.add.outer(np.arange(0, P * D, D), at), 1)
-        self.t_decided[:] = done
+        _play_rows(acts, plays, row, seats, hands, g, round_rows, t, ok, ended, rewards)
+        waiting = np.nonzero(row[ROLLING] >= 0)[0]
+        _roll_rows(waiting, history, at, row, seats, hands, g, t)
+
+
+@kernel
+def _mask_rows(mask, row, terminated, g):
+    """The legal mask (A, B) of every row (none where finished), filled by
+    action across the rows, along its memory."""
+    B, base = len(terminated), g[PROPHECY]
+    lo, hi = np.zeros(B, np.int64), np.zeros(B, np.int64)
+    calls, passes, chooses = np.zeros(B, np.bool_), np.zeros(B, np.bool_), np.zeros(B, np.bool_)
+    for b in range(B):
+        old = row[CHOOSING, b], row[BID, b], row[HOLDER, b], row[MOVER, b], row[IN_PLAY, b]
+        if not terminated[b]:
+            lo[b], hi[b], calls[b], passes[b], chooses[b] = _options(*old, g)
+    for a in range(g[NUM_BIDS]):
+        raises, prophecies = mask[a], mask[base + a]
+        for b in range(B):
+            raises[b] = (lo[b] <= a) & (a < hi[b])
+        for b in range(B if base >= 0 else 0):
+            prophecies[b] = raises[b] & calls[b]
+    mask[g[LIAR]] = calls
+    if g[PASS] >= 0:
+        mask[g[PASS]] = passes
+    if g[KEEP] >= 0:
+        mask[g[KEEP]] = mask[g[KEEP] + 1] = chooses
+
+
+@kernel
+def _hand_out(hand, info, hand_seat, row, terminated, own):
+    """The movers' information states in `hand`: where the mover changed, its
+    own columns copied (`own`: the public ones are every seat's alike),
+    whole rows where marked (-1), zeros where the game ended (-2)."""
+    P = info.shape[0] // len(terminated)
+    for b in range(len(terminated)):
+        s = -2 if terminated[b] else row[MOVER, b]
+        if hand_seat[b] == s:
+            continue
+        width = own if hand_seat[b] >= 0 and s >= 0 else hand.shape[1]
+        for c in range(width):
+            hand[b, c] = info[b * P + s, c] if s >= 0 else 0
+        hand_seat[b] = s
+
+
+@kernel
+def _observe(out, m, row, seats, hands, terminated, g):
+    """Observation tensors (observer.encode's view now): out row i shows seat
+    i % m of row i // m, or with m == 1 the mover of row i (zeros where its
+    game ended)."""
+    P, S, D, k = g[PLAYERS], g[SIDES], g[NUMDICE], g[REROLLS]
+    out[:] = 0
+    for i in range(out.shape[0]):
+        b, p = i // m, i % m if m > 1 else row[MOVER, i]
+        if m == 1 and terminated[b]:
+            continue
+        out[i, g[O_SEAT] + p] = 1
+        shown = terminated[b] or row[ROUND, b] > 0  # (a showdown has been: in chips mode the end)
+        last = NOW if g[CHIPS] else SHOWN
+        for s in range(P):
+            if g[O_COUNTS] >= 0:
+                out[i, g[O_COUNTS] + s * (D + 1) + seats[b, s, DICE]] = 1
+            if g[O_USED] >= 0:
+                out[i, g[O_USED] + s * (k + 1) + seats[b, s, USED]] = 1
+            for f in range(S):
+                if s == p:
+                    out[i, g[O_HAND] + f] = hands[b, NOW, s, f]
+                if shown:
+                    out[i, g[O_SHOWN] + s * S + f] = hands[b, last, s, f]
+        if row[BID, b] >= 0:
+            out[i, g[O_BID] + row[BID, b]] = 1
+            out[i, g[O_HOLDER] + row[HOLDER, b]] = 1
+        if not terminated[b]:
+            out[i, g[O_MOVE] + row[MOVER, b]] = 1
