@@ -2,7 +2,8 @@
 as compiled per-row kernels (fogboard_games.jit).
 
 A row is one game kept as rules.Match keeps a state: the true board, the
-hex stones' union-find (parent and edge flags per cell), each seat's view,
+hex stones' union-find (parent and edge flags per cell), the cells each seat
+knows (a bitset),
 the mover, the ply counts and the sense under way. `_play_rows` does for
 each row what Match.play does for one state; once a kind of tensor has been
 read, `_write_rows` writes what the ply changed into both seats' tensors of
@@ -88,8 +89,10 @@ class Boards(Env):
         if self.spec[O_COUNT] >= 0:
             self.obs_blank[self.spec[O_COUNT]] = 1
         self.grid = np.zeros((B, 3, C), np.int8)
-        # rules' UNKNOWN / OWN / PROVEN per seat and cell, across rows (as the legal mask)
-        self.view = np.zeros((2, C, B), np.int8)
+        # known[p, w, b]: bit i of word w, the cells seat p knows (its own stones and
+        # the opponent stones it proved: rules' view other than UNKNOWN), across
+        # rows as the legal mask: a restart clears a few words, a mask is shifts.
+        self.known = np.zeros((2, -(-C // 64), B), np.uint64)
         self.rec = np.zeros((B, 7), np.int16)
         self.mover = np.zeros(B, np.int64)  # 0 or 1 (the last mover in finished rows)
         self.everyone = np.ones(B, bool)
@@ -117,7 +120,7 @@ class Boards(Env):
     # ---- restart and play ---------------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
-        _restart_rows(rows, self.grid, self.view, self.rec, self.mover, self.slot)
+        _restart_rows(rows, self.grid, self.known, self.rec, self.mover, self.slot)
         for f, blank in enumerate((self.blank, self.obs_blank)):
             store, _, _, shown = self._kept(f)
             if store is not None:
@@ -129,24 +132,24 @@ class Boards(Env):
         """(B, A) bool, a transposed view of an (A, B) array: per action, every row
         (so a reduction over the actions runs across rows, the fast way)."""
         mask = np.empty((self.num_actions, self.batch_size), bool)
-        _legal_rows(self.view, self.mover, self.rec, self.terminated, self.spec, mask)
+        _legal_rows(self.known, self.mover, self.rec, self.terminated, self.spec, mask)
         return mask.T
 
     def _play(self, acts: np.ndarray, active):
         B = self.batch_size
         live = self.everyone if active is None else active
         ok = np.empty(B, bool)
-        if _check_rows(acts, live, self.view, self.mover, self.rec, self.spec, ok):
+        if _check_rows(acts, live, self.known, self.mover, self.rec, self.spec, ok):
             self._refuse(active, acts, ok)
         ending = np.zeros(B, np.int8)
         rewards = np.zeros((B, 2), np.float32)
         ends = self._rules(acts, live, ending, rewards)
         idle = self.always_passes and self._sitting  # (rows sitting out keep their slots)
         for f in (0, 1):
-            store, hand0, hand1, shown = self._kept(f)
-            if store is not None:
+            if (self.info, self.obs)[f] is not None:
                 self._write(acts, live, ending, f)
                 if idle:
+                    store, _, _, shown = self._kept(f)
                     _swap_rows(live, self.terminated, self.rec, store, shown)
         if idle:
             self.rec[:, FLIP] ^= ~live & ~self.terminated
@@ -156,7 +159,7 @@ class Boards(Env):
 
     def _rules(self, acts, live, ending, rewards) -> int:
         """The rules of the rows' actions (`_play_rows`, `_end_rows`): the count of rows ended."""
-        _play_rows(acts, live, self.grid, self.view, self.rec, self.mover, self.spec, self.blocks, ending)  # fmt: skip
+        _play_rows(acts, live, self.grid, self.known, self.rec, self.mover, self.spec, self.blocks, ending)  # fmt: skip
         return _end_rows(acts, self.grid, self.rec, self.spec, self.near, ending, rewards)
 
     def _write(self, acts, live, ending, f: int) -> None:
@@ -189,7 +192,7 @@ class Boards(Env):
         """Every row played again from its start, ply by ply, with the tensors of
         form f written (blank first): it ends as it was, with those tensors made."""
         kept, length, B = self._kept(f), self.history_len, self.batch_size
-        _restart_rows(self.rows, self.grid, self.view, self.rec, self.mover, -1)
+        _restart_rows(self.rows, self.grid, self.known, self.rec, self.mover, -1)
         _blank_rows(self.rows, kept[0], (self.blank, self.obs_blank)[f], kept[3])
         for k in range(int(length.max())):
             acts, live = self.history[:, k].astype(np.int64), length > k
@@ -223,14 +226,13 @@ class Boards(Env):
 
 
 @kernel
-def _restart_rows(index, grid, view, rec, mover, slot):
+def _restart_rows(index, grid, known, rec, mover, slot):
     """The rows at the start of a game: no stone, nothing known, seat 0 to move,
     its tensors in slot `slot` (-1: where they were)."""
     for b in index:
         flip = rec[b, FLIP] if slot < 0 else slot
-        for c in range(grid.shape[2]):
-            grid[b, BOARD, c] = 0
-            view[0, c, b] = view[1, c, b] = UNKNOWN
+        grid[b, BOARD, :] = 0
+        known[:, :, b] = 0
         for i in range(rec.shape[1]):
             rec[b, i] = 0
         rec[b, SENSED] = -1
@@ -249,24 +251,26 @@ def _blank_rows(index, store, blank, shown):
 
 
 @kernel
-def _legal_rows(view, mover, rec, terminated, spec, mask):
-    """mask (A, B): the movers' unknown cells, or the senses at a recon sense step."""
+def _legal_rows(known, mover, rec, terminated, spec, mask):
+    """mask (A, B): the cells the movers do not know, or the senses at a recon sense step."""
     C, B = spec[CELLS], len(mover)
-    seat = mover.astype(np.int8)
+    mine = np.empty((known.shape[1], B), np.uint64)  # the movers' words
     attempt = np.empty(B, np.bool_)
     for b in range(B):
+        for w in range(known.shape[1]):
+            mine[w, b] = known[mover[b], w, b]
         attempt[b] = not terminated[b] and (spec[BLOCK] == 0 or rec[b, SENSED] >= 0)
     for c in range(C):  # (branch-free: vectorized across rows)
+        w, shift = c >> 6, np.uint64(c & 63)
         for b in range(B):
-            seen = view[0, c, b] + (view[1, c, b] - view[0, c, b]) * seat[b]
-            mask[c, b] = (seen == UNKNOWN) & attempt[b]
+            mask[c, b] = (((mine[w, b] >> shift) & np.uint64(1)) == np.uint64(0)) & attempt[b]
     for a in range(C, spec[ACTIONS]):
         for b in range(B):
             mask[a, b] = not terminated[b] and rec[b, SENSED] < 0
 
 
 @kernel
-def _check_rows(acts, live, view, mover, rec, spec, ok) -> int:
+def _check_rows(acts, live, known, mover, rec, spec, ok) -> int:
     """ok[b]: row b's action is legal, or row b does not play; the count of rows not ok."""
     C, bad = spec[CELLS], 0
     for b in range(len(acts)):
@@ -276,13 +280,15 @@ def _check_rows(acts, live, view, mover, rec, spec, ok) -> int:
         elif spec[BLOCK] and rec[b, SENSED] < 0:
             ok[b] = C <= a < spec[ACTIONS]
         else:
-            ok[b] = 0 <= a < C and view[mover[b], a, b] == UNKNOWN
+            ok[b] = 0 <= a < C and not known[mover[b], a >> 6, b] >> np.uint64(a & 63) & np.uint64(
+                1
+            )
         bad += not ok[b]
     return bad
 
 
 @kernel
-def _play_rows(acts, live, grid, view, rec, mover, spec, blocks, ending):
+def _play_rows(acts, live, grid, known, rec, mover, spec, blocks, ending):
     """Each playing row's (checked) action, as rules.Match.play: a sense (the
     block at the anchor shown to the mover: opponent stones proven), or an
     attempt (a stone placed, or an opponent stone proven), and the turn;
@@ -297,14 +303,15 @@ def _play_rows(acts, live, grid, view, rec, mover, spec, blocks, ending):
         if spec[BLOCK] and rec[b, SENSED] < 0:
             rec[b, SENSED] = a - C
             for i in range(spec[BLOCK]):
-                if grid[b, BOARD, blocks[a - C, i]] == 2 - p:
-                    view[p, blocks[a - C, i], b] = PROVEN
+                c = blocks[a - C, i]
+                if grid[b, BOARD, c] == 2 - p:
+                    known[p, c >> 6, b] |= np.uint64(1) << np.uint64(c & 63)
             continue
         rec[b, PLIES] += 1
         rec[b, OWN0 + p] += 1
         rec[b, SENSED] = -1
         placed = grid[b, BOARD, a] == 0
-        view[p, a, b] = OWN if placed else PROVEN
+        known[p, a >> 6, b] |= np.uint64(1) << np.uint64(a & 63)
         ending[b] = -1 if placed else -2
         if placed:
             grid[b, BOARD, a] = p + 1
