@@ -3,12 +3,12 @@ as compiled per-row kernels (fogboard_games.jit).
 
 A row is one game kept as rules.Match keeps a state: the true board, the
 hex stones' union-find (parent and edge flags per cell), the cells each seat
-knows (a bitset),
-the mover, the ply counts and the sense under way. `_play_rows` does for
-each row what Match.play does for one state; once a kind of tensor has been
-read, `_write_rows` writes what the ply changed into both seats' tensors of
-that kind, which `_replay_rows` built whole from the rows' histories at the
-first read (docs/batch.md#how-the-boards-are-kept).
+knows (a bitset), the mover, the ply counts and the sense under way.
+`_play_rows` and `_end_rows` do for each row what Match.play does for one
+state; once a kind of tensor has been read, `_write_rows` (and
+`_write_senses`) write what the ply changed into both seats' tensors of that
+kind, which a replay of the rows' histories built at that first read
+(docs/batch.md#how-the-boards-are-kept).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from fogboard_games.batch.env import Env
 from fogboard_games.boards import rules
 from fogboard_games.jit import kernel
 
-UNKNOWN, OWN, PROVEN, UNREACHABLE = rules.UNKNOWN, rules.OWN, rules.PROVEN, rules.UNREACHABLE
+UNKNOWN, OWN, PROVEN = rules.UNKNOWN, rules.OWN, rules.PROVEN
 # A row's cells (`grid`, int8 (B, 3, C)): the true board (rules' EMPTY /
 # X_STONE / O_STONE), a hex stone's parent in its seat's union-find, a root's
 # edge flags (bit 0: the seat's first edge, bit 1: its far edge).
@@ -39,10 +39,11 @@ OBS_PIECES = ("board", "seen_empty_age", "sensed_now", "ply_count", "outcome")
 I_BOARD, I_ATTEMPTS, I_RESULTS, I_SENSES, I_SENSED, I_MOVERS, I_OUTCOME = range(6, 13)
 O_BOARD, O_AGE, O_NOW, O_COUNT, O_OUTCOME = range(13, 18)
 EDGE = 8  # near[cell, EDGE + seat]: the cell's edge flags for the seat
-# What an action brought (`_play_rows`): 0 the game goes on, else 1 + the
-# outcome entry (seat 0 won, drawn, seat 1 won); RETURNS by that code.
-RETURNS = np.array([[0, 0], [1, -1], [0, 0], [-1, 1]], np.float32)
-FORMS = ("information_state", "observation")
+# What an action brought (`_end_rows`): 0 the game goes on, else 1 + the
+# outcome entry (seat 0 won, drawn, seat 1 won), RETURNS by that code; CAPPED
+# at the ply cap, until the true distToWin decides.
+RETURNS = np.array([[0, 0], [1, -1], [0, 0], [-1, 1], [0, 0]], np.float32)
+CAPPED = 4
 
 
 class Boards(Env):
@@ -125,8 +126,6 @@ class Boards(Env):
             store, _, _, shown = self._kept(f)
             if store is not None:
                 _blank_rows(rows, store, blank, shown)
-        if getattr(self, "ir_shown", None) is not None:
-            self.ir_shown[:, rows] = -2
 
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array: per action, every row
@@ -160,7 +159,13 @@ class Boards(Env):
     def _rules(self, acts, live, ending, rewards) -> int:
         """The rules of the rows' actions (`_play_rows`, `_end_rows`): the count of rows ended."""
         _play_rows(acts, live, self.grid, self.known, self.rec, self.mover, self.spec, self.blocks, ending)  # fmt: skip
-        return _end_rows(acts, self.grid, self.rec, self.spec, self.near, ending, rewards)
+        ends = _end_rows(acts, self.grid, self.rec, self.spec, self.near, ending, rewards)
+        for b in np.flatnonzero(ending == CAPPED).tolist():  # (rare: row by row)
+            board = self.grid[b, BOARD].tolist()  # (rules' EMPTY / X_STONE / O_STONE)
+            d0, d1 = (rules.dist_to_win(self.geo, board, p, p + 1, 2 - p) for p in (0, 1))
+            ending[b] = 1 if d0 < d1 else 3 if d1 < d0 else 2
+            rewards[b] = RETURNS[ending[b]]
+        return ends
 
     def _write(self, acts, live, ending, f: int) -> None:
         """The rows' actions, just played, into form f's tensors."""
@@ -326,9 +331,10 @@ def _end_rows(acts, grid, rec, spec, near, ending, rewards) -> int:
     through the stone; hex, its group joining the seat's edges: the new stone
     becomes the root of every group it touches and gathers their edge flags,
     as rules.Match does), the full board, the ply cap (the smaller true
-    distToWin wins). `ending` 0 where the game goes on, else 1 + the outcome
-    entry (see RETURNS), and `rewards`; the count of rows ended. (Written
-    inline: a kernel called per row costs more than its work here.)"""
+    distToWin wins: CAPPED, for Boards._rules). `ending` 0 where the game
+    goes on, else 1 + the outcome entry (see RETURNS), and `rewards`; the
+    count of rows ended. (Written inline: calling a compiled helper per row
+    costs more than its work here, in its arrays' reference counts.)"""
     count = 0
     for b in range(len(acts)):
         if ending[b] >= 0:
@@ -357,45 +363,11 @@ def _end_rows(acts, grid, rec, spec, near, ending, rewards) -> int:
             grid[b, REACH, c] = flags
             end = 1 + 2 * p if flags == 3 else 0
         if not end and rec[b, PLIES] >= spec[CAP]:
-            d0, d1 = _distance(b, 0, grid, near, spec), _distance(b, 1, grid, near, spec)
-            end = 1 if d0 < d1 else 3 if d1 < d0 else 2
+            end = CAPPED
         ending[b] = end
         rewards[b, 0], rewards[b, 1] = RETURNS[end, 0], RETURNS[end, 1]
         count += end != 0
     return count
-
-
-@kernel
-def _distance(b, p, grid, near, spec) -> int:
-    """rules.true_dist: the cells seat p still needs (UNREACHABLE if none will
-    do): tic-tac-toe, the fewest missing of a line it can still make; hex, the
-    cheapest route between its edges, own stones free and empty cells 1."""
-    C, best, board, opp = spec[CELLS], UNREACHABLE, grid[b, BOARD], 2 - p
-    if spec[TTT]:
-        for c in range(C):
-            for i in range(0, EDGE, 2):
-                x, y = near[c, i], near[c, i + 1]
-                if x >= 0 and board[c] != opp and board[x] != opp and board[y] != opp:
-                    own = (board[c] == p + 1) + (board[x] == p + 1) + (board[y] == p + 1)
-                    best = min(best, 3 - own)
-        return best
-    dist = np.full(C, UNREACHABLE, np.int64)
-    for c in range(C):
-        if near[c, EDGE + p] & 1 and board[c] != opp:
-            dist[c] = board[c] == 0
-    changed = True
-    while changed:  # (relaxed until stable: rare, at the cap only)
-        changed = False
-        for c in range(C):
-            for i in range(6):
-                nb = near[c, i]
-                if board[c] != opp and nb >= 0 and dist[nb] + (board[c] == 0) < dist[c]:
-                    dist[c] = dist[nb] + (board[c] == 0)
-                    changed = True
-    for c in range(C):
-        if near[c, EDGE + p] & 2:
-            best = min(best, dist[c])
-    return best
 
 
 @kernel
