@@ -481,12 +481,10 @@ def test_the_pgx_peer_plays_random_legal_plies_and_restarts():
 )
 def test_hex_wins_agree_with_a_flood(sides):
     """The win check of the batched boards (its union-find of a seat's stones,
-    boards.batched._end_rows), on every square board size make takes and on
+    boards.batched._play_rows), on every square board size make takes and on
     rectangles: random stone sets of both seats placed one at a time, each
     stone's answer against a flood from the first edge, until the seat has
     joined its edges. (The crosschecks above play boards up to 6 x 6.)"""
-    from fogboard_games.boards.batched import BOARD, LAST, _end_rows
-
     files, ranks = sides
     game = pyspiel.load_game(f"fogboard_dark_hex(num_rows={files},num_cols={ranks})")
     env = batch.make(game, batch_size=1)
@@ -495,14 +493,12 @@ def test_hex_wins_agree_with_a_flood(sides):
     for trial in range(400):
         seat = trial % 2
         env.reset()
-        env.rec[0, LAST] = seat  # (the seat that placed: its stones alone)
         stones = set()
         for c in rng.permutation(geo.cells)[: rng.integers(1, geo.cells + 1)].tolist():
-            env.grid[0, BOARD, c] = seat + 1
+            env.mover[0] = seat  # (the seat placing: its stones alone)
             stones.add(c)
-            ending = np.array([-1], np.int8)  # (a stone placed)
-            rewards = np.zeros((1, 2), np.float32)
-            _end_rows(np.array([c]), env.grid, env.rec, env.spec, env.near, ending, rewards)
+            ending, rewards = np.zeros(1, np.int8), np.zeros((1, 2), np.float32)
+            env._rules(np.array([c]), np.ones(1, bool), ending, rewards)
             won = ending[0] != 0
             assert won == joined(geo, seat, stones), (trial, sorted(stones))
             if won:

@@ -158,8 +158,8 @@ class Boards(Env):
 
     def _rules(self, acts, live, ending, rewards) -> int:
         """The rules of the rows' actions (`_play_rows`, `_end_rows`): the count of rows ended."""
-        _play_rows(acts, live, self.grid, self.known, self.rec, self.mover, self.spec, self.blocks, ending)  # fmt: skip
-        ends = _end_rows(acts, self.grid, self.rec, self.spec, self.near, ending, rewards)
+        rows = (self.grid, self.known, self.rec, self.mover, self.spec, self.near, self.blocks)
+        ends = _play_rows(acts, live, *rows, ending, rewards)
         for b in np.flatnonzero(ending == CAPPED).tolist():  # (rare: row by row)
             board = self.grid[b, BOARD].tolist()  # (rules' EMPTY / X_STONE / O_STONE)
             d0, d1 = (rules.dist_to_win(self.geo, board, p, p + 1, 2 - p) for p in (0, 1))
@@ -293,17 +293,22 @@ def _check_rows(acts, live, known, mover, rec, spec, ok) -> int:
 
 
 @kernel
-def _play_rows(acts, live, grid, known, rec, mover, spec, blocks, ending):
+def _play_rows(acts, live, grid, known, rec, mover, spec, near, blocks, ending, rewards) -> int:
     """Each playing row's (checked) action, as rules.Match.play: a sense (the
     block at the anchor shown to the mover: opponent stones proven), or an
-    attempt (a stone placed, or an opponent stone proven), and the turn;
-    `ending` -1 where a stone was placed, -2 where an attempt placed none (the
-    ending is `_end_rows`'s to find)."""
-    C = spec[CELLS]
+    attempt (a stone placed, or an opponent stone proven), its ending (a win:
+    tic-tac-toe, a line through the stone; hex, its group joining the seat's
+    edges, the new stone becoming the root of every group it touches and
+    gathering their edge flags, as Match does; the full board; the ply cap,
+    CAPPED for Boards._rules) and the turn. `ending` 1 + the outcome entry
+    (see RETURNS) where the game ended, and `rewards`; the count of rows
+    ended. (One loop, written inline: calling a compiled helper per row costs
+    more than the rules' work on it, in its arrays' reference counts.)"""
+    C, count = spec[CELLS], 0
     for b in range(len(acts)):
+        a, p, end = acts[b], mover[b], 0
         if not live[b]:
             continue
-        a, p = acts[b], mover[b]
         rec[b, LAST] = p
         if spec[BLOCK] and rec[b, SENSED] < 0:
             rec[b, SENSED] = a - C
@@ -315,58 +320,36 @@ def _play_rows(acts, live, grid, known, rec, mover, spec, blocks, ending):
         rec[b, PLIES] += 1
         rec[b, OWN0 + p] += 1
         rec[b, SENSED] = -1
-        placed = grid[b, BOARD, a] == 0
         known[p, a >> 6, b] |= np.uint64(1) << np.uint64(a & 63)
-        ending[b] = -1 if placed else -2
-        if placed:
+        placed = grid[b, BOARD, a] == 0
+        if placed and spec[TTT]:
             grid[b, BOARD, a] = p + 1
             rec[b, STONES] += 1
-        if placed or spec[ABRUPT]:  # (a collision keeps the turn under the classical rule)
-            mover[b] = 1 - p
-
-
-@kernel
-def _end_rows(acts, grid, rec, spec, near, ending, rewards) -> int:
-    """After `_play_rows`, each attempt's ending: a win (tic-tac-toe, a line
-    through the stone; hex, its group joining the seat's edges: the new stone
-    becomes the root of every group it touches and gathers their edge flags,
-    as rules.Match does), the full board, the ply cap (the smaller true
-    distToWin wins: CAPPED, for Boards._rules). `ending` 0 where the game
-    goes on, else 1 + the outcome entry (see RETURNS), and `rewards`; the
-    count of rows ended. (Written inline: calling a compiled helper per row
-    costs more than its work here, in its arrays' reference counts.)"""
-    count = 0
-    for b in range(len(acts)):
-        if ending[b] >= 0:
-            continue
-        c, p, end = acts[b], rec[b, LAST], 0
-        if ending[b] == -1 and spec[TTT]:
             for i in range(0, EDGE, 2):
-                x, y = near[c, i], near[c, i + 1]
+                x, y = near[a, i], near[a, i + 1]
                 if x >= 0 and grid[b, BOARD, x] == p + 1 and grid[b, BOARD, y] == p + 1:
                     end = 1 + 2 * p
-            if not end and rec[b, STONES] == spec[CELLS]:
-                end = 2
-        elif ending[b] == -1:
-            grid[b, PARENT, c] = c
-            flags = near[c, EDGE + p]
+            end = 2 if not end and rec[b, STONES] == C else end
+        elif placed:
+            grid[b, BOARD, a], grid[b, PARENT, a] = p + 1, a
+            flags = near[a, EDGE + p]
             for i in range(6):
-                root = near[c, i]
+                root = near[a, i]
                 if root < 0 or grid[b, BOARD, root] != p + 1:
                     continue
                 while grid[b, PARENT, root] != root:
                     grid[b, PARENT, root] = grid[b, PARENT, grid[b, PARENT, root]]
                     root = grid[b, PARENT, root]
-                if root != c:
-                    grid[b, PARENT, root] = c
+                if root != a:
+                    grid[b, PARENT, root] = a
                     flags |= grid[b, REACH, root]
-            grid[b, REACH, c] = flags
+            grid[b, REACH, a] = flags
             end = 1 + 2 * p if flags == 3 else 0
-        if not end and rec[b, PLIES] >= spec[CAP]:
-            end = CAPPED
-        ending[b] = end
-        rewards[b, 0], rewards[b, 1] = RETURNS[end, 0], RETURNS[end, 1]
-        count += end != 0
+        if placed or spec[ABRUPT]:  # (a collision keeps the turn under the classical rule)
+            mover[b] = 1 - p
+        ending[b] = CAPPED if not end and rec[b, PLIES] >= spec[CAP] else end
+        rewards[b, 0], rewards[b, 1] = RETURNS[ending[b], 0], RETURNS[ending[b], 1]
+        count += ending[b] != 0
     return count
 
 
