@@ -4,8 +4,7 @@ as compiled per-row kernels (fogboard_games.jit).
 A row is one game kept as rules.Match keeps a state: the true board, the
 hex stones' union-find (parent and edge flags per cell), the cells each seat
 knows (a bitset), the mover, the ply counts and the sense under way.
-`_play_rows` and `_end_rows` do for each row what Match.play does for one
-state; once a kind of tensor has been read, `_write_rows` (and
+`_play_rows` does for each row what Match.play does for one state; once a kind of tensor has been read, `_write_rows` (and
 `_write_senses`) write what the ply changed into both seats' tensors of that
 kind, which a replay of the rows' histories built at that first read
 (docs/batch.md#how-the-boards-are-kept).
@@ -39,7 +38,7 @@ OBS_PIECES = ("board", "seen_empty_age", "sensed_now", "ply_count", "outcome")
 I_BOARD, I_ATTEMPTS, I_RESULTS, I_SENSES, I_SENSED, I_MOVERS, I_OUTCOME = range(6, 13)
 O_BOARD, O_AGE, O_NOW, O_COUNT, O_OUTCOME = range(13, 18)
 EDGE = 8  # near[cell, EDGE + seat]: the cell's edge flags for the seat
-# What an action brought (`_end_rows`): 0 the game goes on, else 1 + the
+# What an action brought (`_play_rows`): 0 the game goes on, else 1 + the
 # outcome entry (seat 0 won, drawn, seat 1 won), RETURNS by that code; CAPPED
 # at the ply cap, until the true distToWin decides.
 RETURNS = np.array([[0, 0], [1, -1], [0, 0], [-1, 1], [0, 0]], np.float32)
@@ -157,7 +156,8 @@ class Boards(Env):
         return (ending != 0, rewards) if ends else (None, None)
 
     def _rules(self, acts, live, ending, rewards) -> int:
-        """The rules of the rows' actions (`_play_rows`, `_end_rows`): the count of rows ended."""
+        """The rules of the rows' actions (`_play_rows`; the cap's distToWin
+        here): the count of rows ended."""
         rows = (self.grid, self.known, self.rec, self.mover, self.spec, self.near, self.blocks)
         ends = _play_rows(acts, live, *rows, ending, rewards)
         for b in np.flatnonzero(ending == CAPPED).tolist():  # (rare: row by row)
