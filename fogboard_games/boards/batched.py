@@ -284,10 +284,10 @@ def _check_rows(acts, live, known, mover, rec, spec, ok) -> int:
             ok[b] = True
         elif spec[BLOCK] and rec[b, SENSED] < 0:
             ok[b] = C <= a < spec[ACTIONS]
+        elif 0 <= a < C:
+            ok[b] = not (known[mover[b], a >> 6, b] >> np.uint64(a & 63)) & np.uint64(1)
         else:
-            ok[b] = 0 <= a < C and not known[mover[b], a >> 6, b] >> np.uint64(a & 63) & np.uint64(
-                1
-            )
+            ok[b] = False
         bad += not ok[b]
     return bad
 
