@@ -477,31 +477,34 @@ def test_the_pgx_peer_plays_random_legal_plies_and_restarts():
 
 
 @pytest.mark.parametrize(
-    "sides", [(n, n) for n in range(2, 9)] + [(2, 3), (3, 2), (4, 7), (8, 3), (5, 8)]
+    "sides", [(n, n) for n in range(2, 12)] + [(2, 3), (3, 2), (4, 7), (8, 3), (5, 8), (11, 4)]
 )
-def test_hex_win_tables_agree_with_a_flood(sides):
-    """The frontier tables that read hex wins (boards.frontier_table), on every
-    square board size make takes and on rectangles up to 8 a side (read in the
-    square of their longer side, padded): random stone sets of both seats,
-    against a flood from the first edge. (The crosschecks above play boards up
-    to 6 x 6.)"""
+def test_hex_wins_agree_with_a_flood(sides):
+    """The win check of the batched boards (its union-find of a seat's stones,
+    boards.batched._play_rows), on every square board size make takes and on
+    rectangles: random stone sets of both seats placed one at a time, each
+    stone's answer against a flood from the first edge, until the seat has
+    joined its edges. (The crosschecks above play boards up to 6 x 6.)"""
     files, ranks = sides
     game = pyspiel.load_game(f"fogboard_dark_hex(num_rows={files},num_cols={ranks})")
-    env = batch.make(game, batch_size=2)
-    assert not env.unions
+    env = batch.make(game, batch_size=1)
     geo, rng = env.geo, np.random.default_rng(files * 16 + ranks)
-    boards, want = [], []
-    for trial in range(2000):
+    wins = 0
+    for trial in range(400):
         seat = trial % 2
-        stones = {c for c in range(geo.cells) if rng.random() < rng.random()}
-        want.append(joined(geo, seat, stones))
-        board = int(env.goal_bits[seat])  # (the padding, if any)
-        for c in stones:
-            board |= int(env.goal_bits[2 * (c + 1) + seat])
-        boards.append(board)
-    got = env._joined(np.array(boards, np.uint64)) != 0
-    assert got.tolist() == want
-    assert 0 < sum(want) < len(want)
+        env.reset()
+        stones = set()
+        for c in rng.permutation(geo.cells)[: rng.integers(1, geo.cells + 1)].tolist():
+            env.mover[0] = seat  # (the seat placing: its stones alone)
+            stones.add(c)
+            ending, rewards = np.zeros(1, np.int8), np.zeros((1, 2), np.float32)
+            env._rules(np.array([c]), np.ones(1, bool), ending, rewards)
+            won = ending[0] != 0
+            assert won == joined(geo, seat, stones), (trial, sorted(stones))
+            if won:
+                wins += 1
+                break
+    assert 0 < wins < 400
 
 
 def test_random_actions_are_legal_and_uniform():

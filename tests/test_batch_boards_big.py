@@ -1,6 +1,6 @@
 """fogboard_games.batch on the boards of 9 x 9 to 11 x 11 agrees with pyspiel.
 
-Above 8 x 8 a bitboard is two uint64 words and hex wins are read from
+The kernels keep a board of any size cell by cell, with hex wins read from
 per-row union-finds (docs/batch.md#how-the-boards-are-kept): the same
 crosscheck as tests/test_batch.py (current player, legal mask, both seats'
 tensors of both forms, rewards, returns, to_pyspiel at every step and in
@@ -100,8 +100,7 @@ def test_an_illegal_action_on_a_big_board_is_refused_and_no_row_changes():
 def test_boards_up_to_11_are_covered():
     for size in (9, 11):
         env = batch.make(f"fogboard_dark_hex(board_size={size})", batch_size=2)
-        assert env.wide and env.reset().legal_action_mask.shape == (2, size * size)
-    assert not batch.make("fogboard_dark_hex(board_size=5)", batch_size=2).wide
+        assert env.reset().legal_action_mask.shape == (2, size * size)
     assert "square boards of side 2..11" in batch.COVERED
 
 
