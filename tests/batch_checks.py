@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 
 from fogboard_games.batch.bots import random_actions
-from fogboard_games.batch.observations import Store
 from fogboard_games.core.batched_testing import (  # noqa: F401  (the engines' tests use them)
     expect_row,
     follow,
@@ -22,14 +21,16 @@ from fogboard_games.core.batched_testing import (  # noqa: F401  (the engines' t
 
 
 def arrays(env):
-    """Every array of the environment, its stores' and their mirrors' included
-    (copies: to compare before and after a refused step)."""
+    """Every array of the environment, those in its tuples included (copies:
+    to compare before and after a refused step)."""
     found = {}
     for k, v in vars(env).items():
         if isinstance(v, np.ndarray):
             found[k] = v.copy()
-        elif isinstance(v, Store):
-            found.update((f"{k}.{i}", a.copy()) for i, a in enumerate(v.arrays()))
+        elif isinstance(v, tuple):
+            found.update(
+                (f"{k}.{i}", a.copy()) for i, a in enumerate(v) if isinstance(a, np.ndarray)
+            )
     return found
 
 

@@ -31,7 +31,7 @@ import fogboard_games
 from fogboard_games import batch
 from fogboard_games.__main__ import main
 from fogboard_games.batch import env as batch_env
-from fogboard_games.batch.observations import Store
+from fogboard_games.batch.env import hand_out
 from fogboard_games.bench import random_actions
 
 EXTRAS = [
@@ -610,26 +610,19 @@ def test_a_held_observation_is_read_only_and_shows_the_next_read(preset, form):
     assert not any("getrefcount" in open(f).read() for f in batch_sources())
 
 
-def test_a_finished_row_reads_zeros_by_every_route_of_a_read():
-    """A mirror row showing no store row (-1: a finished row) reads zeros by each
-    route of a read, whatever the store's rows hold, its last one too: the whole
-    gather, whole rows where the row shown changed, and a block of columns (the
-    store gathers them from a row of zeros kept past its own rows)."""
-    B, D = 8, 5
-    store = Store(2 * B, D, (np.arange(2 * B) % B).astype(np.int32))
-    store.array[:] = 7
-    want = np.arange(B) + B * (np.arange(B) % 2)  # seat b % 2 of row b
-    want[[2, 5]] = -1
-    obs = store.read(0, want, np.float32)  # the first read: every row gathered
-    assert not obs[[2, 5]].any() and (np.delete(obs, [2, 5], axis=0) == 7).all()
-    store.array[:, 1:3] = 9
-    store.columns(1, 3)  # a block of columns rewritten in place
-    want[1] = -1  # row 1 finishes: one row changed, so the read copies it alone
-    obs = store.read(0, want, np.float32)
-    assert not obs[[1, 2, 5]].any()
-    rest = np.delete(obs, [1, 2, 5], axis=0)
-    assert (rest[:, 1:3] == 9).all() and (rest[:, [0, 3, 4]] == 7).all()
-    assert not store.padded[-1].any()  # (the row of zeros past the store's own)
+@pytest.mark.parametrize("dtype", [np.float32, np.uint8, np.bool_])
+def test_a_hand_out_gathers_the_rows_asked_and_zeros_for_finished_ones(dtype):
+    """env.hand_out, which engines keeping every seat's rows hand out through:
+    row b shows tensors[want[b]], zeros where want[b] is -1 (whatever the row
+    held before), in the kept array, handed out read-only."""
+    B, D = 6, 5
+    tensors = np.arange(2 * B * D, dtype=np.uint8).reshape(2 * B, D) % 2
+    kept = np.ones((B, D), dtype)
+    want = np.array([0, 7, -1, 3, 11, -1])
+    view = hand_out(tensors, want, kept)
+    assert np.shares_memory(view, kept) and not view.flags.writeable
+    assert not view[[2, 5]].any()
+    assert np.array_equal(view[[0, 1, 3, 4]], tensors[[0, 7, 3, 11]].astype(dtype))
 
 
 def batch_sources():

@@ -14,8 +14,8 @@ import numpy as np
 import pyspiel
 
 from fogboard_games.batch.draw import random_actions
-from fogboard_games.batch.observations import Store
 from fogboard_games.core.observer import INFO_STATE, OBSERVATION
+from fogboard_games.jit import kernel
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)  # -4: the current player of a finished row
 # What State.observation is: the mover's information-state tensor (OpenSpiel's
@@ -131,9 +131,16 @@ class Env:
     chance is drawn there and logged with `_log`), `_legal_mask()`,
     `_play(actions, active)` (chance it draws goes through `_log_later`,
     logged after the step's action, as pyspiel's history orders it),
-    `_store(form)` (the form's Store, made and
-    filled when first asked), `_mover_rows()` (the mirror key and (B,) store
-    rows of the movers, -1 in finished rows) and `_seat_rows(p)`.
+    `_mover_tensor()` (what `State.observation` hands out: the movers'
+    tensors of the environment's form, (B, D) in its dtype, zeros in
+    finished rows, read-only, valid until the next step or reset: an
+    engine keeps the array and brings it up to date, `hand_out` gathering
+    rows) and `_seat_tensors(form, p)` (seat p's tensors of the form in
+    every row, (B, D) in any dtype that holds them: `information_state_tensor`
+    and `observation_tensor` check the seat and hand out a copy in the
+    environment's dtype). Each engine keeps its tensors as its game
+    needs (docs/batch.md#observations): built at their first read, so play
+    that never reads one pays nothing for it.
 
     `_play` gets every row's action, (B,) int64, and `active`: None when every
     row plays, else the (B,) bool mask of the rows that play (the others'
@@ -164,7 +171,9 @@ class Env:
     # What `_configure` and `_build` must set, and the hooks a subclass fills.
     CONFIGURED = ("num_players", "num_actions", "tensor_size", "max_history")
     BUILT = ("start_block", "mover")
-    HOOKS = ("_configure", "_build", "_restart", "_legal_mask", "_play", "_store")
+    HOOKS = (
+        "_configure", "_build", "_restart", "_legal_mask", "_play", "_mover_tensor", "_seat_tensors"
+    )  # fmt: skip
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -326,18 +335,16 @@ class Env:
 
     def memory_per_row(self, tables: bool = False) -> int:
         """Bytes per row of everything the rows keep: the environment's numpy
-        arrays, its tensor stores, their handed-out mirrors and their logs of
-        changes, each memory block once (views share one). With `tables`, the
-        game's fixed tables too (`TABLES`: the same whatever the batch size,
+        arrays (its kept tensors and handed-out arrays among them, and those
+        in its lists and tuples), each memory block once (views share one).
+        With `tables`, the game's fixed tables too (`TABLES`: the same whatever the batch size,
         shared by every row), divided among the rows."""
         found = []
         for name, v in vars(self).items():
             if name in self.TABLES and not tables:
                 continue
-            if isinstance(v, Store):
-                found += v.arrays()
-            elif isinstance(v, list):  # (the hex lookups: (table, shift, mask))
-                found += [x for item in v for x in (item if isinstance(item, tuple) else ())]
+            if isinstance(v, (list, tuple)):
+                found += [x for item in v for x in (item if isinstance(item, tuple) else (item,))]
             else:
                 found.append(v)
         blocks = {}
@@ -436,15 +443,6 @@ class Env:
             )
         return observation, dt
 
-    def _mover_tensor(self) -> np.ndarray:
-        """The movers' tensors of the environment's form: a read-only view,
-        brought up to date (batch.observations). The store first: its first
-        read replays the histories, which may rename the rows' slots (the
-        boards' always_passes), so the movers' rows are read after it."""
-        store = self._store(self.form)
-        key, want = self._mover_rows()
-        return store.read(key, want, self.dtype)
-
     def _seat_tensor(self, form: str, player) -> np.ndarray:
         if not _is_index(player) or not 0 <= player < self.num_players:
             raise ValueError(f"player must be a seat 0..{self.num_players - 1}, got {player!r}")
@@ -454,8 +452,7 @@ class Env:
                 f"dtype bool cannot hold this game's {form} tensor, whose values go up "
                 f"to {top}; make the environment with float32 or uint8"
             )
-        rows = self._seat_store(form, int(player)).array.take(self._seat_rows(int(player)), axis=0)
-        return rows.astype(self.dtype, copy=False)  # (take made the copy)
+        return self._seat_tensors(form, int(player)).astype(self.dtype)  # (a new array)
 
     def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """The legal mask of the last snapshot (its (A, B) layout) with the rows of
@@ -520,24 +517,11 @@ class Env:
     def _play(self, acts: np.ndarray, active):
         raise NotImplementedError
 
-    def _store(self, form: str) -> Store:
+    def _mover_tensor(self) -> np.ndarray:
         raise NotImplementedError
 
-    def _mover_rows(self):
-        """The mirror key and (B,) store rows of the movers, -1 in finished
-        rows: by default one store row per seat, row b's seat p at b * P + p."""
-        want = self.rows * self.num_players + self.mover
-        if self._finished:
-            want = np.where(self.terminated, -1, want)
-        return 0, want
-
-    def _seat_rows(self, player: int) -> np.ndarray:
-        return self.rows * self.num_players + player
-
-    def _seat_store(self, form: str, player: int):
-        """The form's Store brought up to date for reading seat `player`'s rows
-        (`_store(form)` unless a game brings only the rows it reads)."""
-        return self._store(form)
+    def _seat_tensors(self, form: str, player: int) -> np.ndarray:
+        raise NotImplementedError
 
     def _max_value(self, form: str) -> int:
         """The most any entry of the form's tensor holds, as the game's encoder
@@ -550,3 +534,24 @@ def _is_index(x) -> bool:
     """A count, seat or row: an int or a numpy int, never a bool (an int to
     isinstance, which would read True as 1)."""
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def hand_out(tensors: np.ndarray, want: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Fill `out` (B, D), kept by an engine in its dtype (bool viewed as uint8),
+    with row want[b] of `tensors` (R, D) in row b, zeros where want[b] is -1
+    (a finished row), and return a read-only view of it: what
+    `State.observation` hands out where an engine keeps every seat's rows."""
+    _gather(tensors, want, out.view(np.uint8) if out.dtype == np.bool_ else out)
+    view = out[:]
+    view.flags.writeable = False
+    return view
+
+
+@kernel
+def _gather(tensors, want, out):
+    for b in range(len(want)):
+        if want[b] < 0:
+            out[b, :] = 0
+        else:
+            for c in range(out.shape[1]):
+                out[b, c] = tensors[want[b], c]

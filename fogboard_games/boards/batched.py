@@ -12,8 +12,6 @@ kind, which a replay of the rows' histories built at that first read
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 
 from fogboard_games.batch.env import Env
@@ -68,7 +66,7 @@ class Boards(Env):
         geo, game, B, C = self.geo, self.game, self.batch_size, self.geo.cells
         self.start_block = (C, self.num_actions) if self.sense else (0, C)
         cap = geo.max_plies if geo.max_plies < 2 * C - 1 else 2 * C  # (binds below that)
-        info = {} if self.forgets else game.info_layout.offset  # (see _store)
+        info = {} if self.forgets else game.info_layout.offset  # (see _tensors)
         offsets = [info.get(p, -1) for p in INFO_PIECES]
         offsets += [game.obs_layout.offset.get(p, -1) for p in OBS_PIECES]
         self.spec = np.array([C, self.num_actions, geo.is_ttt, geo.abrupt, cap, geo.sense**2, *offsets])  # fmt: skip
@@ -176,7 +174,7 @@ class Boards(Env):
 
     # ---- tensors ------------------------------------------------------------------
 
-    def _store(self, form: str):
+    def _tensors(self, form: str) -> np.ndarray:
         """The form's store of both seats' tensors (its columns under imperfect
         recall), made and filled at the first read of any tensor of the form."""
         f = 0 if form == "information_state" and not self.forgets else 1
@@ -191,7 +189,7 @@ class Boards(Env):
         if form == "information_state" and self.forgets:
             lo = self.spec[O_BOARD]
             store = store[:, lo : lo + self.tensor_size]
-        return SimpleNamespace(array=store)
+        return store
 
     def _replay(self, f: int) -> None:
         """Every row played again from its start, ply by ply, with the tensors of
@@ -205,12 +203,13 @@ class Boards(Env):
             self._rules(acts, live, ending, np.zeros((B, 2), np.float32))
             self._write(acts, live, ending, f)
 
-    def _seat_rows(self, player: int) -> np.ndarray:
-        return (self.rec[:, FLIP] ^ player).astype(np.int64) * self.batch_size + self.rows
+    def _seat_tensors(self, form: str, player: int) -> np.ndarray:
+        rows = (self.rec[:, FLIP] ^ player).astype(np.int64) * self.batch_size + self.rows
+        return self._tensors(form).take(rows, axis=0)
 
     def _mover_tensor(self) -> np.ndarray:
         """The movers' tensors in a kept array, brought up to date by `_hand_out`."""
-        store = self._store(self.form).array
+        store = self._tensors(self.form)
         h = self.slot if self.always_passes else 0
         name = "info" if self.form == "information_state" else "obs"
         if self.forgets and name == "info":

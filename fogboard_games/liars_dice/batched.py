@@ -14,8 +14,6 @@ happen. Observations are encoded from the rows at each read.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 
 from fogboard_games.batch.env import Env
@@ -152,16 +150,20 @@ class LiarsDice(Env):
             state = (self.row, self.seats, self.hands, self.g, self.round_rows, self.tensors)
             _replay_rows(history, self.hstart, self.hpos, *state)
 
-    def _store(self, form: str):
+    def _seat_tensors(self, form: str, player: int) -> np.ndarray:
+        """Seat `player`'s rows of the form: the information states kept from
+        their first read, the observations encoded afresh (every seat's)."""
         if form == "information_state":
             if self.info is None:
                 self._track()
-            return SimpleNamespace(array=self.info)
-        if self.obs is None:
-            self.obs = np.zeros((self.batch_size * self.num_players, self.obs_size), np.uint8)
-        state = (self.row, self.seats, self.hands, self.terminated, self.g)
-        _observe(self.obs, self.num_players, *state)
-        return SimpleNamespace(array=self.obs)
+            tensors = self.info
+        else:
+            if self.obs is None:
+                self.obs = np.zeros((self.batch_size * self.num_players, self.obs_size), np.uint8)
+            state = (self.row, self.seats, self.hands, self.terminated, self.g)
+            _observe(self.obs, self.num_players, *state)
+            tensors = self.obs
+        return tensors[player :: self.num_players]
 
     def _mover_tensor(self) -> np.ndarray:
         """The movers' tensors, kept in place in the env's dtype (read-only):

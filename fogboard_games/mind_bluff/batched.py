@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fogboard_games.batch.env import Env
-from fogboard_games.batch.observations import Store
+from fogboard_games.batch.env import Env, hand_out
 from fogboard_games.core.observer import INFO_STATE, OBSERVATION
 from fogboard_games.jit import kernel
 from fogboard_games.mind_bluff import rules, series
@@ -95,12 +94,11 @@ class MindBluff(Env):
         self.state = np.zeros((B, G, 9), np.int16)  # (S_PHASE .. S_START)
         self.turns = np.full((B, G, self.T, 6), -1, np.int8)
         self.tracking = False  # some tensor was read: kept from then on
-        # Per form, once read: its Store of both seats' tensors (store row 2b + p)
+        # Per form, once read: both seats' tensors, uint8 (store row 2b + p),
         # and (B,) what a read must encode again (CLEAN .. WHOLE).
         self.info = self.obs = self.info_dirty = self.obs_dirty = None
         self.encoded = np.zeros((2, B), np.int16)  # per form: the turns a read last wrote
         self.hand = self.hand_level = None  # the movers' information states (_mover_tensor)
-        self.row_of = (np.arange(2 * B) // 2).astype(np.int32)
         self._everyone = np.ones(B, bool)  # (the rows that move when all do)
 
     @property
@@ -212,9 +210,12 @@ class MindBluff(Env):
         read changed in each row, from the row's records (`_hand_current`),
         or where a game ended or a row restarted copies the mover's row from
         the store (`_hand_rows`); the observation form is gathered from its
-        store as the other engines do."""
+        store."""
         if self.form != "information_state":
-            return super()._mover_tensor()
+            if self.hand is None:
+                self.hand = np.zeros((self.batch_size, self.obs_size), self.dtype)
+            want = np.where(self.terminated, -1, 2 * self.rows + self.mover)
+            return hand_out(self._store(self.form), want, self.hand)
         if self.hand is None:
             B, D = self.batch_size, self.tensor_size
             self.hand = np.zeros((B, D), self.dtype)
@@ -229,32 +230,36 @@ class MindBluff(Env):
         at = self.blocks[0, GAME_BLOCK]
         seat, done = self.hand_seat, self.hand_turns
         rows = (level, self.terminated, self.mover, self.game_index, self.state)
-        _hand_rows(hand, store.array, *rows, self.gspans[0], seat, done)
+        _hand_rows(hand, store, *rows, self.gspans[0], seat, done)
         _hand_current(hand, *rows, self.turns, at, self.outer[0], self.M, seat, done)
         level[:] = CLEAN
         return self.hand_view
 
-    def _store(self, form: str, only=None) -> Store:
-        """The form's Store with every row brought up to date (only the rows
-        of the mask `only`, if given: the others stay to encode later)."""
+    def _store(self, form: str, only=None) -> np.ndarray:
+        """The form's store of both seats' tensors (row 2b + p: seat p of row b)
+        with every row brought up to date (only the rows of the mask `only`,
+        if given: the others stay to encode later)."""
         f = 0 if form == "information_state" else 1
         name = ("info", "obs")[f]
         if getattr(self, name) is None:
             B = self.batch_size
             size = self.tensor_size if f == 0 else self.obs_size
-            setattr(self, name, Store(2 * B, size, self.row_of, whole=True))
+            setattr(self, name, np.zeros((2 * B, size), np.uint8))
             setattr(self, name + "_dirty", np.full(B, WHOLE, np.int8))
             self.tracking = True
         store, level = getattr(self, name), getattr(self, name + "_dirty")
         if only is not None:
             part = np.where(only, level, CLEAN).astype(np.int8)
             if part.any():
-                self._encode(store.array, part, f)
+                self._encode(store, part, f)
                 level[only] = CLEAN
         elif level.any():
-            self._encode(store.array, level, f)
+            self._encode(store, level, f)
             level[:] = CLEAN
         return store
+
+    def _seat_tensors(self, form: str, player: int) -> np.ndarray:
+        return self._store(form)[player::2]
 
     def _encode(self, out, level, f: int) -> None:
         """Both seats' tensors of the form (0: information state, 1: observation)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fogboard_games.batch.env import Env, _is_index
+from fogboard_games.batch.env import Env
 from fogboard_games.jit import kernel
 from fogboard_games.parley import rules
 from fogboard_games.parley.observer import PHASE_ORDER, SHOWN_PHASE
@@ -146,7 +146,7 @@ class Parley(Env):
 
     # ---- tensors ---------------------------------------------------------------------
 
-    def _store(self, form: str) -> np.ndarray:
+    def _movers(self, form: str) -> np.ndarray:
         """The movers' tensors of the form, kept in place and brought to the rows
         now (zeros in finished rows): the information states kept from their
         first read, the observations encoded whole."""
@@ -171,14 +171,11 @@ class Parley(Env):
         return out
 
     def _mover_tensor(self) -> np.ndarray:
-        view = self._store(self.form)[:]
+        view = self._movers(self.form)[:]
         view.flags.writeable = False
         return view
 
-    def _seat_tensor(self, form: str, player) -> np.ndarray:
-        # (dtype bool is refused at make: Parley's points count past 1 in either form)
-        if not _is_index(player) or not 0 <= player < self.num_players:
-            raise ValueError(f"player must be a seat 0..{self.num_players - 1}, got {player!r}")
+    def _seat_tensors(self, form: str, player: int) -> np.ndarray:
         B, info = self.batch_size, form == "information_state"
         out = np.zeros((B, self.tensor_size if info else self.obs_size), self.dtype)
         seats, done = np.full(B, player, np.int8), np.zeros(B, np.int16)
