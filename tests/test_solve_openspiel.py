@@ -18,19 +18,11 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python import policy as openspiel_policy
+from test_treeplex import SMALL  # (every small board a Tree holds)
 
 import fogboard_games  # noqa: F401  (registers the games)
 from fogboard_games import solve
 from fogboard_games.boards.openspiel_map import Twin
-
-SMALL = [
-    "fogboard_dark_hex(board_size=2)",
-    "fogboard_dark_hex(board_size=2,abrupt=true)",
-    "fogboard_dark_hex(num_rows=2,num_cols=3)",
-    "fogboard_dark_hex(num_rows=2,num_cols=3,abrupt=true)",
-    "fogboard_dark_hex(num_rows=3,num_cols=2)",
-    "fogboard_dark_hex(num_rows=3,num_cols=2,abrupt=true)",
-]
 
 
 def network(twin: Twin, seed: int = 0):
@@ -63,14 +55,20 @@ def replayed(twin: Twin, tree: solve.Tree, function) -> dict:
     return out
 
 
-def openspiels_exploitability(twin: Twin, function) -> float:
-    """pyspiel.exploitability of the function on OpenSpiel's C++ game."""
+def openspiels_table(twin: Twin, function) -> openspiel_policy.TabularPolicy:
+    """The function's policy as OpenSpiel's TabularPolicy of its C++ game."""
     table = openspiel_policy.TabularPolicy(twin.openspiel)
     for row, state in enumerate(table.states):
         seat = state.current_player()
         legal = np.array([table.legal_actions_mask[row]], dtype=bool)
         tensor = np.array([state.information_state_tensor(seat)])
         table.action_probability_array[row] = function(seat, tensor, legal)[0]
+    return table
+
+
+def openspiels_exploitability(twin: Twin, function) -> float:
+    """pyspiel.exploitability of the function on OpenSpiel's C++ game."""
+    table = openspiels_table(twin, function)
     exported = openspiel_policy.python_policy_to_pyspiel_policy(table)
     return pyspiel.exploitability(twin.openspiel, exported)
 
@@ -186,12 +184,7 @@ def test_on_classical_dark_hex_openspiels_best_responder_reads_the_ply_count():
 
     twin = Twin("fogboard_dark_hex(num_rows=2,num_cols=3)")
     function = network(twin, seed=2)
-    table = openspiel_policy.TabularPolicy(twin.openspiel)
-    for row, state in enumerate(table.states):
-        seat = state.current_player()
-        legal = np.array([table.legal_actions_mask[row]], dtype=bool)
-        tensor = np.array([state.information_state_tensor(seat)])
-        table.action_probability_array[row] = function(seat, tensor, legal)[0]
+    table = openspiels_table(twin, function)
     ours_of: dict = {}
 
     def our_string(state, seat):
