@@ -257,21 +257,33 @@ def _blank_rows(index, store, blank, shown):
 
 @kernel
 def _legal_rows(known, mover, rec, terminated, spec, mask):
-    """mask (A, B): the cells the movers do not know, or the senses at a recon sense step."""
-    C, B = spec[CELLS], len(mover)
-    mine = np.empty((known.shape[1], B), np.uint64)  # the movers' words
-    attempt = np.empty(B, np.bool_)
+    """mask (A, B): the cells the movers do not know, or the senses at a recon
+    sense step. (Written across rows in bytes, without a branch per entry,
+    through one-dimensional rows, which is how the compiler vectorizes it:
+    the movers' unknown cells, none where the row makes no attempt, cut into
+    bytes once, each cell's entry then a bit of its byte.)"""
+    C, B, W = spec[CELLS], len(mover), known.shape[1]
+    sensing, words = np.empty(B, np.uint8), np.empty(B, np.uint64)
+    free, out = np.empty((8 * W, B), np.uint8), mask.view(np.uint8)
     for b in range(B):
-        for w in range(known.shape[1]):
-            mine[w, b] = known[mover[b], w, b]
-        attempt[b] = not terminated[b] and (spec[BLOCK] == 0 or rec[b, SENSED] >= 0)
-    for c in range(C):  # (branch-free: vectorized across rows)
-        w, shift = c >> 6, np.uint64(c & 63)
+        sensing[b] = (spec[BLOCK] > 0) & (rec[b, SENSED] < 0) & (not terminated[b])
+    for w in range(W):
+        k0, k1 = known[0, w], known[1, w]
         for b in range(B):
-            mask[c, b] = (((mine[w, b] >> shift) & np.uint64(1)) == np.uint64(0)) & attempt[b]
+            mine = k1[b] if mover[b] else k0[b]
+            words[b] = np.uint64(0) if terminated[b] | sensing[b] else ~mine
+        for k in range(8):
+            row, shift = free[8 * w + k], np.uint64(8 * k)
+            for b in range(B):
+                row[b] = np.uint8((words[b] >> shift) & np.uint64(255))
+    for c in range(C):
+        row, bit, entries = free[c >> 3], np.uint8(1 << (c & 7)), out[c]
+        for b in range(B):
+            entries[b] = np.uint8(row[b] & bit) != 0
     for a in range(C, spec[ACTIONS]):
+        entries = out[a]
         for b in range(B):
-            mask[a, b] = not terminated[b] and rec[b, SENSED] < 0
+            entries[b] = sensing[b]
 
 
 @kernel
