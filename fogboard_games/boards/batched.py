@@ -157,8 +157,8 @@ class Boards(Env):
         """The rules of the rows' actions (`_play_rows`; the cap's distToWin
         here): the count of rows ended."""
         rows = (self.grid, self.known, self.rec, self.mover, self.spec, self.near, self.blocks)
-        ends = _play_rows(acts, live, *rows, ending, rewards)
-        for b in np.flatnonzero(ending == CAPPED).tolist():  # (rare: row by row)
+        ends, capped = _play_rows(acts, live, *rows, ending, rewards)
+        for b in np.flatnonzero(ending == CAPPED).tolist() if capped else ():  # (rare: row by row)
             board = self.grid[b, BOARD].tolist()  # (rules' EMPTY / X_STONE / O_STONE)
             d0, d1 = (rules.dist_to_win(self.geo, board, p, p + 1, 2 - p) for p in (0, 1))
             ending[b] = 1 if d0 < d1 else 3 if d1 < d0 else 2
@@ -256,21 +256,33 @@ def _blank_rows(index, store, blank, shown):
 
 @kernel
 def _legal_rows(known, mover, rec, terminated, spec, mask):
-    """mask (A, B): the cells the movers do not know, or the senses at a recon sense step."""
-    C, B = spec[CELLS], len(mover)
-    mine = np.empty((known.shape[1], B), np.uint64)  # the movers' words
-    attempt = np.empty(B, np.bool_)
+    """mask (A, B): the cells the movers do not know, or the senses at a recon
+    sense step. (Written across rows in bytes, without a branch per entry,
+    through one-dimensional rows, which is how the compiler vectorizes it:
+    the movers' unknown cells, none where the row makes no attempt, cut into
+    bytes once, each cell's entry then a bit of its byte.)"""
+    C, B, W = spec[CELLS], len(mover), known.shape[1]
+    sensing, words = np.empty(B, np.uint8), np.empty(B, np.uint64)
+    free, out = np.empty((8 * W, B), np.uint8), mask.view(np.uint8)
     for b in range(B):
-        for w in range(known.shape[1]):
-            mine[w, b] = known[mover[b], w, b]
-        attempt[b] = not terminated[b] and (spec[BLOCK] == 0 or rec[b, SENSED] >= 0)
-    for c in range(C):  # (branch-free: vectorized across rows)
-        w, shift = c >> 6, np.uint64(c & 63)
+        sensing[b] = (spec[BLOCK] > 0) & (rec[b, SENSED] < 0) & (not terminated[b])
+    for w in range(W):
+        k0, k1 = known[0, w], known[1, w]
         for b in range(B):
-            mask[c, b] = (((mine[w, b] >> shift) & np.uint64(1)) == np.uint64(0)) & attempt[b]
+            mine = k1[b] if mover[b] else k0[b]
+            words[b] = np.uint64(0) if terminated[b] | sensing[b] else ~mine
+        for k in range(8):
+            row, shift = free[8 * w + k], np.uint64(8 * k)
+            for b in range(B):
+                row[b] = np.uint8((words[b] >> shift) & np.uint64(255))
+    for c in range(C):
+        row, bit, entries = free[c >> 3], np.uint8(1 << (c & 7)), out[c]
+        for b in range(B):
+            entries[b] = np.uint8(row[b] & bit) != 0
     for a in range(C, spec[ACTIONS]):
+        entries = out[a]
         for b in range(B):
-            mask[a, b] = not terminated[b] and rec[b, SENSED] < 0
+            entries[b] = sensing[b]
 
 
 @kernel
@@ -292,7 +304,7 @@ def _check_rows(acts, live, known, mover, rec, spec, ok) -> int:
 
 
 @kernel
-def _play_rows(acts, live, grid, known, rec, mover, spec, near, blocks, ending, rewards) -> int:
+def _play_rows(acts, live, grid, known, rec, mover, spec, near, blocks, ending, rewards):
     """Each playing row's (checked) action, as rules.Match.play: a sense (the
     block at the anchor shown to the mover: opponent stones proven), or an
     attempt (a stone placed, or an opponent stone proven), its ending (a win:
@@ -300,12 +312,14 @@ def _play_rows(acts, live, grid, known, rec, mover, spec, near, blocks, ending, 
     edges, the new stone becoming the root of every group it touches and
     gathering their edge flags, as Match does; the full board; the ply cap,
     CAPPED for Boards._rules) and the turn. `ending` 1 + the outcome entry
-    (see RETURNS) where the game ended, and `rewards`; the count of rows
-    ended. (One loop, written inline: calling a compiled helper per row costs
-    more than the rules' work on it, in its arrays' reference counts.)"""
-    C, count = spec[CELLS], 0
+    (see RETURNS) where the game ended, and `rewards`; the counts of rows
+    ended and capped. (One loop, inline: a compiled helper per row costs more
+    than the rules' work on it. Random play's coin flips, placed or not, a
+    line or not, are selects, not branches; hex's union-find keeps its
+    branches, measured faster: docs/batch.md#where-the-time-goes.)"""
+    C, count, capped, one = spec[CELLS], 0, 0, np.uint64(1)
     for b in range(len(acts)):
-        a, p, end = acts[b], mover[b], 0
+        a, p = acts[b], mover[b]
         if not live[b]:
             continue
         rec[b, LAST] = p
@@ -313,28 +327,27 @@ def _play_rows(acts, live, grid, known, rec, mover, spec, near, blocks, ending, 
             rec[b, SENSED] = a - C
             for i in range(spec[BLOCK]):
                 c = blocks[a - C, i]
-                if grid[b, BOARD, c] == 2 - p:
-                    known[p, c >> 6, b] |= np.uint64(1) << np.uint64(c & 63)
+                known[p, c >> 6, b] |= np.uint64(grid[b, BOARD, c] == 2 - p) << np.uint64(c & 63)
             continue
         rec[b, PLIES] += 1
         rec[b, OWN0 + p] += 1
         rec[b, SENSED] = -1
-        known[p, a >> 6, b] |= np.uint64(1) << np.uint64(a & 63)
-        placed = grid[b, BOARD, a] == 0
-        if placed and spec[TTT]:
-            grid[b, BOARD, a] = p + 1
-            rec[b, STONES] += 1
-            for i in range(0, EDGE, 2):
+        known[p, a >> 6, b] |= one << np.uint64(a & 63)
+        stone, old, win, full = p + 1, grid[b, BOARD, a], False, False
+        placed = old == 0  # (else an opponent stone: own stones are not legal)
+        grid[b, BOARD, a] = old + placed * stone
+        if spec[TTT]:
+            rec[b, STONES] += placed
+            for i in range(0, EDGE, 2):  # (-1 past the lines: read cell 0, masked)
                 x, y = near[a, i], near[a, i + 1]
-                if x >= 0 and grid[b, BOARD, x] == p + 1 and grid[b, BOARD, y] == p + 1:
-                    end = 1 + 2 * p
-            end = 2 if not end and rec[b, STONES] == C else end
-        elif placed:
-            grid[b, BOARD, a], grid[b, PARENT, a] = p + 1, a
-            flags = near[a, EDGE + p]
+                line = (grid[b, BOARD, max(x, 0)] == stone) & (grid[b, BOARD, max(y, 0)] == stone)
+                win |= (x >= 0) & line
+            win, full = win & placed, rec[b, STONES] == C
+        elif placed:  # (branches: see the docstring)
+            grid[b, PARENT, a], flags = a, near[a, EDGE + p]
             for i in range(6):
                 root = near[a, i]
-                if root < 0 or grid[b, BOARD, root] != p + 1:
+                if root < 0 or grid[b, BOARD, root] != stone:
                     continue
                 while grid[b, PARENT, root] != root:
                     grid[b, PARENT, root] = grid[b, PARENT, grid[b, PARENT, root]]
@@ -343,13 +356,14 @@ def _play_rows(acts, live, grid, known, rec, mover, spec, near, blocks, ending, 
                     grid[b, PARENT, root] = a
                     flags |= grid[b, REACH, root]
             grid[b, REACH, a] = flags
-            end = 1 + 2 * p if flags == 3 else 0
-        if placed or spec[ABRUPT]:  # (a collision keeps the turn under the classical rule)
-            mover[b] = 1 - p
-        ending[b] = CAPPED if not end and rec[b, PLIES] >= spec[CAP] else end
-        rewards[b, 0], rewards[b, 1] = RETURNS[ending[b], 0], RETURNS[ending[b], 1]
-        count += ending[b] != 0
-    return count
+            win = flags == 3
+        end = win * (1 + 2 * p) + ((not win) & full) * 2
+        mover[b] = p ^ (placed | spec[ABRUPT])  # (a collision: the turn kept if classical)
+        cap = (end == 0) & (rec[b, PLIES] >= spec[CAP])
+        ending[b] = e = end + cap * CAPPED
+        rewards[b, 0], rewards[b, 1] = RETURNS[e, 0], RETURNS[e, 1]
+        count, capped = count + (e != 0), capped + cap
+    return count, capped
 
 
 @kernel
