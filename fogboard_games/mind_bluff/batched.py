@@ -5,7 +5,7 @@ A row is one game (or series) kept as the rules keep a match: per game of
 the row, its phase, count left, debts, first seat, start, ending, winner
 and its turns (actor, eat, claim, forced, response, verdict), with the
 series' game under way and score. `_move_rows` does for each row what
-`rules.Match.play` does for one state, `_end_rows` what the series does when a game ends; `_encode_turns`,
+`rules.Match.play` does for one state (and the series where a game ends); `_encode_turns`,
 `_encode_status` and `_encode_possible` write a row's tensors of both
 seats as `observer.MindBluffEncoder` (and the series' encoder) encode one
 state, from those records. Chance (the coin, a secret start) is drawn from
@@ -96,10 +96,17 @@ class MindBluff(Env):
         self.tracking = False  # some tensor was read: kept from then on
         # Per form, once read: both seats' tensors, uint8 (store row 2b + p),
         # and (B,) what a read must encode again (CLEAN .. WHOLE).
-        self.info = self.obs = self.info_dirty = self.obs_dirty = None
+        self.info = self.obs = None
+        # Per form (and the hand), what a read must encode again (CLEAN .. WHOLE),
+        # kept by the steps from the start (a store or hand made later is WHOLE).
+        self.dirty = np.full((3, B), WHOLE, np.int8)
         self.encoded = np.zeros((2, B), np.int16)  # per form: the turns a read last wrote
-        self.hand = self.hand_level = None  # the movers' information states (_mover_tensor)
+        self.hand = None  # the movers' information states (_mover_tensor)
         self._everyone = np.ones(B, bool)  # (the rows that move when all do)
+        self.chance = np.array([g.first_player == -1 or g.spread > 0 for g in self.setups])
+        self.starts = np.empty(B, np.int64)  # (a step's scratch: the series going on)
+        self.drawn = (np.empty((B, 2), np.int64), np.empty((B, 2), bool))  # (a restart's chance)
+        self.no_draws = np.zeros(0)
 
     @property
     def remaining(self) -> np.ndarray:
@@ -149,60 +156,45 @@ class MindBluff(Env):
     # ---- restarts and game starts ---------------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
-        _reset_rows(rows, self.game_index, self.score, self.state, self.turns)
         self._start_games(rows, later=False)
 
     def _start_games(self, rows: np.ndarray, later: bool) -> None:
-        """The rows' game under way starts: its coin and secret start drawn
-        where the game has them, logged (after the step's action if `later`)."""
-        g = self.game_index[rows]
-        first, start, spread, low = self.g_setup[g, :4].T
-        coin, secret = first < 0, spread > 0
-        if coin.any() or secret.any():
-            first = np.where(coin, (self.rng.random(len(rows)) < 0.5).astype(np.int64), first)
-            drawn = low + (self.rng.random(len(rows)) * (2 * spread + 1)).astype(np.int64)
-            start = np.where(secret, drawn, start)
-            outcomes = np.stack([first, start], 1)
-            real = np.stack([coin, secret], 1)
-            (self._log_later if later else self._log)(rows, outcomes, real)
-        _start_rows(rows, g, first, start, self.state, self.mover, self.key)
-        for level in self._levels():
-            level[rows] = np.maximum(level[rows], ENDED if later else WHOLE)
+        """The rows' game under way starts (at a restart, the row's first):
+        its coin and secret start drawn where the game has them, logged after
+        the step's action if `later`, else written to the history at once."""
+        n = len(rows)
+        chance = self.chance[self.game_index[rows]].any() if later else self.chance[0]
+        u = (self.rng.random(n), self.rng.random(n)) if chance else (self.no_draws,) * 2
+        drawn = (np.empty((n, 2), np.int64), np.empty((n, 2), bool)) if later else self.drawn
+        rec = (self.game_index, self.score, self.state, self.turns, self.mover, self.key)
+        log = (self.history.reshape(-1), self.hpos, self.dirty)
+        _start_rows(rows, *u, not later, self.g_setup, *rec, *log, *drawn)
+        if later and chance:
+            self._log_later(rows, *drawn)
 
     # ---- the moves --------------------------------------------------------------------
 
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (see Boards._legal_mask)."""
-        return self.legal_by_action.take(self.key, 1).T
+        mask = np.empty((self.num_actions, self.batch_size), bool)
+        _mask_rows(mask, self.legal_by_action, self.key)
+        return mask.T
 
     def _play(self, acts: np.ndarray, active):
-        self._check_keys(acts, active, self.key, self.legal_flat)
-        B, M = self.batch_size, self.M
+        B = self.batch_size
         moved = self._everyone if active is None else active
-        over = np.zeros(B, bool)
-        rows = (self.game_index, self.mover, self.key, self.state, self.turns)
-        _move_rows(moved, acts, *rows, M, over)
-        for level in self._levels():
-            np.maximum(level, moved.view(np.int8), out=level)  # (CURRENT where moved)
-        if not over.any():
-            return None, None
-        for level in self._levels():
-            level[over] = np.maximum(level[over], ENDED)  # (and the review it shows)
-        ended, starts = np.zeros(B, bool), np.zeros(B, bool)
-        rewards = np.zeros((B, 2), np.float32)
-        G = len(self.setups)
-        _end_rows(
-            over, self.game_index, self.score, self.key, self.state, M, G, ended, rewards, starts
-        )
-        if starts.any():
-            self._start_games(np.flatnonzero(starts), later=True)
-        return ended, rewards
+        ok = np.empty(B, bool)
+        if _check_rows(moved, acts, self.legal_flat, self.key, self.num_actions, ok):
+            self._refuse(active, acts, ok)
+        ended, rewards = np.zeros(B, bool), np.zeros((B, 2), np.float32)
+        rec = (self.game_index, self.mover, self.key, self.score, self.state, self.turns)
+        out = (ended, rewards, self.starts, self.dirty)
+        done, starts = _move_rows(moved, acts, *rec, self.M, len(self.setups), *out)
+        if starts:
+            self._start_games(self.starts[:starts].copy(), later=True)
+        return (ended, rewards) if done else (None, None)
 
     # ---- the tensors ------------------------------------------------------------------
-
-    def _levels(self) -> list:
-        levels = (self.info_dirty, self.obs_dirty, self.hand_level)
-        return [x for x in levels if x is not None]
 
     def _mover_tensor(self) -> np.ndarray:
         """The movers' information-state tensors: a read-only array kept in
@@ -221,10 +213,10 @@ class MindBluff(Env):
             self.hand = np.zeros((B, D), self.dtype)
             self.hand_view = self.hand[:]
             self.hand_view.flags.writeable = False
-            self.hand_level = np.full(B, WHOLE, np.int8)
+            self.dirty[2] = WHOLE
             self.hand_seat = np.full(B, -1, np.int8)
             self.hand_turns = np.zeros(B, np.int16)
-        level = self.hand_level
+        level = self.dirty[2]
         store = self._store(self.form, only=level >= ENDED)
         hand = self.hand.view(np.uint8) if self.dtype == np.bool_ else self.hand
         at = self.blocks[0, GAME_BLOCK]
@@ -245,9 +237,9 @@ class MindBluff(Env):
             B = self.batch_size
             size = self.tensor_size if f == 0 else self.obs_size
             setattr(self, name, np.zeros((2 * B, size), np.uint8))
-            setattr(self, name + "_dirty", np.full(B, WHOLE, np.int8))
+            self.dirty[f] = WHOLE
             self.tracking = True
-        store, level = getattr(self, name), getattr(self, name + "_dirty")
+        store, level = getattr(self, name), self.dirty[f]
         if only is not None:
             part = np.where(only, level, CLEAN).astype(np.int8)
             if part.any():
@@ -291,43 +283,77 @@ S_PHASE, S_REMAINING, S_DEBT0, S_DEBT1, S_TURNS, S_ENDING, S_WINNER, S_FIRST, S_
 
 
 @kernel
-def _reset_rows(rows, game_index, score, state, turns):
-    """Rows back before their first game: no game, no score, no turn."""
-    for b in rows:
-        for g in range(game_index[b] + 1):
-            for t in range(state[b, g, S_TURNS]):
-                for k in range(6):
-                    turns[b, g, t, k] = -1
-        game_index[b] = 0
-        score[b, 0] = score[b, 1] = 0
-
-
-@kernel
-def _start_rows(rows, games, first, start, state, mover, key):
-    """Each row's game `games[i]` starts with its first seat and start count."""
+def _start_rows(rows, coins, spreads, restart, g_setup, game_index, score, state, turns, mover, key, history, hpos, dirty, outcomes, real):  # fmt: skip
+    """Each row's game under way starts (with `restart`, the row's first, its
+    records cleared and its chance logged at once): its first seat and start,
+    drawn where the game has a coin or a secret start (`outcomes`, `real`)."""
     for i in range(len(rows)):
-        b, g = rows[i], games[i]
+        b = rows[i]
+        if restart:
+            for g in range(game_index[b] + 1):
+                for t in range(state[b, g, S_TURNS]):
+                    for k in range(6):
+                        turns[b, g, t, k] = -1
+            game_index[b] = score[b, 0] = score[b, 1] = 0
+            for f in range(3):
+                dirty[f, b] = WHOLE
+        g = game_index[b]
+        first, start, spread = g_setup[g, 0], g_setup[g, 1], g_setup[g, 2]
+        coin, secret = first < 0, spread > 0
+        if coin:
+            first = 1 if coins[i] < 0.5 else 0
+        if secret:
+            start = g_setup[g, 3] + np.int64(spreads[i] * (2 * spread + 1))
         for k in range(state.shape[2]):
             state[b, g, k] = 0
         state[b, g, S_ENDING] = -1
-        state[b, g, S_FIRST], state[b, g, S_START] = first[i], start[i]
-        state[b, g, S_REMAINING] = start[i]
-        mover[b] = first[i]
-        key[b] = 0
+        state[b, g, S_FIRST], state[b, g, S_START] = first, start
+        state[b, g, S_REMAINING] = start
+        mover[b], key[b] = first, 0
+        outcomes[i, 0], outcomes[i, 1], real[i, 0], real[i, 1] = first, start, coin, secret
+        if restart:
+            history[hpos[b]] = first
+            hpos[b] += coin
+            history[hpos[b]] = start
+            hpos[b] += secret
 
 
 @kernel
-def _move_rows(moving, acts, game_index, mover, key, state, turns, M, over):
+def _mask_rows(mask, legal_by_action, key):
+    """Each row's legal actions, (A, B): the legal key's column of the table."""
+    for a in range(mask.shape[0]):
+        for b in range(mask.shape[1]):
+            mask[a, b] = legal_by_action[a, key[b]]
+
+
+@kernel
+def _check_rows(moving, acts, legal_flat, key, A, ok):
+    """Whether each moving row's action is legal (`ok`; the other rows' are
+    ignored), as Env._check_keys checks them; returns the count of illegal ones."""
+    bad = 0
+    for b in range(len(acts)):
+        act = acts[b]
+        inside = (act >= 0) & (act < A)
+        ok[b] = (not moving[b]) | legal_flat[key[b] * (A + 1) + (act if inside else A)]
+        bad += not ok[b]
+    return bad
+
+
+@kernel
+def _move_rows(moving, acts, game_index, mover, key, score, state, turns, M, G, ended, rewards, starts, dirty):  # fmt: skip
     """The moves of the rows of `moving`, as rules.Match.play makes them: an
-    eat (or all done), a claim, or a response (the mover is the
-    challenger); `over` where an eat ends the game."""
+    eat (or all done), a claim, or a response (the mover is the challenger);
+    where a game ends, what the series does. Returns the count of rows ended
+    (`ended`, paid in `rewards`) and of series going on to their next game
+    (their rows first in `starts`). (Branches measured faster than selects.)"""
+    done = more = 0
     for b in range(len(acts)):
         if not moving[b]:
             continue
         g, a, act = game_index[b], mover[b], acts[b]
-        phase, t = state[b, g, S_PHASE], state[b, g, S_TURNS]
+        phase, t, left = state[b, g, S_PHASE], state[b, g, S_TURNS], state[b, g, S_REMAINING]
+        ends = False
         if phase == EAT:
-            left = state[b, g, S_REMAINING]
             turns[b, g, t, ACTOR] = a
             turns[b, g, t, ATE] = 0 if act == M else act + 1
             state[b, g, S_TURNS] = t + 1
@@ -335,58 +361,43 @@ def _move_rows(moving, acts, game_index, mover, key, state, turns, M, over):
                 state[b, g, S_REMAINING] = left - act - 1
                 state[b, g, S_PHASE] = CLAIM
                 key[b] = 2 + act if state[b, g, S_DEBT0 + a] > 0 else 1  # (owing: the true eat)
-                continue
-            if act == M:  # all done
-                won = left == 1
-                state[b, g, S_ENDING] = rules.ALL_DONE_WIN if won else rules.ALL_DONE_LOSS
+            else:  # all done (won with the last dango left), or the last dango eaten
+                won, ends = act == M and left == 1, True
+                state[b, g, S_REMAINING] = left if act == M else 0
+                state[b, g, S_ENDING] = rules.LAST_DANGO if act < M else rules.ALL_DONE_LOSS - won
                 state[b, g, S_WINNER] = a if won else 1 - a
-            else:  # the last dango: lost before any claim
-                state[b, g, S_REMAINING] = 0
-                state[b, g, S_ENDING] = rules.LAST_DANGO
-                state[b, g, S_WINNER] = 1 - a
-            state[b, g, S_PHASE] = OVER
-            over[b] = True
+                state[b, g, S_PHASE] = OVER
         elif phase == CLAIM:
             forced = state[b, g, S_DEBT0 + a] > 0
-            if forced:  # the forced-honest claim pays back one debt, before the response
-                state[b, g, S_DEBT0 + a] -= 1
+            state[b, g, S_DEBT0 + a] -= forced  # (a forced-honest claim pays back one debt)
             turns[b, g, t - 1, CLAIMED] = act - M
-            turns[b, g, t - 1, FORCED] = 1 if forced else 0
+            turns[b, g, t - 1, FORCED] = forced
             state[b, g, S_PHASE] = RESPOND
             mover[b] = 1 - a
             key[b] = M + 2
-        elif phase == RESPOND:
-            if act == 2 * M + 1:  # believe
-                turns[b, g, t - 1, RESPONSE] = rules.BELIEVE
-            else:
+        else:
+            turns[b, g, t - 1, RESPONSE] = act - 2 * M - 1  # (BELIEVE, DOUBT)
+            if act == 2 * M + 2:
                 true = turns[b, g, t - 1, ATE] == turns[b, g, t - 1, CLAIMED]
                 # TRUE: the challenger owes an honest claim; BLUFF: the claimant does.
                 state[b, g, S_DEBT0 + (a if true else turns[b, g, t - 1, ACTOR])] += 1
-                turns[b, g, t - 1, RESPONSE] = rules.DOUBT
-                turns[b, g, t - 1, VERDICT] = 1 if true else 0
+                turns[b, g, t - 1, VERDICT] = true
             state[b, g, S_PHASE] = EAT
             key[b] = 0
-
-
-@kernel
-def _end_rows(over, game_index, score, key, state, M, G, ended, rewards, starts):
-    """Where a game ended: the series' score and its next game (`starts`), or
-    the row's end (`ended`, `rewards`)."""
-    for b in range(len(over)):
-        if not over[b]:
-            continue
-        g = game_index[b]
-        w = state[b, g, S_WINNER]
-        if G > 1:
-            score[b, w] += 1
-            if score[b, w] < 2:
+        for f in range(3):
+            dirty[f, b] = max(dirty[f, b], CURRENT + ends)  # (ENDED: and the review it shows)
+        if ends:
+            w = state[b, g, S_WINNER]
+            score[b, w] += G > 1
+            if G > 1 and score[b, w] < 2:
                 game_index[b] = g + 1
-                starts[b] = True
-                continue
-        ended[b] = True
-        key[b] = M + 3
-        rewards[b, w] = 1.0
-        rewards[b, 1 - w] = -1.0
+                starts[more] = b
+                more += 1
+            else:
+                ended[b], key[b] = True, M + 3
+                rewards[b, w], rewards[b, 1 - w] = 1.0, -1.0
+                done += 1
+    return done, more
 
 
 @kernel
