@@ -1,22 +1,14 @@
 """Batched Mind Bluff, single games and the best-of-3 series (docs/mind_bluff.md),
 as compiled per-row kernels (fogboard_games.jit; docs/batch.md#observations).
 
-A row is one game (or series) kept as the rules keep a match: per game of
-the row, its phase, count left, debts, first seat, start, ending, winner
-and its turns (actor, eat, claim, forced, response, verdict), with the
-series' game under way and score. `_move_rows` does for each row what
-`rules.Match.play` does for one state (and the series where a game ends); `_encode_turns`,
-`_encode_status` and `_encode_possible` write a row's tensors of both
-seats as `observer.MindBluffEncoder` (and the series' encoder) encode one
-state, from those records. Chance (the coin, a secret start) is drawn from
-the environment's Generator where a game starts, and logged in the row's
-history as pyspiel's outcomes: at the restart of a single game, and for
-the series' third game right after the action that ended the second.
-
-Tensors are made at their first read and then kept: a step marks the rows
-it changed, and a read encodes again only what changed (the rows' level:
-CURRENT, ENDED, WHOLE). The movers' information states are kept in place
-(the hand), written at a read from the changed rows' records.
+A row keeps what rules.Match keeps: per game its state (phase, count
+left, debts, turns, ending, winner, first seat, start) and its turns'
+records, with the series' game under way and score. `_move_rows` plays as
+Match.play does, `_encode_turns`, `_encode_status` and `_encode_possible`
+encode as observer.MindBluffEncoder does, from those records. Chance is
+drawn where a game starts and logged as pyspiel's outcomes. Tensors are
+made at their first read; a step marks the rows it changed (`dirty`:
+CURRENT, ENDED, WHOLE) and a read encodes again only what changed.
 """
 
 from __future__ import annotations
@@ -50,7 +42,7 @@ def _offsets(layout, base: int) -> np.ndarray:
 class MindBluff(Env):
     """A batch of fogboard_mind_bluff or fogboard_mind_bluff_series games."""
 
-    TABLES = ("legal", "legal_flat", "legal_by_action", "blocks", "outer", "spans", "g_setup")
+    TABLES = ("legal_flat", "legal_by_action", "blocks", "outer", "spans", "g_setup")
 
     def _configure(self, game) -> None:
         setup = game.setup
@@ -74,10 +66,9 @@ class MindBluff(Env):
         for k in range(1, M + 1):
             legal[1 + k, M + k] = True
         legal[M + 2, [2 * M + 1, 2 * M + 2]] = True
-        self.legal = legal
         self.legal_flat = np.concatenate([legal, np.zeros((M + 4, 1), bool)], 1).reshape(-1)
         self.legal_by_action = np.ascontiguousarray(legal.T)
-        self.respond_key, self.finished_key = M + 2, M + 3
+        self.respond_key = M + 2
         # Per game: first seat (-1: a coin), start, spread, low, high, turns.
         self.g_setup = np.array(
             [[s.first_player, s.start, s.spread, s.low, s.high, s.max_turns] for s in self.setups],
@@ -94,19 +85,14 @@ class MindBluff(Env):
         self.state = np.zeros((B, G, 9), np.int16)  # (S_PHASE .. S_START)
         self.turns = np.full((B, G, self.T, 6), -1, np.int8)
         self.tracking = False  # some tensor was read: kept from then on
-        # Per form, once read: both seats' tensors, uint8 (store row 2b + p),
-        # and (B,) what a read must encode again (CLEAN .. WHOLE).
-        self.info = self.obs = None
-        # Per form (and the hand), what a read must encode again (CLEAN .. WHOLE),
-        # kept by the steps from the start (a store or hand made later is WHOLE).
+        self.info = self.obs = None  # per form, once read: both seats' tensors (row 2b + p)
+        # Per form and the hand, what a read must encode again (CLEAN .. WHOLE).
         self.dirty = np.full((3, B), WHOLE, np.int8)
         self.encoded = np.zeros((2, B), np.int16)  # per form: the turns a read last wrote
         self.hand = None  # the movers' information states (_mover_tensor)
         self._everyone = np.ones(B, bool)  # (the rows that move when all do)
         self.chance = np.array([g.first_player == -1 or g.spread > 0 for g in self.setups])
-        self.starts = np.empty(B, np.int64)  # (a step's scratch: the series going on)
-        self.drawn = (np.empty((B, 2), np.int64), np.empty((B, 2), bool))  # (a restart's chance)
-        self.no_draws = np.zeros(0)
+        self.no_draws, self.no_rows = np.zeros(0), np.zeros((0, 2), np.int64)
 
     @property
     def remaining(self) -> np.ndarray:
@@ -119,11 +105,8 @@ class MindBluff(Env):
         game, G = self.game, len(self.setups)
         blocks = np.full((2, 2, G, len(PIECES)), -1, np.int64)  # [form, block kind, game]
         outer = np.full((2, 3), -1, np.int64)
-        # [form, game]: the columns a read at CURRENT clears: with perfect recall
-        # the status pieces (mover, phase, forced_now, debts, ending: what
-        # changes in a running game besides its turns, which only gain
-        # entries; an ending re-encodes the row whole); in a current view the
-        # game's whole block.
+        # [form, game]: the columns a read at CURRENT clears: with perfect recall the
+        # status pieces (turns only gain entries), in a current view the game's block.
         spans = np.zeros((2, G, 2), np.int64)
         gspans = np.zeros((2, G + 1, 2), np.int64)  # each game's blocks, then the series' own
         for f, key in enumerate((INFO_STATE, OBSERVATION)):
@@ -165,7 +148,9 @@ class MindBluff(Env):
         n = len(rows)
         chance = self.chance[self.game_index[rows]].any() if later else self.chance[0]
         u = (self.rng.random(n), self.rng.random(n)) if chance else (self.no_draws,) * 2
-        drawn = (np.empty((n, 2), np.int64), np.empty((n, 2), bool)) if later else self.drawn
+        drawn = (
+            (np.empty((n, 2), np.int64), np.empty((n, 2), bool)) if later else (self.no_rows,) * 2
+        )
         rec = (self.game_index, self.score, self.state, self.turns, self.mover, self.key)
         log = (self.history.reshape(-1), self.hpos, self.dirty)
         _start_rows(rows, *u, not later, self.g_setup, *rec, *log, *drawn)
@@ -188,21 +173,19 @@ class MindBluff(Env):
             self._refuse(active, acts, ok)
         ended, rewards = np.zeros(B, bool), np.zeros((B, 2), np.float32)
         rec = (self.game_index, self.mover, self.key, self.score, self.state, self.turns)
-        out = (ended, rewards, self.starts, self.dirty)
-        done, starts = _move_rows(moved, acts, *rec, self.M, len(self.setups), *out)
-        if starts:
-            self._start_games(self.starts[:starts].copy(), later=True)
+        starts = np.empty(B if self.is_series else 0, np.int64)
+        out = (ended, rewards, starts, self.dirty)
+        done, more = _move_rows(moved, acts, *rec, self.M, len(self.setups), *out)
+        if more:
+            self._start_games(starts[:more], later=True)
         return (ended, rewards) if done else (None, None)
 
     # ---- the tensors ------------------------------------------------------------------
 
     def _mover_tensor(self) -> np.ndarray:
-        """The movers' information-state tensors: a read-only array kept in
-        place (the hand). A read writes into it what the steps since the last
-        read changed in each row, from the row's records (`_hand_current`),
-        or where a game ended or a row restarted copies the mover's row from
-        the store (`_hand_rows`); the observation form is gathered from its
-        store."""
+        """The movers' tensors, kept in place (the hand): information states
+        written from the changed rows' records (`_hand_current`) or copied from
+        the store (`_hand_rows`), observations gathered from their store."""
         if self.form != "information_state":
             if self.hand is None:
                 self.hand = np.zeros((self.batch_size, self.obs_size), self.dtype)
@@ -228,9 +211,8 @@ class MindBluff(Env):
         return self.hand_view
 
     def _store(self, form: str, only=None) -> np.ndarray:
-        """The form's store of both seats' tensors (row 2b + p: seat p of row b)
-        with every row brought up to date (only the rows of the mask `only`,
-        if given: the others stay to encode later)."""
+        """The form's store of both seats' tensors (row 2b + p: seat p of row
+        b), its rows brought up to date (only those of the mask `only`, if given)."""
         f = 0 if form == "information_state" else 1
         name = ("info", "obs")[f]
         if getattr(self, name) is None:
@@ -310,8 +292,9 @@ def _start_rows(rows, coins, spreads, restart, g_setup, game_index, score, state
         state[b, g, S_FIRST], state[b, g, S_START] = first, start
         state[b, g, S_REMAINING] = start
         mover[b], key[b] = first, 0
-        outcomes[i, 0], outcomes[i, 1], real[i, 0], real[i, 1] = first, start, coin, secret
-        if restart:
+        if not restart:
+            outcomes[i, 0], outcomes[i, 1], real[i, 0], real[i, 1] = first, start, coin, secret
+        else:
             history[hpos[b]] = first
             hpos[b] += coin
             history[hpos[b]] = start
