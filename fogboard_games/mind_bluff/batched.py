@@ -42,7 +42,7 @@ def _offsets(layout, base: int) -> np.ndarray:
 class MindBluff(Env):
     """A batch of fogboard_mind_bluff or fogboard_mind_bluff_series games."""
 
-    TABLES = ("legal_flat", "legal_by_action", "blocks", "outer", "spans", "g_setup")
+    TABLES = ("legal_flat", "legal_bits", "blocks", "outer", "spans", "g_setup")
 
     def _configure(self, game) -> None:
         setup = game.setup
@@ -67,7 +67,7 @@ class MindBluff(Env):
             legal[1 + k, M + k] = True
         legal[M + 2, [2 * M + 1, 2 * M + 2]] = True
         self.legal_flat = np.concatenate([legal, np.zeros((M + 4, 1), bool)], 1).reshape(-1)
-        self.legal_by_action = np.ascontiguousarray(legal.T)
+        self.legal_bits = (legal.T.astype(np.int64) << np.arange(M + 4)).sum(1)  # (bit: key)
         self.respond_key = M + 2
         # Per game: first seat (-1: a coin), start, spread, low, high, turns.
         self.g_setup = np.array(
@@ -162,7 +162,7 @@ class MindBluff(Env):
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (see Boards._legal_mask)."""
         mask = np.empty((self.num_actions, self.batch_size), bool)
-        _mask_rows(mask, self.legal_by_action, self.key)
+        _mask_rows(mask, self.legal_bits, self.key)
         return mask.T
 
     def _play(self, acts: np.ndarray, active):
@@ -302,11 +302,13 @@ def _start_rows(rows, coins, spreads, restart, g_setup, game_index, score, state
 
 
 @kernel
-def _mask_rows(mask, legal_by_action, key):
-    """Each row's legal actions, (A, B): the legal key's column of the table."""
+def _mask_rows(mask, legal_bits, key):
+    """Each row's legal actions, (A, B): its legal key's bit of each action's
+    bits (a shift, which vectorizes where a table's gather does not)."""
     for a in range(mask.shape[0]):
+        bits = legal_bits[a]
         for b in range(mask.shape[1]):
-            mask[a, b] = legal_by_action[a, key[b]]
+            mask[a, b] = (bits >> key[b]) & 1
 
 
 @kernel
