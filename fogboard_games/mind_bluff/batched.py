@@ -92,7 +92,7 @@ class MindBluff(Env):
         self.hand = None  # the movers' information states (_mover_tensor)
         self._everyone = np.ones(B, bool)  # (the rows that move when all do)
         self.chance = np.array([g.first_player == -1 or g.spread > 0 for g in self.setups])
-        self.no_draws, self.no_rows = np.zeros(0), np.zeros((0, 2), np.int64)
+        self.no_draws = np.zeros(0)
 
     @property
     def remaining(self) -> np.ndarray:
@@ -148,14 +148,14 @@ class MindBluff(Env):
         n = len(rows)
         chance = self.chance[self.game_index[rows]].any() if later else self.chance[0]
         u = (self.rng.random(n), self.rng.random(n)) if chance else (self.no_draws,) * 2
-        drawn = (
-            (np.empty((n, 2), np.int64), np.empty((n, 2), bool)) if later else (self.no_rows,) * 2
-        )
+        k = n if later else 0
+        drawn = (np.empty(k, np.int64), np.empty((k, 2), np.int64), np.empty((k, 2), bool))
         rec = (self.game_index, self.score, self.state, self.turns, self.mover, self.key)
         log = (self.history.reshape(-1), self.hpos, self.dirty)
-        _start_rows(rows, *u, not later, self.g_setup, *rec, *log, *drawn)
-        if later and chance:
-            self._log_later(rows, *drawn)
+        k, full = _start_rows(rows, *u, not later, self.g_setup, *rec, *log, *drawn)
+        if k:  # (the rows that drew, all of both outcomes where `full`: _log's short path)
+            at, outcomes, real = drawn
+            self._log_later(at[:k], outcomes[:k], None if full else real[:k])
 
     # ---- the moves --------------------------------------------------------------------
 
@@ -265,10 +265,13 @@ S_PHASE, S_REMAINING, S_DEBT0, S_DEBT1, S_TURNS, S_ENDING, S_WINNER, S_FIRST, S_
 
 
 @kernel
-def _start_rows(rows, coins, spreads, restart, g_setup, game_index, score, state, turns, mover, key, history, hpos, dirty, outcomes, real):  # fmt: skip
+def _start_rows(rows, coins, spreads, restart, g_setup, game_index, score, state, turns, mover, key, history, hpos, dirty, at, outcomes, real):  # fmt: skip
     """Each row's game under way starts (with `restart`, the row's first, its
     records cleared and its chance logged at once): its first seat and start,
-    drawn where the game has a coin or a secret start (`outcomes`, `real`)."""
+    drawn where the game has a coin or a secret start. Else returns the count
+    of rows that drew (`at`, their `outcomes` and which are `real`) and
+    whether all drew both."""
+    n, full = 0, True
     for i in range(len(rows)):
         b = rows[i]
         if restart:
@@ -292,13 +295,21 @@ def _start_rows(rows, coins, spreads, restart, g_setup, game_index, score, state
         state[b, g, S_FIRST], state[b, g, S_START] = first, start
         state[b, g, S_REMAINING] = start
         mover[b], key[b] = first, 0
-        if not restart:
-            outcomes[i, 0], outcomes[i, 1], real[i, 0], real[i, 1] = first, start, coin, secret
-        else:
+        if restart:
             history[hpos[b]] = first
             hpos[b] += coin
             history[hpos[b]] = start
             hpos[b] += secret
+        elif coin or secret:
+            at[n], outcomes[n, 0], outcomes[n, 1], real[n, 0], real[n, 1] = (
+                b,
+                first,
+                start,
+                coin,
+                secret,
+            )
+            n, full = n + 1, full and coin and secret
+    return n, full
 
 
 @kernel
