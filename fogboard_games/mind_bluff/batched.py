@@ -142,9 +142,8 @@ class MindBluff(Env):
         self._start_games(rows, later=False)
 
     def _start_games(self, rows: np.ndarray, later: bool) -> None:
-        """The rows' game under way starts (at a restart, the row's first):
-        its coin and secret start drawn where the game has them, logged after
-        the step's action if `later`, else written to the history at once."""
+        """The rows' game under way starts (at a restart, their first), its coin and
+        secret start drawn where it has them: logged after the step's action if `later`."""
         n = len(rows)
         chance = self.chance[self.game_index[rows]].any() if later else self.chance[0]
         u = (self.rng.random(n), self.rng.random(n)) if chance else (self.no_draws,) * 2
@@ -266,11 +265,9 @@ S_PHASE, S_REMAINING, S_DEBT0, S_DEBT1, S_TURNS, S_ENDING, S_WINNER, S_FIRST, S_
 
 @kernel
 def _start_rows(rows, coins, spreads, restart, g_setup, game_index, score, state, turns, mover, key, history, hpos, dirty, at, outcomes, real):  # fmt: skip
-    """Each row's game under way starts (with `restart`, the row's first, its
-    records cleared and its chance logged at once): its first seat and start,
-    drawn where the game has a coin or a secret start. Else returns the count
-    of rows that drew (`at`, their `outcomes` and which are `real`) and
-    whether all drew both."""
+    """Each row's game under way starts (with `restart`, its first: records
+    cleared, chance logged at once), else returns the count of rows that drew
+    (`at`, their `outcomes`, which are `real`) and whether all drew both."""
     n, full = 0, True
     for i in range(len(rows)):
         b = rows[i]
@@ -324,8 +321,7 @@ def _mask_rows(mask, legal_bits, key):
 
 @kernel
 def _check_rows(moving, acts, legal_flat, key, A, ok):
-    """Whether each moving row's action is legal (`ok`; the other rows' are
-    ignored), as Env._check_keys checks them; returns the count of illegal ones."""
+    """Env._check_keys's check of the moving rows (`ok`): the count of illegal ones."""
     bad = 0
     for b in range(len(acts)):
         act = acts[b]
@@ -339,9 +335,9 @@ def _check_rows(moving, acts, legal_flat, key, A, ok):
 def _move_rows(moving, acts, game_index, mover, key, score, state, turns, M, G, ended, rewards, starts, dirty):  # fmt: skip
     """The moves of the rows of `moving`, as rules.Match.play makes them: an
     eat (or all done), a claim, or a response (the mover is the challenger);
-    where a game ends, what the series does. Returns the count of rows ended
-    (`ended`, paid in `rewards`) and of series going on to their next game
-    (their rows first in `starts`). (Branches measured faster than selects.)"""
+    where a game ends, what the series does. Returns the counts of rows ended
+    (`ended`, paid in `rewards`) and of series going on (`starts`). (Branches
+    measured faster than selects here.)"""
     done = more = 0
     for b in range(len(acts)):
         if not moving[b]:
