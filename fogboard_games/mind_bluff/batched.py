@@ -1,22 +1,14 @@
 """Batched Mind Bluff, single games and the best-of-3 series (docs/mind_bluff.md),
 as compiled per-row kernels (fogboard_games.jit; docs/batch.md#observations).
 
-A row is one game (or series) kept as the rules keep a match: per game of
-the row, its phase, count left, debts, first seat, start, ending, winner
-and its turns (actor, eat, claim, forced, response, verdict), with the
-series' game under way and score. `_move_rows` does for each row what
-`rules.Match.play` does for one state, `_end_rows` what the series does when a game ends; `_encode_turns`,
-`_encode_status` and `_encode_possible` write a row's tensors of both
-seats as `observer.MindBluffEncoder` (and the series' encoder) encode one
-state, from those records. Chance (the coin, a secret start) is drawn from
-the environment's Generator where a game starts, and logged in the row's
-history as pyspiel's outcomes: at the restart of a single game, and for
-the series' third game right after the action that ended the second.
-
-Tensors are made at their first read and then kept: a step marks the rows
-it changed, and a read encodes again only what changed (the rows' level:
-CURRENT, ENDED, WHOLE). The movers' information states are kept in place
-(the hand), written at a read from the changed rows' records.
+A row keeps what rules.Match keeps: per game its state (phase, count
+left, debts, turns, ending, winner, first seat, start) and its turns'
+records, with the series' game under way and score. `_move_rows` plays as
+Match.play does, `_encode_turns`, `_encode_status` and `_encode_possible`
+encode as observer.MindBluffEncoder does, from those records. Chance is
+drawn where a game starts and logged as pyspiel's outcomes. Tensors are
+made at their first read; a step marks the rows it changed (`dirty`:
+CURRENT, ENDED, WHOLE) and a read encodes again only what changed.
 """
 
 from __future__ import annotations
@@ -50,7 +42,7 @@ def _offsets(layout, base: int) -> np.ndarray:
 class MindBluff(Env):
     """A batch of fogboard_mind_bluff or fogboard_mind_bluff_series games."""
 
-    TABLES = ("legal", "legal_flat", "legal_by_action", "blocks", "outer", "spans", "g_setup")
+    TABLES = ("legal_flat", "legal_bits", "blocks", "outer", "spans", "g_setup")
 
     def _configure(self, game) -> None:
         setup = game.setup
@@ -74,10 +66,9 @@ class MindBluff(Env):
         for k in range(1, M + 1):
             legal[1 + k, M + k] = True
         legal[M + 2, [2 * M + 1, 2 * M + 2]] = True
-        self.legal = legal
         self.legal_flat = np.concatenate([legal, np.zeros((M + 4, 1), bool)], 1).reshape(-1)
-        self.legal_by_action = np.ascontiguousarray(legal.T)
-        self.respond_key, self.finished_key = M + 2, M + 3
+        self.legal_bits = (legal.T.astype(np.int64) << np.arange(M + 4)).sum(1)  # (bit: key)
+        self.respond_key = M + 2
         # Per game: first seat (-1: a coin), start, spread, low, high, turns.
         self.g_setup = np.array(
             [[s.first_player, s.start, s.spread, s.low, s.high, s.max_turns] for s in self.setups],
@@ -94,12 +85,14 @@ class MindBluff(Env):
         self.state = np.zeros((B, G, 9), np.int16)  # (S_PHASE .. S_START)
         self.turns = np.full((B, G, self.T, 6), -1, np.int8)
         self.tracking = False  # some tensor was read: kept from then on
-        # Per form, once read: both seats' tensors, uint8 (store row 2b + p),
-        # and (B,) what a read must encode again (CLEAN .. WHOLE).
-        self.info = self.obs = self.info_dirty = self.obs_dirty = None
+        self.info = self.obs = None  # per form, once read: both seats' tensors (row 2b + p)
+        # Per form and the hand, what a read must encode again (CLEAN .. WHOLE).
+        self.dirty = np.full((3, B), WHOLE, np.int8)
         self.encoded = np.zeros((2, B), np.int16)  # per form: the turns a read last wrote
-        self.hand = self.hand_level = None  # the movers' information states (_mover_tensor)
+        self.hand = None  # the movers' information states (_mover_tensor)
         self._everyone = np.ones(B, bool)  # (the rows that move when all do)
+        self.chance = np.array([g.first_player == -1 or g.spread > 0 for g in self.setups])
+        self.no_draws = np.zeros(0)
 
     @property
     def remaining(self) -> np.ndarray:
@@ -112,11 +105,8 @@ class MindBluff(Env):
         game, G = self.game, len(self.setups)
         blocks = np.full((2, 2, G, len(PIECES)), -1, np.int64)  # [form, block kind, game]
         outer = np.full((2, 3), -1, np.int64)
-        # [form, game]: the columns a read at CURRENT clears: with perfect recall
-        # the status pieces (mover, phase, forced_now, debts, ending: what
-        # changes in a running game besides its turns, which only gain
-        # entries; an ending re-encodes the row whole); in a current view the
-        # game's whole block.
+        # [form, game]: the columns a read at CURRENT clears: with perfect recall the
+        # status pieces (turns only gain entries), in a current view the game's block.
         spans = np.zeros((2, G, 2), np.int64)
         gspans = np.zeros((2, G + 1, 2), np.int64)  # each game's blocks, then the series' own
         for f, key in enumerate((INFO_STATE, OBSERVATION)):
@@ -149,68 +139,52 @@ class MindBluff(Env):
     # ---- restarts and game starts ---------------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
-        _reset_rows(rows, self.game_index, self.score, self.state, self.turns)
         self._start_games(rows, later=False)
 
     def _start_games(self, rows: np.ndarray, later: bool) -> None:
-        """The rows' game under way starts: its coin and secret start drawn
-        where the game has them, logged (after the step's action if `later`)."""
-        g = self.game_index[rows]
-        first, start, spread, low = self.g_setup[g, :4].T
-        coin, secret = first < 0, spread > 0
-        if coin.any() or secret.any():
-            first = np.where(coin, (self.rng.random(len(rows)) < 0.5).astype(np.int64), first)
-            drawn = low + (self.rng.random(len(rows)) * (2 * spread + 1)).astype(np.int64)
-            start = np.where(secret, drawn, start)
-            outcomes = np.stack([first, start], 1)
-            real = np.stack([coin, secret], 1)
-            (self._log_later if later else self._log)(rows, outcomes, real)
-        _start_rows(rows, g, first, start, self.state, self.mover, self.key)
-        for level in self._levels():
-            level[rows] = np.maximum(level[rows], ENDED if later else WHOLE)
+        """The rows' game under way starts (at a restart, their first), its coin and
+        secret start drawn where it has them: logged after the step's action if `later`."""
+        n = len(rows)
+        chance = self.chance[self.game_index[rows]].any() if later else self.chance[0]
+        u = (self.rng.random(n), self.rng.random(n)) if chance else (self.no_draws,) * 2
+        k = n if later else 0
+        drawn = (np.empty(k, np.int64), np.empty((k, 2), np.int64), np.empty((k, 2), bool))
+        rec = (self.game_index, self.score, self.state, self.turns, self.mover, self.key)
+        log = (self.history.reshape(-1), self.hpos, self.dirty)
+        k, full = _start_rows(rows, *u, not later, self.g_setup, *rec, *log, *drawn)
+        if k:  # (the rows that drew, all of both outcomes where `full`: _log's short path)
+            at, outcomes, real = drawn
+            self._log_later(at[:k], outcomes[:k], None if full else real[:k])
 
     # ---- the moves --------------------------------------------------------------------
 
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (see Boards._legal_mask)."""
-        return self.legal_by_action.take(self.key, 1).T
+        mask = np.empty((self.num_actions, self.batch_size), bool)
+        _mask_rows(mask, self.legal_bits, self.key)
+        return mask.T
 
     def _play(self, acts: np.ndarray, active):
-        self._check_keys(acts, active, self.key, self.legal_flat)
-        B, M = self.batch_size, self.M
+        B = self.batch_size
         moved = self._everyone if active is None else active
-        over = np.zeros(B, bool)
-        rows = (self.game_index, self.mover, self.key, self.state, self.turns)
-        _move_rows(moved, acts, *rows, M, over)
-        for level in self._levels():
-            np.maximum(level, moved.view(np.int8), out=level)  # (CURRENT where moved)
-        if not over.any():
-            return None, None
-        for level in self._levels():
-            level[over] = np.maximum(level[over], ENDED)  # (and the review it shows)
-        ended, starts = np.zeros(B, bool), np.zeros(B, bool)
-        rewards = np.zeros((B, 2), np.float32)
-        G = len(self.setups)
-        _end_rows(
-            over, self.game_index, self.score, self.key, self.state, M, G, ended, rewards, starts
-        )
-        if starts.any():
-            self._start_games(np.flatnonzero(starts), later=True)
-        return ended, rewards
+        ok = np.empty(B, bool)
+        if _check_rows(moved, acts, self.legal_flat, self.key, self.num_actions, ok):
+            self._refuse(active, acts, ok)
+        ended, rewards = np.zeros(B, bool), np.zeros((B, 2), np.float32)
+        rec = (self.game_index, self.mover, self.key, self.score, self.state, self.turns)
+        starts = np.empty(B if self.is_series else 0, np.int64)
+        out = (ended, rewards, starts, self.dirty)
+        done, more = _move_rows(moved, acts, *rec, self.M, len(self.setups), *out)
+        if more:
+            self._start_games(starts[:more], later=True)
+        return (ended, rewards) if done else (None, None)
 
     # ---- the tensors ------------------------------------------------------------------
 
-    def _levels(self) -> list:
-        levels = (self.info_dirty, self.obs_dirty, self.hand_level)
-        return [x for x in levels if x is not None]
-
     def _mover_tensor(self) -> np.ndarray:
-        """The movers' information-state tensors: a read-only array kept in
-        place (the hand). A read writes into it what the steps since the last
-        read changed in each row, from the row's records (`_hand_current`),
-        or where a game ended or a row restarted copies the mover's row from
-        the store (`_hand_rows`); the observation form is gathered from its
-        store."""
+        """The movers' tensors, kept in place (the hand): information states
+        written from the changed rows' records (`_hand_current`) or copied from
+        the store (`_hand_rows`), observations gathered from their store."""
         if self.form != "information_state":
             if self.hand is None:
                 self.hand = np.zeros((self.batch_size, self.obs_size), self.dtype)
@@ -221,10 +195,10 @@ class MindBluff(Env):
             self.hand = np.zeros((B, D), self.dtype)
             self.hand_view = self.hand[:]
             self.hand_view.flags.writeable = False
-            self.hand_level = np.full(B, WHOLE, np.int8)
+            self.dirty[2] = WHOLE
             self.hand_seat = np.full(B, -1, np.int8)
             self.hand_turns = np.zeros(B, np.int16)
-        level = self.hand_level
+        level = self.dirty[2]
         store = self._store(self.form, only=level >= ENDED)
         hand = self.hand.view(np.uint8) if self.dtype == np.bool_ else self.hand
         at = self.blocks[0, GAME_BLOCK]
@@ -236,18 +210,17 @@ class MindBluff(Env):
         return self.hand_view
 
     def _store(self, form: str, only=None) -> np.ndarray:
-        """The form's store of both seats' tensors (row 2b + p: seat p of row b)
-        with every row brought up to date (only the rows of the mask `only`,
-        if given: the others stay to encode later)."""
+        """The form's store of both seats' tensors (row 2b + p: seat p of row
+        b), its rows brought up to date (only those of the mask `only`, if given)."""
         f = 0 if form == "information_state" else 1
         name = ("info", "obs")[f]
         if getattr(self, name) is None:
             B = self.batch_size
             size = self.tensor_size if f == 0 else self.obs_size
             setattr(self, name, np.zeros((2 * B, size), np.uint8))
-            setattr(self, name + "_dirty", np.full(B, WHOLE, np.int8))
+            self.dirty[f] = WHOLE
             self.tracking = True
-        store, level = getattr(self, name), getattr(self, name + "_dirty")
+        store, level = getattr(self, name), self.dirty[f]
         if only is not None:
             part = np.where(only, level, CLEAN).astype(np.int8)
             if part.any():
@@ -291,43 +264,88 @@ S_PHASE, S_REMAINING, S_DEBT0, S_DEBT1, S_TURNS, S_ENDING, S_WINNER, S_FIRST, S_
 
 
 @kernel
-def _reset_rows(rows, game_index, score, state, turns):
-    """Rows back before their first game: no game, no score, no turn."""
-    for b in rows:
-        for g in range(game_index[b] + 1):
-            for t in range(state[b, g, S_TURNS]):
-                for k in range(6):
-                    turns[b, g, t, k] = -1
-        game_index[b] = 0
-        score[b, 0] = score[b, 1] = 0
-
-
-@kernel
-def _start_rows(rows, games, first, start, state, mover, key):
-    """Each row's game `games[i]` starts with its first seat and start count."""
+def _start_rows(rows, coins, spreads, restart, g_setup, game_index, score, state, turns, mover, key, history, hpos, dirty, at, outcomes, real):  # fmt: skip
+    """Each row's game under way starts (with `restart`, its first: records
+    cleared, chance logged at once), else returns the count of rows that drew
+    (`at`, their `outcomes`, which are `real`) and whether all drew both."""
+    n, full = 0, True
     for i in range(len(rows)):
-        b, g = rows[i], games[i]
+        b = rows[i]
+        if restart:
+            for g in range(game_index[b] + 1):
+                for t in range(state[b, g, S_TURNS]):
+                    for k in range(6):
+                        turns[b, g, t, k] = -1
+            game_index[b] = score[b, 0] = score[b, 1] = 0
+            for f in range(3):
+                dirty[f, b] = WHOLE
+        g = game_index[b]
+        first, start, spread = g_setup[g, 0], g_setup[g, 1], g_setup[g, 2]
+        coin, secret = first < 0, spread > 0
+        if coin:
+            first = 1 if coins[i] < 0.5 else 0
+        if secret:
+            start = g_setup[g, 3] + np.int64(spreads[i] * (2 * spread + 1))
         for k in range(state.shape[2]):
             state[b, g, k] = 0
         state[b, g, S_ENDING] = -1
-        state[b, g, S_FIRST], state[b, g, S_START] = first[i], start[i]
-        state[b, g, S_REMAINING] = start[i]
-        mover[b] = first[i]
-        key[b] = 0
+        state[b, g, S_FIRST], state[b, g, S_START] = first, start
+        state[b, g, S_REMAINING] = start
+        mover[b], key[b] = first, 0
+        if restart:
+            history[hpos[b]] = first
+            hpos[b] += coin
+            history[hpos[b]] = start
+            hpos[b] += secret
+        elif coin or secret:
+            at[n], outcomes[n, 0], outcomes[n, 1], real[n, 0], real[n, 1] = (
+                b,
+                first,
+                start,
+                coin,
+                secret,
+            )
+            n, full = n + 1, full and coin and secret
+    return n, full
 
 
 @kernel
-def _move_rows(moving, acts, game_index, mover, key, state, turns, M, over):
+def _mask_rows(mask, legal_bits, key):
+    """Each row's legal actions, (A, B): its legal key's bit of each action's
+    bits (a shift, which vectorizes where a table's gather does not)."""
+    for a in range(mask.shape[0]):
+        bits = legal_bits[a]
+        for b in range(mask.shape[1]):
+            mask[a, b] = (bits >> key[b]) & 1
+
+
+@kernel
+def _check_rows(moving, acts, legal_flat, key, A, ok):
+    """Env._check_keys's check of the moving rows (`ok`): the count of illegal ones."""
+    bad = 0
+    for b in range(len(acts)):
+        act = acts[b]
+        inside = (act >= 0) & (act < A)
+        ok[b] = (not moving[b]) | legal_flat[key[b] * (A + 1) + (act if inside else A)]
+        bad += not ok[b]
+    return bad
+
+
+@kernel
+def _move_rows(moving, acts, game_index, mover, key, score, state, turns, M, G, ended, rewards, starts, dirty):  # fmt: skip
     """The moves of the rows of `moving`, as rules.Match.play makes them: an
-    eat (or all done), a claim, or a response (the mover is the
-    challenger); `over` where an eat ends the game."""
+    eat (or all done), a claim, or a response (the mover is the challenger);
+    where a game ends, what the series does. Returns the counts of rows ended
+    (`ended`, paid in `rewards`) and of series going on (`starts`). (Branches
+    measured faster than selects here.)"""
+    done = more = 0
     for b in range(len(acts)):
         if not moving[b]:
             continue
         g, a, act = game_index[b], mover[b], acts[b]
-        phase, t = state[b, g, S_PHASE], state[b, g, S_TURNS]
+        phase, t, left = state[b, g, S_PHASE], state[b, g, S_TURNS], state[b, g, S_REMAINING]
+        ends = False
         if phase == EAT:
-            left = state[b, g, S_REMAINING]
             turns[b, g, t, ACTOR] = a
             turns[b, g, t, ATE] = 0 if act == M else act + 1
             state[b, g, S_TURNS] = t + 1
@@ -335,58 +353,43 @@ def _move_rows(moving, acts, game_index, mover, key, state, turns, M, over):
                 state[b, g, S_REMAINING] = left - act - 1
                 state[b, g, S_PHASE] = CLAIM
                 key[b] = 2 + act if state[b, g, S_DEBT0 + a] > 0 else 1  # (owing: the true eat)
-                continue
-            if act == M:  # all done
-                won = left == 1
-                state[b, g, S_ENDING] = rules.ALL_DONE_WIN if won else rules.ALL_DONE_LOSS
+            else:  # all done (won with the last dango left), or the last dango eaten
+                won, ends = act == M and left == 1, True
+                state[b, g, S_REMAINING] = left if act == M else 0
+                state[b, g, S_ENDING] = rules.LAST_DANGO if act < M else rules.ALL_DONE_LOSS - won
                 state[b, g, S_WINNER] = a if won else 1 - a
-            else:  # the last dango: lost before any claim
-                state[b, g, S_REMAINING] = 0
-                state[b, g, S_ENDING] = rules.LAST_DANGO
-                state[b, g, S_WINNER] = 1 - a
-            state[b, g, S_PHASE] = OVER
-            over[b] = True
+                state[b, g, S_PHASE] = OVER
         elif phase == CLAIM:
             forced = state[b, g, S_DEBT0 + a] > 0
-            if forced:  # the forced-honest claim pays back one debt, before the response
-                state[b, g, S_DEBT0 + a] -= 1
+            state[b, g, S_DEBT0 + a] -= forced  # (a forced-honest claim pays back one debt)
             turns[b, g, t - 1, CLAIMED] = act - M
-            turns[b, g, t - 1, FORCED] = 1 if forced else 0
+            turns[b, g, t - 1, FORCED] = forced
             state[b, g, S_PHASE] = RESPOND
             mover[b] = 1 - a
             key[b] = M + 2
-        elif phase == RESPOND:
-            if act == 2 * M + 1:  # believe
-                turns[b, g, t - 1, RESPONSE] = rules.BELIEVE
-            else:
+        else:
+            turns[b, g, t - 1, RESPONSE] = act - 2 * M - 1  # (BELIEVE, DOUBT)
+            if act == 2 * M + 2:
                 true = turns[b, g, t - 1, ATE] == turns[b, g, t - 1, CLAIMED]
                 # TRUE: the challenger owes an honest claim; BLUFF: the claimant does.
                 state[b, g, S_DEBT0 + (a if true else turns[b, g, t - 1, ACTOR])] += 1
-                turns[b, g, t - 1, RESPONSE] = rules.DOUBT
-                turns[b, g, t - 1, VERDICT] = 1 if true else 0
+                turns[b, g, t - 1, VERDICT] = true
             state[b, g, S_PHASE] = EAT
             key[b] = 0
-
-
-@kernel
-def _end_rows(over, game_index, score, key, state, M, G, ended, rewards, starts):
-    """Where a game ended: the series' score and its next game (`starts`), or
-    the row's end (`ended`, `rewards`)."""
-    for b in range(len(over)):
-        if not over[b]:
-            continue
-        g = game_index[b]
-        w = state[b, g, S_WINNER]
-        if G > 1:
-            score[b, w] += 1
-            if score[b, w] < 2:
+        for f in range(3):
+            dirty[f, b] = max(dirty[f, b], CURRENT + ends)  # (ENDED: and the review it shows)
+        if ends:
+            w = state[b, g, S_WINNER]
+            score[b, w] += G > 1
+            if G > 1 and score[b, w] < 2:
                 game_index[b] = g + 1
-                starts[b] = True
-                continue
-        ended[b] = True
-        key[b] = M + 3
-        rewards[b, w] = 1.0
-        rewards[b, 1 - w] = -1.0
+                starts[more] = b
+                more += 1
+            else:
+                ended[b], key[b] = True, M + 3
+                rewards[b, w], rewards[b, 1 - w] = 1.0, -1.0
+                done += 1
+    return done, more
 
 
 @kernel
