@@ -65,6 +65,7 @@ class LiarsDice(Env):
         # come first: where the turn passes, the hand-out copies those alone.
         self.own = info["hands"] + s.max_rounds * s.hands_per_round * s.sides
         assert info["seat"] == 0 and all(v >= self.own for v in info.values() if v > info["hands"])
+        assert s.num_bids < 256  # (_mask_rows counts the raises in bytes)
         self.start_block = (s.keep, s.keep + 2) if s.rerolls else (0, s.num_bids)
         self.row = np.zeros((9, B), np.int64)
         self.seats = np.zeros((B, P, 2), np.int8)
@@ -90,8 +91,11 @@ class LiarsDice(Env):
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (see Boards._legal_mask)."""
         mask = np.empty((self.num_actions, self.batch_size), bool)
-        _mask_rows(mask, self.row, self.terminated, self.g)
+        _mask_rows(mask.view(np.uint8), self.row, self.terminated, self.g)
         return mask.T
+
+    def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        return self._legal_mask()  # (all of it made afresh costs less than a patch)
 
     def _play(self, acts: np.ndarray, active):
         B, P = self.batch_size, self.num_players
@@ -423,26 +427,29 @@ def _replay_rows(history, hstart, hpos, row, seats, hands, g, round_rows, t):
 
 @kernel
 def _mask_rows(mask, row, terminated, g):
-    """The legal mask (A, B) of every row (none where finished), filled by
-    action across the rows, along its memory."""
+    """The legal mask (A, B) as bytes, of every row (none where finished),
+    filled by action across the rows, along its memory, without a branch
+    (so the compiler works on many rows at once): bid a is a raise where
+    a - lo, wrapped to a byte, is below the row's count of raises (a below
+    lo wraps past every count: the game's bids stay below 256)."""
     B, base = len(terminated), g[PROPHECY]
-    lo, hi = np.zeros(B, np.int64), np.zeros(B, np.int64)
-    calls, passes, chooses = np.zeros(B, np.bool_), np.zeros(B, np.bool_), np.zeros(B, np.bool_)
+    lo, raises, prophecies = np.empty(B, np.uint8), np.empty(B, np.uint8), np.empty(B, np.uint8)
     for b in range(B):
         old = row[CHOOSING, b], row[BID, b], row[HOLDER, b], row[MOVER, b], row[IN_PLAY, b]
-        if not terminated[b]:
-            lo[b], hi[b], calls[b], passes[b], chooses[b] = _options(*old, g)
+        first, top, calls, passes, chooses = _options(*old, g)
+        live = not terminated[b]
+        lo[b], raises[b] = first, max(top - first, 0) * live
+        prophecies[b] = raises[b] * calls
+        mask[g[LIAR], b] = calls & live
+        if g[PASS] >= 0:
+            mask[g[PASS], b] = passes & live
+        if g[KEEP] >= 0:
+            mask[g[KEEP], b] = mask[g[KEEP] + 1, b] = chooses & live
     for a in range(g[NUM_BIDS]):
-        raises, prophecies = mask[a], mask[base + a]
         for b in range(B):
-            raises[b] = (lo[b] <= a) & (a < hi[b])
+            mask[a, b] = np.uint8(a - lo[b]) < raises[b]
         for b in range(B if base >= 0 else 0):
-            prophecies[b] = raises[b] & calls[b]
-    mask[g[LIAR]] = calls
-    if g[PASS] >= 0:
-        mask[g[PASS]] = passes
-    if g[KEEP] >= 0:
-        mask[g[KEEP]] = mask[g[KEEP] + 1] = chooses
+            mask[base + a, b] = np.uint8(a - lo[b]) < prophecies[b]
 
 
 @kernel
