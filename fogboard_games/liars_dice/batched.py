@@ -193,11 +193,12 @@ class LiarsDice(Env):
 
 @kernel
 def _next_seat(alive, s, P):
-    """The next seat after s that has dice (Match.next_with_dice)."""
-    s = s + 1 if s + 1 < P else 0
-    while not alive >> s & 1:
-        s = s + 1 if s + 1 < P else 0
-    return s
+    """The next seat after s that has dice (Match.next_with_dice), without a
+    branch: the lowest of the seats' bits after s, wrapped round (P <= 6)."""
+    after = (alive | alive << P) >> (s + 1)
+    low = after & -after
+    step = 1 + (low > 1) + (low > 2) + (low > 4) + (low > 8) + (low > 16)
+    return s + step - P * (s + step >= P)
 
 
 @kernel
@@ -282,49 +283,68 @@ def _roll_rows(rows, faces, at, row, seats, hands, g, t):
 @kernel
 def _play_rows(acts, plays, row, seats, hands, g, round_rows, t, ok, ended, rewards):
     """Every playing row's decision, if all are legal (else none: `ok` False
-    where illegal). Returns the count of illegal ones, of rows waiting for a
-    roll, and of games ended (`ended`, paid in `rewards`)."""
-    P, bad = g[PLAYERS], 0
-    for b in range(len(acts)):
+    where illegal): the bids and calls first (`_bid_rows`), then a row at a
+    time the choices and passes, the writes of the decisions and the calls
+    (`_settle_rows`). Returns the count of illegal ones, of rows waiting
+    for a roll, and of games ended (`ended`, paid in `rewards`)."""
+    P, B, bad = g[PLAYERS], len(acts), 0
+    for b in range(B):
         old = row[CHOOSING, b], row[BID, b], row[HOLDER, b], row[MOVER, b], row[IN_PLAY, b]
         ok[b] = (not plays[b]) | _legal(acts[b], *old, g)
         bad += not ok[b]
     if bad:
         return bad, 0, 0
+    col, said = np.empty(B, np.int64), np.empty(B, np.int64)
+    _bid_rows(acts, plays, row, g, col, said)
     track, info, hand, _ = t
-    calls, n, rolls = np.empty((len(acts), 3), np.int64), 0, 0  # the rows that called
-    for b in range(len(acts)):
-        if not plays[b]:
-            continue
-        a, s, r, bid = acts[b], row[MOVER, b], row[ROUND, b], row[BID, b]
-        nxt = _next_seat(row[ALIVE, b], s, P)
-        if row[CHOOSING, b]:
-            col, done = g[I_KEPT] + r * P + s, a == g[KEEP]
+    calls, n, rolls = np.empty((B, 3), np.int64), 0, 0  # the rows that called
+    for b in range(B):
+        calls[n, 0], calls[n, 1] = b, said[b]
+        n += said[b] >= 0
+        a, s, r = acts[b], row[MOVER, b], row[ROUND, b]
+        if said[b] == -2 and row[CHOOSING, b]:
+            col[b], done = g[I_KEPT] + r * P + s, a == g[KEEP]
             if not done:  # reroll: the same seat chooses again while it has rerolls left
                 seats[b, s, USED] += 1
-                col = g[I_REROLLED] + (r * P + s) * g[REROLLS] + seats[b, s, USED] - 1
+                col[b] = g[I_REROLLED] + (r * P + s) * g[REROLLS] + seats[b, s, USED] - 1
                 row[ROLLING, b], done = s, seats[b, s, USED] >= g[REROLLS]
                 rolls += 1
             if done:  # after the last seat, the opener bids
+                nxt = _next_seat(row[ALIVE, b], s, P)
                 row[MOVER, b], row[CHOOSING, b] = nxt, nxt != row[OPENER, b]
-        elif a == g[PASS]:
-            col, row[MOVER, b] = g[I_PASSES] + (round_rows[r] + bid) * P + s, nxt
-        else:  # a raise stands and the turn moves on; liar or a prophecy calls
-            raised, liar = a < g[NUM_BIDS], a == g[LIAR]
-            said = a if raised else bid if liar else a - g[PROPHECY]
-            col = g[I_PROPHECIES] + (round_rows[r] + said) * P + s
-            col = g[I_BIDS] + (round_rows[r] + a) * P + s if raised else col
-            col = g[I_LIAR] + r * P + s if liar else col
-            row[BID, b], row[HOLDER, b] = said if raised else bid, s if raised else row[HOLDER, b]
-            row[MOVER, b] = nxt if raised else s
-            calls[n, 0], calls[n, 1] = b, 2 * said + (not liar)  # (a prophecy: + 1)
-            n += not raised
-        for p in range(P if track != NONE else 0):  # the decision, public
-            info[b * P + p, col] = 1
+        elif said[b] == -2:  # pass
+            col[b] = g[I_PASSES] + (round_rows[r] + row[BID, b]) * P + s
+            row[MOVER, b] = _next_seat(row[ALIVE, b], s, P)
+        if track == NONE or not plays[b]:
+            continue
+        col[b] += round_rows[r] * P if said[b] != -2 and a != g[LIAR] else 0  # (a bid's)
+        for p in range(P):  # the decision, public
+            info[b * P + p, col[b]] = 1
         if track == HAND:
-            hand[b, col] = 1
+            hand[b, col[b]] = 1
     done, rounds = _settle_rows(calls[:n], row, seats, hands, g, t, ended, rewards)
     return 0, rolls + rounds, done
+
+
+@kernel
+def _bid_rows(acts, plays, row, g, col, said):
+    """The raises and calls of the playing rows that bid (not choosing or
+    passing), without a branch, so the compiler works on many rows at once:
+    a raise stands and the turn moves on; liar or a prophecy calls. Sets
+    said[b]: 2 * the bid called (+ 1 for a prophecy), -1 after a raise or
+    where the row sits out, -2 where it chooses or passes (not played here);
+    and col[b] the decision's column (a bid's less its round's first row)."""
+    P = g[PLAYERS]
+    for b in range(len(acts)):
+        a, s, r, bid, holder = acts[b], row[MOVER, b], row[ROUND, b], row[BID, b], row[HOLDER, b]
+        bids = plays[b] & (row[CHOOSING, b] == 0) & (a != g[PASS])
+        raised, liar = bids & (a < g[NUM_BIDS]), a == g[LIAR]
+        called = a if raised else bid if liar else a - g[PROPHECY]
+        at = (g[I_BIDS] if raised else g[I_PROPHECIES]) + called * P
+        col[b] = (g[I_LIAR] + r * P if liar else at) + s
+        row[BID, b], row[HOLDER, b] = called if raised else bid, s if raised else holder
+        row[MOVER, b] = _next_seat(row[ALIVE, b], s, P) if raised else s
+        said[b] = -2 if plays[b] & ~bids else -1 if raised | ~bids else 2 * called + (not liar)
 
 
 @kernel
