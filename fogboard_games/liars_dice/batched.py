@@ -65,7 +65,7 @@ class LiarsDice(Env):
         # come first: where the turn passes, the hand-out copies those alone.
         self.own = info["hands"] + s.max_rounds * s.hands_per_round * s.sides
         assert info["seat"] == 0 and all(v >= self.own for v in info.values() if v > info["hands"])
-        assert s.num_bids < 256  # (_mask_rows counts the raises in bytes)
+        assert s.num_bids < 256 and s.numdice <= 5 and s.sides <= 6  # (counts kept in bytes)
         self.start_block = (s.keep, s.keep + 2) if s.rerolls else (0, s.num_bids)
         self.row = np.zeros((9, B), np.int64)
         self.seats = np.zeros((B, P, 2), np.int8)
@@ -229,19 +229,25 @@ def _restart_rows(rows, faces, history, hstart, hpos, row, seats, hands, g, t, f
     seat by seat) logged and counted; their tensors blank but for it."""
     P, D, S = g[PLAYERS], g[NUMDICE], g[SIDES]
     track, info, hand, hand_seat = t
+    whole = not g[CHIPS] or g[REROLLS] or first  # (else never changed since the first)
     for i, b in enumerate(rows):
         row[MOVER, b], row[BID, b], row[HOLDER, b] = 0, -1, -1
-        if not g[CHIPS] or g[REROLLS] or first:  # (else never changed since the first)
+        if whole:
             row[ROUND, b], row[IN_PLAY, b], row[OPENER, b] = 0, P * D, 0
             row[CHOOSING, b], row[ROLLING, b], row[ALIVE, b] = g[REROLLS] > 0, -1, (1 << P) - 1
+        for j in range(P * D):
+            history[hstart[b] + j] = faces[i, j]
         for s in range(P):
-            if not g[CHIPS] or g[REROLLS] or first:
+            if whole:
                 seats[b, s, DICE], seats[b, s, USED] = D, 0
-            for f in range(S):
-                hands[b, NOW, s, f] = 0
-            for j in range(s * D, s * D + D):
-                history[hstart[b] + j] = faces[i, j]
-                hands[b, NOW, s, faces[i, j]] += 1
+            # Counted a byte a face, in loops of the game's most dice and faces
+            # (5 and 6), which the compiler unrolls.
+            count = 0
+            for j in range(5):
+                count += 1 << 8 * faces[i, s * D + j] if j < D else 0
+            for f in range(6):
+                if f < S:
+                    hands[b, NOW, s, f] = count >> 8 * f & 255
         hpos[b] = hstart[b] + P * D
         if track == NONE:
             continue
