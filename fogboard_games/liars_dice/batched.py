@@ -1,15 +1,13 @@
 """Batched Liar's Dice in every mode (docs/liars_dice.md#rules) as compiled
 per-row kernels (fogboard_games.jit, docs/batch.md#observations).
 
-A row keeps what rules.Match keeps (`row`, `seats`, `hands`); `_play_rows`
-(with `_settle_rows`, `_lose_rows`) does for each row what Match.play does
-for a decision, `_restart_rows` and `_roll_rows` for the dice, which are
-drawn in Python from the env's Generator and logged after the decision that
-called for them, as pyspiel's history holds them. Tensors cost nothing
-until read: the first read of an information state plays every row again
-from its history with the writes on (`_replay_rows`), then the steps write
-every seat's (`info`, row b * P + p) and the movers' hand-out as things
-happen. Observations are encoded from the rows at each read.
+A row keeps what rules.Match keeps (`row`, `seats`, `hands`); `_play_rows` does for
+each row what Match.play does for a decision, `_restart_rows` and `_roll_rows` for the
+dice, drawn in Python from the env's Generator and logged after the decision that called
+for them, as pyspiel's history holds them. Tensors cost nothing until read: the first
+read of an information state plays every row again with the writes on (`_replay_rows`),
+then the steps write every seat's (`info`, row b * P + p) and the movers' hand-out.
+Observations are encoded from the rows at each read.
 """
 
 from __future__ import annotations
@@ -47,11 +45,9 @@ class LiarsDice(Env):
         self.num_players, self.num_actions = setup.players, setup.num_actions
         self.keep, self.reroll = setup.keep, setup.reroll
         # Chance: every round rolls at most T dice, every reroll at most D.
-        k, D = setup.rerolls, setup.numdice
-        rolls = setup.max_rounds * (setup.total + setup.players * k * D)
+        rolls = setup.max_rounds * (setup.total + setup.players * setup.rerolls * setup.numdice)
         self.max_history = setup.max_game_length + rolls
-        self.tensor_size = game.info_layout.size
-        self.obs_size = game.obs_layout.size
+        self.tensor_size, self.obs_size = game.info_layout.size, game.obs_layout.size
 
     def _build(self) -> None:
         s, B, P = self.setup, self.batch_size, self.num_players
@@ -65,6 +61,7 @@ class LiarsDice(Env):
         # come first: where the turn passes, the hand-out copies those alone.
         self.own = info["hands"] + s.max_rounds * s.hands_per_round * s.sides
         assert info["seat"] == 0 and all(v >= self.own for v in info.values() if v > info["hands"])
+        assert s.num_bids < 256 and s.numdice <= 5 and s.sides <= 6  # (counts kept in bytes)
         self.start_block = (s.keep, s.keep + 2) if s.rerolls else (0, s.num_bids)
         self.row = np.zeros((9, B), np.int64)
         self.seats = np.zeros((B, P, 2), np.int8)
@@ -72,8 +69,7 @@ class LiarsDice(Env):
         self.mover, self.round = self.row[MOVER], self.row[ROUND]
         self.every = np.ones(B, bool)  # (every row plays)
         self.first = True  # (the first restart sets every row whole)
-        self.info = self.obs = self.hand = None
-        self.tensors = NOTHING
+        self.info, self.obs, self.hand, self.tensors = None, None, None, NOTHING
         # The dtype today's games drew their first roll in (a seed plays the same games).
         one_round = s.chips and not s.rerolls and not s.allow_pass
         self.draw = np.int16 if one_round else np.int64
@@ -82,21 +78,22 @@ class LiarsDice(Env):
         # Every seat rolls its D dice, seat by seat: face - 1, as pyspiel logs them.
         P, D = self.num_players, self.setup.numdice
         faces = self.rng.integers(0, self.setup.sides, (len(rows), P * D), self.draw)
-        history = (self.history.reshape(-1), self.hstart, self.hpos)
-        state = (self.row, self.seats, self.hands, self.g, self.tensors)
-        _restart_rows(rows, faces, *history, *state, self.first)
+        state = (self.hpos, self.row, self.seats, self.hands, self.g, self.tensors)
+        _restart_rows(rows, faces, self.history.reshape(-1), self.hstart, *state, self.first)
         self.first = False
 
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (see Boards._legal_mask)."""
         mask = np.empty((self.num_actions, self.batch_size), bool)
-        _mask_rows(mask, self.row, self.terminated, self.g)
+        _mask_rows(mask.view(np.uint8), self.row, self.terminated, self.g)
         return mask.T
+
+    def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        return self._legal_mask()  # (all of it made afresh costs less than a patch)
 
     def _play(self, acts: np.ndarray, active):
         B, P = self.batch_size, self.num_players
-        ok, ended = np.empty(B, bool), np.zeros(B, bool)
-        rewards = np.zeros((B, P), np.float32)
+        ok, ended, rewards = np.empty(B, bool), np.zeros(B, bool), np.zeros((B, P), np.float32)
         plays = self.every if active is None else active
         state = (self.row, self.seats, self.hands, self.g, self.round_rows, self.tensors)
         bad, rolls, done = _play_rows(acts, plays, *state, ok, ended, rewards)
@@ -107,15 +104,11 @@ class LiarsDice(Env):
         return (ended, rewards) if done else (None, None)
 
     def _roll(self) -> None:
-        """The dice the step's decisions call for: D faces a seat drawn (as
-        many as it has dice kept), the rerolls' first, then the rounds';
-        logged after the step's action."""
-        P, D = self.num_players, self.setup.numdice
-        rolling = self.row[ROLLING]
-        rerolls, rounds = (
-            np.flatnonzero((rolling >= 0) & (rolling < P)),
-            np.flatnonzero(rolling == P),
-        )
+        """The dice the step's decisions call for: D faces a seat drawn (as many as it
+        has dice kept), the rerolls' first, then the rounds'; logged after the step's action."""
+        P, D, rolling = self.num_players, self.setup.numdice, self.row[ROLLING]
+        rerolls = np.flatnonzero((rolling >= 0) & (rolling < P))
+        rounds = np.flatnonzero(rolling == P)
         held = (self.seats[rerolls, rolling[rerolls], DICE][:, None], self.seats[rounds, :, DICE])
         at, kept, n = np.zeros(self.batch_size, np.int64), [], 0
         for rows, dice in zip((rerolls, rounds), held):
@@ -146,9 +139,8 @@ class LiarsDice(Env):
         else:
             self.tensors = (INFO, self.info, *NOTHING[2:])
         if first:
-            history = self.history.reshape(-1)
             state = (self.row, self.seats, self.hands, self.g, self.round_rows, self.tensors)
-            _replay_rows(history, self.hstart, self.hpos, *state)
+            _replay_rows(self.history.reshape(-1), self.hstart, self.hpos, *state)
 
     def _seat_tensors(self, form: str, player: int) -> np.ndarray:
         """Seat `player`'s rows of the form: the information states kept from
@@ -166,9 +158,8 @@ class LiarsDice(Env):
         return tensors[player :: self.num_players]
 
     def _mover_tensor(self) -> np.ndarray:
-        """The movers' tensors, kept in place in the env's dtype (read-only):
-        the information state as the steps write it (`_hand_out`), the
-        observation encoded afresh."""
+        """The movers' tensors, kept in place in the env's dtype (read-only): the information
+        state as the steps write it (`_hand_out`), the observation encoded afresh."""
         if self.hand is None:
             size = self.tensor_size if self.form == "information_state" else self.obs_size
             self.hand = np.zeros((self.batch_size, size), self.dtype)
@@ -189,19 +180,18 @@ class LiarsDice(Env):
 
 @kernel
 def _next_seat(alive, s, P):
-    """The next seat after s that has dice (Match.next_with_dice)."""
-    s = s + 1 if s + 1 < P else 0
-    while not alive >> s & 1:
-        s = s + 1 if s + 1 < P else 0
-    return s
+    """The next seat after s that has dice (Match.next_with_dice), without a
+    branch: the lowest of the seats' bits after s, wrapped round (P <= 6)."""
+    after = (alive | alive << P) >> (s + 1)
+    low = after & -after
+    step = 1 + (low > 1) + (low > 2) + (low > 4) + (low > 8) + (low > 16)
+    return s + step - P * (s + step >= P)
 
 
 @kernel
 def _options(choosing, bid, holder, mover, in_play, g):
-    """A mover's legal actions (Match.bidding_actions), as (lo, hi, calls,
-    passes, chooses): the raises lo..hi-1, and where it calls liar and the
-    prophecies of those raises; pass; keep and reroll. (Bitwise, without
-    branches: on random play a branch guesses wrong half the time.)"""
+    """A mover's legal actions (Match.bidding_actions), bitwise: (lo, hi, calls, passes,
+    chooses), the raises lo..hi-1, liar and those raises' prophecies, pass, keep and reroll."""
     top = 0 if choosing else in_play * g[SIDES]
     calls = (bid >= 0) & (holder != mover) & (choosing == 0)
     return bid + 1, top, calls, calls & (g[PASS] >= 0) & (bid < top - 1), choosing != 0
@@ -224,19 +214,22 @@ def _restart_rows(rows, faces, history, hstart, hpos, row, seats, hands, g, t, f
     seat by seat) logged and counted; their tensors blank but for it."""
     P, D, S = g[PLAYERS], g[NUMDICE], g[SIDES]
     track, info, hand, hand_seat = t
+    whole = not g[CHIPS] or g[REROLLS] or first  # (else never changed since the first)
     for i, b in enumerate(rows):
         row[MOVER, b], row[BID, b], row[HOLDER, b] = 0, -1, -1
-        if not g[CHIPS] or g[REROLLS] or first:  # (else never changed since the first)
+        if whole:
             row[ROUND, b], row[IN_PLAY, b], row[OPENER, b] = 0, P * D, 0
             row[CHOOSING, b], row[ROLLING, b], row[ALIVE, b] = g[REROLLS] > 0, -1, (1 << P) - 1
+            seats[b, :, DICE], seats[b, :, USED] = D, 0
+        for j in range(P * D):
+            history[hstart[b] + j] = faces[i, j]
         for s in range(P):
-            if not g[CHIPS] or g[REROLLS] or first:
-                seats[b, s, DICE], seats[b, s, USED] = D, 0
-            for f in range(S):
-                hands[b, NOW, s, f] = 0
-            for j in range(s * D, s * D + D):
-                history[hstart[b] + j] = faces[i, j]
-                hands[b, NOW, s, faces[i, j]] += 1
+            count = 0  # a byte a face, in loops of the most dice and faces (unrolled)
+            for j in range(5):
+                count += 1 << 8 * faces[i, s * D + j] if j < D else 0
+            for f in range(6):
+                if f < S:
+                    hands[b, NOW, s, f] = count >> 8 * f & 255
         hpos[b] = hstart[b] + P * D
         if track == NONE:
             continue
@@ -277,64 +270,76 @@ def _roll_rows(rows, faces, at, row, seats, hands, g, t):
 
 @kernel
 def _play_rows(acts, plays, row, seats, hands, g, round_rows, t, ok, ended, rewards):
-    """Every playing row's decision, if all are legal (else none: `ok` False
-    where illegal). Returns the count of illegal ones, of rows waiting for a
-    roll, and of games ended (`ended`, paid in `rewards`)."""
-    P, bad = g[PLAYERS], 0
-    for b in range(len(acts)):
+    """Every playing row's decision, if all are legal (else none: `ok` False where
+    illegal): the bids (`_bid_rows`), then the choices, passes, writes and calls.
+    Returns the counts of illegal ones, of rows waiting for a roll, of games ended."""
+    P, B, bad = g[PLAYERS], len(acts), 0
+    for b in range(B):
         old = row[CHOOSING, b], row[BID, b], row[HOLDER, b], row[MOVER, b], row[IN_PLAY, b]
         ok[b] = (not plays[b]) | _legal(acts[b], *old, g)
         bad += not ok[b]
     if bad:
         return bad, 0, 0
+    col, said = _bid_rows(acts, plays, row, g)
     track, info, hand, _ = t
-    calls, n, rolls = np.empty((len(acts), 3), np.int64), 0, 0  # the rows that called
-    for b in range(len(acts)):
-        if not plays[b]:
-            continue
-        a, s, r, bid = acts[b], row[MOVER, b], row[ROUND, b], row[BID, b]
-        nxt = _next_seat(row[ALIVE, b], s, P)
-        if row[CHOOSING, b]:
-            col, done = g[I_KEPT] + r * P + s, a == g[KEEP]
+    calls, n, rolls = np.empty((B, 3), np.int64), 0, 0  # the rows that called
+    for b in range(B):
+        calls[n, 0], calls[n, 1] = b, said[b]
+        n += said[b] >= 0
+        a, s, r = acts[b], row[MOVER, b], row[ROUND, b]
+        if said[b] == -2 and row[CHOOSING, b]:
+            col[b], done = g[I_KEPT] + r * P + s, a == g[KEEP]
             if not done:  # reroll: the same seat chooses again while it has rerolls left
                 seats[b, s, USED] += 1
-                col = g[I_REROLLED] + (r * P + s) * g[REROLLS] + seats[b, s, USED] - 1
+                col[b] = g[I_REROLLED] + (r * P + s) * g[REROLLS] + seats[b, s, USED] - 1
                 row[ROLLING, b], done = s, seats[b, s, USED] >= g[REROLLS]
                 rolls += 1
             if done:  # after the last seat, the opener bids
+                nxt = _next_seat(row[ALIVE, b], s, P)
                 row[MOVER, b], row[CHOOSING, b] = nxt, nxt != row[OPENER, b]
-        elif a == g[PASS]:
-            col, row[MOVER, b] = g[I_PASSES] + (round_rows[r] + bid) * P + s, nxt
-        else:  # a raise stands and the turn moves on; liar or a prophecy calls
-            raised, liar = a < g[NUM_BIDS], a == g[LIAR]
-            said = a if raised else bid if liar else a - g[PROPHECY]
-            col = g[I_PROPHECIES] + (round_rows[r] + said) * P + s
-            col = g[I_BIDS] + (round_rows[r] + a) * P + s if raised else col
-            col = g[I_LIAR] + r * P + s if liar else col
-            row[BID, b], row[HOLDER, b] = said if raised else bid, s if raised else row[HOLDER, b]
-            row[MOVER, b] = nxt if raised else s
-            calls[n, 0], calls[n, 1] = b, 2 * said + (not liar)  # (a prophecy: + 1)
-            n += not raised
-        for p in range(P if track != NONE else 0):  # the decision, public
-            info[b * P + p, col] = 1
+        elif said[b] == -2:  # pass
+            col[b] = g[I_PASSES] + (round_rows[r] + row[BID, b]) * P + s
+            row[MOVER, b] = _next_seat(row[ALIVE, b], s, P)
+        if track == NONE or not plays[b]:
+            continue
+        col[b] += round_rows[r] * P if said[b] != -2 and a != g[LIAR] else 0  # (a bid's)
+        for p in range(P):  # the decision, public
+            info[b * P + p, col[b]] = 1
         if track == HAND:
-            hand[b, col] = 1
+            hand[b, col[b]] = 1
     done, rounds = _settle_rows(calls[:n], row, seats, hands, g, t, ended, rewards)
     return 0, rolls + rounds, done
 
 
 @kernel
+def _bid_rows(acts, plays, row, g):
+    """The playing rows' raises and calls, without a branch (vectorized): said[b] is 2 *
+    the bid called (+ 1: a prophecy), -1 after a raise or out of play, -2 for a choice
+    or a pass (not played here); col[b] the decision's (a bid's less its round's row)."""
+    P, col, said = g[PLAYERS], np.empty(len(acts), np.int64), np.empty(len(acts), np.int64)
+    for b in range(len(acts)):
+        a, s, r, bid, holder = acts[b], row[MOVER, b], row[ROUND, b], row[BID, b], row[HOLDER, b]
+        bids = plays[b] & (row[CHOOSING, b] == 0) & (a != g[PASS])
+        raised, liar = bids & (a < g[NUM_BIDS]), a == g[LIAR]
+        called = a if raised else bid if liar else a - g[PROPHECY]
+        at = (g[I_BIDS] if raised else g[I_PROPHECIES]) + called * P
+        col[b] = (g[I_LIAR] + r * P if liar else at) + s
+        row[BID, b], row[HOLDER, b] = called if raised else bid, s if raised else holder
+        row[MOVER, b] = _next_seat(row[ALIVE, b], s, P) if raised else s
+        said[b] = -2 if plays[b] & ~bids else -1 if raised | ~bids else 2 * called + (not liar)
+    return col, said
+
+
+@kernel
 def _settle_rows(calls, row, seats, hands, g, t, ended, rewards):
-    """The rows that called, calls[i] = (b, 2 * the bid called + 1 for a
-    prophecy): every hand shown and counted (a wild die counts for every
-    other face), and who pays (chips) or loses dice (`_lose_rows`). Returns
-    the games ended and the rounds to roll."""
+    """The rows that called, calls[i] = (b, 2 * the bid called + 1 for a prophecy):
+    every hand shown and counted (a wild die counts for every other face), and who
+    pays (chips) or loses dice (`_lose_rows`). Returns the games ended and rounds."""
     P, S, wild = g[PLAYERS], g[SIDES], g[WILD] - 1
     track, info, hand, _ = t
     for i in range(len(calls)):
         b, said, prophecy = calls[i, 0], calls[i, 1] >> 1, calls[i, 1] & 1
-        quantity = said // S + 1
-        face = said - (quantity - 1) * S
+        quantity, face = said // S + 1, said % S
         w = wild if wild >= 0 else face
         count = 0
         for s in range(P):
@@ -352,8 +357,7 @@ def _settle_rows(calls, row, seats, hands, g, t, ended, rewards):
                 if track == HAND:
                     hand[b, at + s * S + f] = hands[b, NOW, s, f]
         if g[CHIPS]:
-            rewards[b, winner], rewards[b, loser] = lost, -lost
-            ended[b] = True
+            rewards[b, winner], rewards[b, loser], ended[b] = lost, -lost, True
         calls[i, 1], calls[i, 2] = loser, lost
     if g[CHIPS]:
         return len(calls), 0
@@ -362,10 +366,9 @@ def _settle_rows(calls, row, seats, hands, g, t, ended, rewards):
 
 @kernel
 def _lose_rows(calls, row, seats, g, t, ended, rewards):
-    """Dice mode: the loser of each calls[i] = (b, loser, dice) gives up as
-    many dice as it has of those (public in the dice counts); the last seat
-    with dice wins, else the next round is opened by the loser (or the next
-    seat with dice) and waits for its roll. Returns the games ended and rounds."""
+    """Dice mode: the loser of each calls[i] = (b, loser, dice) gives up as many dice as
+    it has of those (public in the dice counts); the last seat with dice wins, else the
+    loser (or the next seat with dice) opens the next round, which waits for its roll."""
     P, D = g[PLAYERS], g[NUMDICE]
     track, info, hand, _ = t
     done = rounds = 0
@@ -403,9 +406,8 @@ def _replay_rows(history, hstart, hpos, row, seats, hands, g, round_rows, t):
     """Every row played again from its history (`history` flat, a row's
     entries from hstart to hpos), a decision at a time and the rolls they call for."""
     B, PD = len(hstart), g[PLAYERS] * g[NUMDICE]
-    acts, plays = np.zeros(B, np.int64), np.zeros(B, np.bool_)
-    ok, ended = np.zeros(B, np.bool_), np.zeros(B, np.bool_)
-    rewards = np.zeros((B, g[PLAYERS]), np.float32)
+    plays, ok, ended = np.zeros(B, np.bool_), np.zeros(B, np.bool_), np.zeros(B, np.bool_)
+    acts, rewards = np.zeros(B, np.int64), np.zeros((B, g[PLAYERS]), np.float32)
     roll = history.reshape(B, -1)[:, :PD]  # (logged again as it is)
     _restart_rows(np.arange(B), roll, history, hstart, hstart.copy(), row, seats, hands, g, t, True)
     at = hstart + PD
@@ -417,39 +419,38 @@ def _replay_rows(history, hstart, hpos, row, seats, hands, g, round_rows, t):
         if not plays.any():
             return
         _play_rows(acts, plays, row, seats, hands, g, round_rows, t, ok, ended, rewards)
-        waiting = np.nonzero(row[ROLLING] >= 0)[0]
-        _roll_rows(waiting, history, at, row, seats, hands, g, t)
+        _roll_rows(np.nonzero(row[ROLLING] >= 0)[0], history, at, row, seats, hands, g, t)
 
 
 @kernel
 def _mask_rows(mask, row, terminated, g):
-    """The legal mask (A, B) of every row (none where finished), filled by
-    action across the rows, along its memory."""
+    """The legal mask (A, B) in bytes (none where finished), by action along the rows
+    without a branch (vectorized): bid a is a raise where a - lo, wrapped to a byte,
+    is below the row's count of raises (below lo it wraps past: bids stay < 256)."""
     B, base = len(terminated), g[PROPHECY]
-    lo, hi = np.zeros(B, np.int64), np.zeros(B, np.int64)
-    calls, passes, chooses = np.zeros(B, np.bool_), np.zeros(B, np.bool_), np.zeros(B, np.bool_)
+    lo, raises, prophecies = np.empty(B, np.uint8), np.empty(B, np.uint8), np.empty(B, np.uint8)
     for b in range(B):
         old = row[CHOOSING, b], row[BID, b], row[HOLDER, b], row[MOVER, b], row[IN_PLAY, b]
-        if not terminated[b]:
-            lo[b], hi[b], calls[b], passes[b], chooses[b] = _options(*old, g)
+        first, top, calls, passes, chooses = _options(*old, g)
+        live = not terminated[b]
+        lo[b], raises[b] = first, max(top - first, 0) * live
+        prophecies[b] = raises[b] * calls
+        mask[g[LIAR], b] = calls & live
+        if g[PASS] >= 0:
+            mask[g[PASS], b] = passes & live
+        if g[KEEP] >= 0:
+            mask[g[KEEP], b] = mask[g[KEEP] + 1, b] = chooses & live
     for a in range(g[NUM_BIDS]):
-        raises, prophecies = mask[a], mask[base + a]
         for b in range(B):
-            raises[b] = (lo[b] <= a) & (a < hi[b])
+            mask[a, b] = np.uint8(a - lo[b]) < raises[b]
         for b in range(B if base >= 0 else 0):
-            prophecies[b] = raises[b] & calls[b]
-    mask[g[LIAR]] = calls
-    if g[PASS] >= 0:
-        mask[g[PASS]] = passes
-    if g[KEEP] >= 0:
-        mask[g[KEEP]] = mask[g[KEEP] + 1] = chooses
+            mask[base + a, b] = np.uint8(a - lo[b]) < prophecies[b]
 
 
 @kernel
 def _hand_out(hand, info, hand_seat, row, terminated, own):
-    """The movers' information states in `hand`: where the mover changed, its
-    own columns copied (`own`: the public ones are every seat's alike),
-    whole rows where marked (-1), zeros where the game ended (-2)."""
+    """The movers' information states in `hand`: its own columns where the mover changed
+    (`own`: the public ones are alike), whole rows where marked (-1), zeros at the end (-2)."""
     P = info.shape[0] // len(terminated)
     for b in range(len(terminated)):
         s = -2 if terminated[b] else row[MOVER, b]
@@ -463,9 +464,8 @@ def _hand_out(hand, info, hand_seat, row, terminated, own):
 
 @kernel
 def _observe(out, m, row, seats, hands, terminated, g):
-    """Observation tensors (observer.encode's view now): out row i shows seat
-    i % m of row i // m, or with m == 1 the mover of row i (zeros where its
-    game ended)."""
+    """Observation tensors (observer.encode's view now): out row i shows seat i % m of
+    row i // m, or with m == 1 the mover of row i (zeros where its game ended)."""
     P, S, D, k = g[PLAYERS], g[SIDES], g[NUMDICE], g[REROLLS]
     out[:] = 0
     for i in range(out.shape[0]):
