@@ -210,3 +210,13 @@ def test_screenshots_example_photographs_a_review_page_and_the_league_page(tmp_p
     for name in ("replay-phantom-ttt-3.png", "league.png"):
         data = (tmp_path / name).read_bytes()
         assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 5000, name
+
+
+def test_batch_plain_floor_example_prints_the_floor_beside_the_cpp_loop(monkeypatch, capsys):
+    args = ["--preset", "phantom-ttt-3", "--batch-size", "64", "--seconds", "0.05"]
+    out = _run("batch_plain_floor.py", args + ["--rounds", "1"], monkeypatch, capsys)
+    floor, cpp = (line.split() for line in out.splitlines()[1:3])
+    assert floor[0] == "floor" and abs(float(floor[2][:-1]) - float(floor[1]) / float(cpp[1])) < 0.1
+    assert cpp[0] == "C++" and cpp[2] == "(phantom_ttt)"
+    with pytest.raises(SystemExit, match="has no C.. twin"):
+        _run("batch_plain_floor.py", ["--preset", "parley"], monkeypatch, capsys)
