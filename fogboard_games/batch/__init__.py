@@ -1,4 +1,4 @@
-"""Many games advanced together by vectorized numpy (docs/batch.md).
+"""Many games advanced together, a row per game, by compiled kernels (docs/batch.md).
 
     from fogboard_games import batch
     env = batch.make("dark-hex-5", batch_size=4096, seed=0)
@@ -20,7 +20,8 @@ Each game's engine lives in its own package (e.g.
 fogboard_games/boards/batched.py), declared by its Ruleset's `batched`
 (core.contract.Batched), which `make` reads; what every engine shares (the
 State snapshot, the history, the refusal of illegal actions, the
-observation forms and dtypes) is in `env.py`, the batched bots (random,
+observation forms and dtypes, the movers' hand-out) is in `env.py`, the
+random draw in `draw.py`, the batched bots (random,
 and the heuristics a game declares) in `bots.py`. Nothing here imports a
 game package: the registry names what to import.
 """

@@ -250,7 +250,7 @@ class Batched:
     """A ruleset's batched engine (fogboard_games.batch, docs/batch.md), its
     batched bots and what it covers. Each is named by where it lives,
     "package.module:Name", and imported only when first used
-    (`registry.resolve`): declaring it imports no numpy engine.
+    (`registry.resolve`): declaring it imports no engine (nor numba).
 
     * `engine`: the batch.Env subclass, built as engine(game, batch_size,
       seed, observation, dtype);
