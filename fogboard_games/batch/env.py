@@ -337,8 +337,9 @@ class Env:
         """Bytes per row of everything the rows keep: the environment's numpy
         arrays (its kept tensors and handed-out arrays among them, and those
         in its lists and tuples), each memory block once (views share one).
-        With `tables`, the game's fixed tables too (`TABLES`: the same whatever the batch size,
-        shared by every row), divided among the rows."""
+        With `tables`, the game's fixed tables too (`TABLES`: the same
+        whatever the batch size, shared by every row), divided among the
+        rows."""
         found = []
         for name, v in vars(self).items():
             if name in self.TABLES and not tables:
