@@ -480,7 +480,7 @@ def test_the_pgx_peer_plays_random_legal_plies_and_restarts():
     "sides", [(n, n) for n in range(2, 12)] + [(2, 3), (3, 2), (4, 7), (8, 3), (5, 8), (11, 4)]
 )
 def test_hex_wins_agree_with_a_flood(sides):
-    """The win check of the batched boards (its union-find of a seat's stones,
+    """The win check of the batched boards (its bit sets of a seat's chains,
     boards.batched._play_rows), on every square board size make takes and on
     rectangles: random stone sets of both seats placed one at a time, each
     stone's answer against a flood from the first edge, until the seat has

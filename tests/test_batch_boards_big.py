@@ -1,7 +1,7 @@
 """fogboard_games.batch on the boards of 9 x 9 to 11 x 11 agrees with pyspiel.
 
 The kernels keep a board of any size cell by cell, with hex wins read from
-per-row union-finds (docs/batch.md#how-the-boards-are-kept): the same
+per-row bit sets of each seat's chains (docs/batch.md#how-the-boards-are-kept): the same
 crosscheck as tests/test_batch.py (current player, legal mask, both seats'
 tensors of both forms, rewards, returns, to_pyspiel at every step and in
 every row), on few rows so that a full game of 121 cells stays quick.

@@ -1,8 +1,8 @@
 """fogboard_games.batch on rectangular hex boards agrees with pyspiel.
 
 A rectangle (`num_rows` files by `num_cols` ranks, docs/boards.md#rectangular-boards)
-has its wins read from per-row union-finds of the geometry's neighbours and
-edges, as a square's (docs/batch.md#how-the-boards-are-kept): the same crosscheck as
+has its wins read from per-row bit sets of each seat's chains, flooded across
+its files and ranks, as a square's (docs/batch.md#how-the-boards-are-kept): the same crosscheck as
 tests/test_batch.py at every step and in every row, and many games' wins.
 """
 

@@ -3,7 +3,7 @@
 The wins the boards' win check could get wrong (docs/batch.md#how-the-boards-are-kept):
 a long snake of one seat's stones from its first edge to its far one, laid
 every other cell first and closed from the far end, so the last stones merge
-many groups (the union-find's walks to its roots); and a win by the last
+many loose chains (long floods); and a win by the last
 empty cell of the board, each seat in turn. Every ply's end, mover and
 rewards are checked against pyspiel, in every row.
 """

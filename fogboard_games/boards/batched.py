@@ -1,13 +1,13 @@
 """Batched Fog-of-War boards: phantom tic-tac-toe, dark hex, recon hex (docs/batch.md),
 as compiled per-row kernels (fogboard_games.jit).
 
-A row is one game kept as rules.Match keeps a state: the true board, the
-hex stones' union-find (parent and edge flags per cell), the cells each seat
+A row is one game kept as rules.Match keeps a state: the true board, a hex
+seat's stones as bit sets (loose, joined to each edge), the cells each seat
 knows (a bitset), the mover, the ply counts and the sense under way.
-`_play_rows` does for each row what Match.play does for one state; once a kind of tensor has been read, `_write_rows` (and
-`_write_senses`) write what the ply changed into both seats' tensors of that
-kind, which a replay of the rows' histories built at that first read
-(docs/batch.md#how-the-boards-are-kept).
+`_play_rows` does for each row what Match.play does for one state; once a
+kind of tensor has been read, `_write_rows` (and `_write_senses`) write what
+the ply changed into both seats' tensors of that kind, which a replay of the
+rows' histories built at that first read (docs/batch.md#how-the-boards-are-kept).
 """
 
 from __future__ import annotations
@@ -19,23 +19,22 @@ from fogboard_games.boards import rules
 from fogboard_games.jit import kernel
 
 UNKNOWN, OWN, PROVEN = rules.UNKNOWN, rules.OWN, rules.PROVEN
-# A row's cells (`grid`, int8 (B, 3, C)): the true board (rules' EMPTY /
-# X_STONE / O_STONE), a hex stone's parent in its seat's union-find, a root's
-# edge flags (bit 0: the seat's first edge, bit 1: its far edge).
-BOARD, PARENT, REACH = range(3)
+# A row's cells (`grid`, int8 (B, C)): the true board (rules' EMPTY / X_STONE /
+# O_STONE). Hex: `chains` (uint64 (B, 2, 3, 2)): per seat its stones joined to
+# neither edge (loose), to its first edge, to its far edge, as `known` keeps sets.
+LOOSE, FIRST, FAR = range(3)
 # A row's record (`rec`, int16): plies made (a recon ply is a sense and an
 # attempt), each seat's own plies, stones on the board, the anchor sensed in
 # the ply under way (-1: none: a recon seat's next decision is its sense), the
 # seat of the last action, and `flip`: seat p's tensors are in slot p ^ flip.
 PLIES, OWN0, OWN1, STONES, SENSED, LAST, FLIP = range(7)
 # The game's facts (`spec`): cells, actions, tic-tac-toe, abrupt, the ply cap,
-# sense block cells (0: no sense), then the tensors' offsets (-1: absent).
-CELLS, ACTIONS, TTT, ABRUPT, CAP, BLOCK = range(6)
+# sense block cells (0: no sense), files, then the tensors' offsets (-1: absent).
+CELLS, ACTIONS, TTT, ABRUPT, CAP, BLOCK, FILES = range(7)
 INFO_PIECES = ("board", "attempts", "results", "senses", "sensed", "ply_movers", "outcome")
 OBS_PIECES = ("board", "seen_empty_age", "sensed_now", "ply_count", "outcome")
-I_BOARD, I_ATTEMPTS, I_RESULTS, I_SENSES, I_SENSED, I_MOVERS, I_OUTCOME = range(6, 13)
-O_BOARD, O_AGE, O_NOW, O_COUNT, O_OUTCOME = range(13, 18)
-EDGE = 8  # near[cell, EDGE + seat]: the cell's edge flags for the seat
+I_BOARD, I_ATTEMPTS, I_RESULTS, I_SENSES, I_SENSED, I_MOVERS, I_OUTCOME = range(7, 14)
+O_BOARD, O_AGE, O_NOW, O_COUNT, O_OUTCOME = range(14, 19)
 # What an action brought (`_play_rows`): 0 the game goes on, else 1 + the
 # outcome entry (seat 0 won, drawn, seat 1 won), RETURNS by that code; CAPPED
 # at the ply cap, until the true distToWin decides.
@@ -46,7 +45,7 @@ CAPPED = 4
 class Boards(Env):
     """A batch of one board game (fogboard_phantom_ttt, _dark_hex or _recon_hex)."""
 
-    TABLES = ("spec", "near", "blocks", "blank", "obs_blank")
+    TABLES = ("spec", "near", "sides", "blocks", "blank", "obs_blank")
 
     def _configure(self, game) -> None:
         geo = self.geo = game.setup
@@ -56,9 +55,8 @@ class Boards(Env):
         self.obs_size = game.obs_layout.size
         self.max_history = geo.max_game_length
         self.sense = geo.sense
-        # Under imperfect recall (docs/boards.md#imperfect-recall) the information
-        # state is the observation's board piece, read from the observation's tensors.
-        self.forgets = geo.imperfect_recall
+        # Imperfect recall (docs/boards.md#imperfect-recall): the information state is
+        self.forgets = geo.imperfect_recall  # the observation's board piece (its tensors)
         # Abrupt without a sense: every ply passes the turn in every row (`slot`).
         self.always_passes = geo.abrupt and not geo.sense
 
@@ -69,14 +67,17 @@ class Boards(Env):
         info = {} if self.forgets else game.info_layout.offset  # (see _tensors)
         offsets = [info.get(p, -1) for p in INFO_PIECES]
         offsets += [game.obs_layout.offset.get(p, -1) for p in OBS_PIECES]
-        self.spec = np.array([C, self.num_actions, geo.is_ttt, geo.abrupt, cap, geo.sense**2, *offsets])  # fmt: skip
-        # near[cell]: hex, its neighbours; tic-tac-toe, the pairs of cells that
-        # complete a line with it (-1 past them); then its edge flags per seat.
-        self.near = np.full((C, EDGE + 2), -1, np.int16)
-        for c in range(C):
-            cells = sum(geo.line_partners[c], ()) if geo.is_ttt else geo.neighbors[c]
-            self.near[c, : len(cells)] = cells
-            self.near[c, EDGE:] = (0, 0) if geo.is_ttt else (geo.edges[0][c], geo.edges[1][c])
+        self.spec = np.array([C, self.num_actions, geo.is_ttt, geo.abrupt, cap, geo.sense**2, geo.files, *offsets])  # fmt: skip
+        # near[cell] (tic-tac-toe): the pairs of cells completing a line with it
+        # (-1 past them). sides (hex, two-word sets): the cells off the first file,
+        # off the last (a shift along a rank must not wrap), each seat's two edges.
+        self.near = np.full((C, 8), -1, np.int16)
+        for c, pairs in enumerate(geo.line_partners if geo.is_ttt else ()):
+            self.near[c, : 2 * len(pairs)] = sum(pairs, ())
+        f, edges = np.arange(C) % geo.files, ((0,) * C,) * 2 if geo.is_ttt else geo.edges
+        on = np.zeros((6, 128), bool)
+        on[:, :C] = [f > 0, f < geo.files - 1, *(np.array(e) >> i & 1 for e in edges for i in (0, 1))]  # fmt: skip
+        self.sides = np.packbits(on, 1, bitorder="little").view(np.uint64)
         self.blocks = np.array(geo.blocks or [[0]], np.int16)
         # Each form's tensor at the start: every cell unknown, no ply yet.
         self.blank = np.zeros(self.tensor_size, np.uint8)
@@ -86,22 +87,19 @@ class Boards(Env):
                 blank[self.spec[board] : self.spec[board] + 3 * C : 3] = 1
         if self.spec[O_COUNT] >= 0:
             self.obs_blank[self.spec[O_COUNT]] = 1
-        self.grid = np.zeros((B, 3, C), np.int8)
-        # known[p, w, b]: bit i of word w, the cells seat p knows (its own stones and
-        # the opponent stones it proved: rules' view other than UNKNOWN), across
-        # rows as the legal mask: a restart clears a few words, a mask is shifts.
+        self.grid = np.zeros((B, C), np.int8)
+        self.chains = np.zeros((B, 2, 3, 0 if geo.is_ttt else 2), np.uint64)
+        # known[p, w, b]: bit i of word w, the cells seat p knows (rules' view other
+        # than UNKNOWN), across rows as the legal mask: a restart clears a word or two.
         self.known = np.zeros((2, -(-C // 64), B), np.uint64)
         self.rec = np.zeros((B, 7), np.int16)
         self.mover = np.zeros(B, np.int64)  # 0 or 1 (the last mover in finished rows)
         self.everyone = np.ones(B, bool)
-        # Tensors, once read: per form a uint8 store of both seats' (seat p of row b
-        # at store row (p ^ flip) * B + b) and the handed-out arrays in the
-        # environment's dtype (`info_hand0` ..., made at their first read), hand h
-        # row b showing store row `info_shown`[h, b] (-1: zeros, -2: to copy at
-        # the next read), which the steps write as they write the store. Under
-        # always_passes the movers' store rows are slot `slot` of every row, the
-        # two slots taking turns, each with its own hand: a read copies only
-        # rows that restarted, finished or sat a step out.
+        # Tensors, once read: per form a uint8 store of both seats' (seat p of row b at
+        # store row (p ^ flip) * B + b) and the handed-out arrays in the dtype (`info_hand0`
+        # ..., made at their first read), hand h row b showing store row `info_shown`[h, b]
+        # (-1: zeros, -2: to copy at the next read), written by the steps with the store;
+        # under always_passes the movers' are slot `slot` of every row, a hand a slot.
         self.tracking = False
         self.info = self.obs = None
         self.slot = 0
@@ -118,7 +116,7 @@ class Boards(Env):
     # ---- restart and play ---------------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
-        _restart_rows(rows, self.grid, self.known, self.rec, self.mover, self.slot)
+        _restart_rows(rows, self.grid, self.chains, self.known, self.rec, self.mover, self.slot)
         for f, blank in enumerate((self.blank, self.obs_blank)):
             store, _, _, shown = self._kept(f)
             if store is not None:
@@ -132,13 +130,11 @@ class Boards(Env):
         return mask.T
 
     def _play(self, acts: np.ndarray, active):
-        B = self.batch_size
-        live = self.everyone if active is None else active
+        B, live = self.batch_size, self.everyone if active is None else active
         ok = np.empty(B, bool)
         if _check_rows(acts, live, self.known, self.mover, self.rec, self.spec, ok):
             self._refuse(active, acts, ok)
-        ending = np.zeros(B, np.int8)
-        rewards = np.zeros((B, 2), np.float32)
+        ending, rewards = np.zeros(B, np.int8), np.zeros((B, 2), np.float32)
         ends = self._rules(acts, live, ending, rewards)
         idle = self.always_passes and self._sitting  # (rows sitting out keep their slots)
         for f in (0, 1):
@@ -156,10 +152,11 @@ class Boards(Env):
     def _rules(self, acts, live, ending, rewards) -> int:
         """The rules of the rows' actions (`_play_rows`; the cap's distToWin
         here): the count of rows ended."""
-        rows = (self.grid, self.known, self.rec, self.mover, self.spec, self.near, self.blocks)
+        rows = (self.grid, self.chains, self.known, self.rec, self.mover, self.spec, self.near)
+        rows += (self.sides, self.blocks)
         ends, capped = _play_rows(acts, live, *rows, ending, rewards)
         for b in np.flatnonzero(ending == CAPPED).tolist() if capped else ():  # (rare: row by row)
-            board = self.grid[b, BOARD].tolist()  # (rules' EMPTY / X_STONE / O_STONE)
+            board = self.grid[b].tolist()  # (rules' EMPTY / X_STONE / O_STONE)
             d0, d1 = (rules.dist_to_win(self.geo, board, p, p + 1, 2 - p) for p in (0, 1))
             ending[b] = 1 if d0 < d1 else 3 if d1 < d0 else 2
             rewards[b] = RETURNS[ending[b]]
@@ -195,7 +192,7 @@ class Boards(Env):
         """Every row played again from its start, ply by ply, with the tensors of
         form f written (blank first): it ends as it was, with those tensors made."""
         kept, length, B = self._kept(f), self.history_len, self.batch_size
-        _restart_rows(self.rows, self.grid, self.known, self.rec, self.mover, -1)
+        _restart_rows(self.rows, self.grid, self.chains, self.known, self.rec, self.mover, -1)
         _blank_rows(self.rows, kept[0], (self.blank, self.obs_blank)[f], kept[3])
         for k in range(int(length.max())):
             acts, live = self.history[:, k].astype(np.int64), length > k
@@ -230,18 +227,13 @@ class Boards(Env):
 
 
 @kernel
-def _restart_rows(index, grid, known, rec, mover, slot):
+def _restart_rows(index, grid, chains, known, rec, mover, slot):
     """The rows at the start of a game: no stone, nothing known, seat 0 to move,
     its tensors in slot `slot` (-1: where they were)."""
     for b in index:
         flip = rec[b, FLIP] if slot < 0 else slot
-        grid[b, BOARD, :] = 0
-        known[:, :, b] = 0
-        for i in range(rec.shape[1]):
-            rec[b, i] = 0
-        rec[b, SENSED] = -1
-        rec[b, FLIP] = flip
-        mover[b] = 0
+        grid[b, :], chains[b], known[:, :, b], rec[b, :] = 0, 0, 0, 0
+        rec[b, SENSED], rec[b, FLIP], mover[b] = -1, flip, 0
 
 
 @kernel
@@ -256,11 +248,9 @@ def _blank_rows(index, store, blank, shown):
 
 @kernel
 def _legal_rows(known, mover, rec, terminated, spec, mask):
-    """mask (A, B): the cells the movers do not know, or the senses at a recon
-    sense step. (Written across rows in bytes, without a branch per entry,
-    through one-dimensional rows, which is how the compiler vectorizes it:
-    the movers' unknown cells, none where the row makes no attempt, cut into
-    bytes once, each cell's entry then a bit of its byte.)"""
+    """mask (A, B): the cells the movers do not know, or the senses at a recon sense
+    step, across rows in bytes through one-dimensional rows (vectorized): the movers'
+    unknown cells (none where no attempt) cut into bytes once, a cell a bit of its byte."""
     C, B, W = spec[CELLS], len(mover), known.shape[1]
     sensing, words = np.empty(B, np.uint8), np.empty(B, np.uint64)
     free, out = np.empty((8 * W, B), np.uint8), mask.view(np.uint8)
@@ -280,9 +270,7 @@ def _legal_rows(known, mover, rec, terminated, spec, mask):
         for b in range(B):
             entries[b] = np.uint8(row[b] & bit) != 0
     for a in range(C, spec[ACTIONS]):
-        entries = out[a]
-        for b in range(B):
-            entries[b] = sensing[b]
+        out[a, :] = sensing
 
 
 @kernel
@@ -304,20 +292,35 @@ def _check_rows(acts, live, known, mover, rec, spec, ok) -> int:
 
 
 @kernel
-def _play_rows(acts, live, grid, known, rec, mover, spec, near, blocks, ending, rewards):
-    """Each playing row's (checked) action, as rules.Match.play: a sense (the
-    block at the anchor shown to the mover: opponent stones proven), or an
-    attempt (a stone placed, or an opponent stone proven), its ending (a win:
-    tic-tac-toe, a line through the stone; hex, its group joining the seat's
-    edges, the new stone becoming the root of every group it touches and
-    gathering their edge flags, as Match does; the full board; the ply cap,
-    CAPPED for Boards._rules) and the turn. `ending` 1 + the outcome entry
-    (see RETURNS) where the game ended, and `rewards`; the counts of rows
-    ended and capped. (One loop, inline: a compiled helper per row costs more
-    than the rules' work on it. Random play's coin flips, placed or not, a
-    line or not, are selects, not branches; hex's union-find keeps its
-    branches, measured faster: docs/batch.md#where-the-time-goes.)"""
+def _flood(n0, n1, loose0, loose1, files, inner0, inner1, outer0, outer1):
+    """Hex: the chain of stone n in `loose`, flooded with shifts (a few rounds:
+    loose chains are short), and it with its neighbours; `inner`, `outer`: the
+    cells off the first file, off the last. (Scalars: no array to count.)"""
+    one, s63, fn = np.uint64(1), np.uint64(63), np.uint64(files)
+    f1, f63, fn64 = fn - one, np.uint64(65) - fn, np.uint64(64) - fn
+    while True:  # (ranks are `files` bits apart; diagonals files - 1)
+        up0, up1, dn0, dn1 = n0 << f1, n1 << f1 | n0 >> f63, n0 >> f1 | n1 << f63, n1 >> f1
+        g0 = n0 | n0 << fn | n0 >> fn | n1 << fn64 | (n0 << one | dn0) & inner0
+        g1 = n1 | n1 << fn | n1 >> fn | n0 >> fn64 | (n1 << one | n0 >> s63 | dn1) & inner1
+        g0 |= (n0 >> one | n1 << s63 | up0) & outer0
+        g1 |= (n1 >> one | up1) & outer1
+        if g0 & loose0 == n0 and g1 & loose1 == n1:
+            return n0, n1, g0, g1
+        n0, n1 = g0 & loose0, g1 & loose1
+
+
+@kernel
+def _play_rows(
+    acts, live, grid, chains, known, rec, mover, spec, near, sides, blocks, ending, rewards
+):
+    """Each playing row's (checked) action, as rules.Match.play: a sense (opponent
+    stones in the anchor's block proven), or an attempt (a stone placed, or an
+    opponent stone proven), its ending (a line through the stone, hex's edges
+    joined, the full board, the ply cap: CAPPED for Boards._rules; 1 + the
+    outcome entry, RETURNS, in `ending`, and `rewards`) and the turn; the counts
+    of rows ended and capped. (One loop: docs/batch.md#where-the-time-goes.)"""
     C, count, capped, one = spec[CELLS], 0, 0, np.uint64(1)
+    walls = sides[0, 0], sides[0, 1], sides[1, 0], sides[1, 1]  # (see _flood)
     for b in range(len(acts)):
         a, p = acts[b], mover[b]
         if not live[b]:
@@ -327,36 +330,35 @@ def _play_rows(acts, live, grid, known, rec, mover, spec, near, blocks, ending, 
             rec[b, SENSED] = a - C
             for i in range(spec[BLOCK]):
                 c = blocks[a - C, i]
-                known[p, c >> 6, b] |= np.uint64(grid[b, BOARD, c] == 2 - p) << np.uint64(c & 63)
+                known[p, c >> 6, b] |= np.uint64(grid[b, c] == 2 - p) << np.uint64(c & 63)
             continue
         rec[b, PLIES] += 1
         rec[b, OWN0 + p] += 1
         rec[b, SENSED] = -1
         known[p, a >> 6, b] |= one << np.uint64(a & 63)
-        stone, old, win, full = p + 1, grid[b, BOARD, a], False, False
+        stone, old, win, full = p + 1, grid[b, a], False, False
         placed = old == 0  # (else an opponent stone: own stones are not legal)
-        grid[b, BOARD, a] = old + placed * stone
+        grid[b, a] = old + placed * stone
         if spec[TTT]:
             rec[b, STONES] += placed
-            for i in range(0, EDGE, 2):  # (-1 past the lines: read cell 0, masked)
+            for i in range(0, 8, 2):  # (-1 past the lines: read cell 0, masked)
                 x, y = near[a, i], near[a, i + 1]
-                line = (grid[b, BOARD, max(x, 0)] == stone) & (grid[b, BOARD, max(y, 0)] == stone)
+                line = (grid[b, max(x, 0)] == stone) & (grid[b, max(y, 0)] == stone)
                 win |= (x >= 0) & line
             win, full = win & placed, rec[b, STONES] == C
-        elif placed:  # (branches: see the docstring)
-            grid[b, PARENT, a], flags = a, near[a, EDGE + p]
-            for i in range(6):
-                root = near[a, i]
-                if root < 0 or grid[b, BOARD, root] != stone:
-                    continue
-                while grid[b, PARENT, root] != root:
-                    grid[b, PARENT, root] = grid[b, PARENT, grid[b, PARENT, root]]
-                    root = grid[b, PARENT, root]
-                if root != a:
-                    grid[b, PARENT, root] = a
-                    flags |= grid[b, REACH, root]
-            grid[b, REACH, a] = flags
-            win = flags == 3
+        elif placed:  # hex: the stone's loose chain joins an edge on it or next to it
+            k, e, bit = chains[b, p], 2 + 2 * p, one << np.uint64(a & 63)
+            n0, n1 = bit * np.uint64(a < 64), bit * np.uint64(a >= 64)
+            n0, n1, g0, g1 = _flood(n0, n1, k[LOOSE, 0] | n0, k[LOOSE, 1] | n1, spec[FILES], *walls)
+            first = g0 & k[FIRST, 0] | g1 & k[FIRST, 1] | n0 & sides[e, 0] | n1 & sides[e, 1]
+            far = g0 & k[FAR, 0] | g1 & k[FAR, 1] | n0 & sides[e + 1, 0] | n1 & sides[e + 1, 1]
+            to_first, to_far = np.uint64(first != 0), np.uint64(far != 0)
+            k[FIRST, 0], k[FIRST, 1] = k[FIRST, 0] | n0 * to_first, k[FIRST, 1] | n1 * to_first
+            k[FAR, 0], k[FAR, 1] = k[FAR, 0] | n0 * to_far, k[FAR, 1] | n1 * to_far
+            joined = to_first | to_far  # (else the chain stays loose)
+            k[LOOSE, 0] = (k[LOOSE, 0] | n0) ^ n0 * joined
+            k[LOOSE, 1] = (k[LOOSE, 1] | n1) ^ n1 * joined
+            win = to_first & to_far
         end = win * (1 + 2 * p) + ((not win) & full) * 2
         mover[b] = p ^ (placed | spec[ABRUPT])  # (a collision: the turn kept if classical)
         cap = (end == 0) & (rec[b, PLIES] >= spec[CAP])
@@ -369,10 +371,9 @@ def _play_rows(acts, live, grid, known, rec, mover, spec, near, blocks, ending, 
 @kernel
 def _write_rows(acts, live, ending, grid, rec, spec, blocks, store, hand0, hand1, shown, f):
     """Each playing row's attempt, just played, in its tensors of form f (0: the
-    information state, 1: the observation): seat p's j-th, ply k of the game,
-    in p's tensor, then the public entries (the ply's mover or the ply count,
-    the outcome) in both seats'. Each entry goes into the store and into the
-    hands showing its store row."""
+    information state, 1: the observation): seat p's j-th, ply k of the game, in
+    p's tensor, then the public entries (the ply's mover or count, the outcome)
+    in both seats', each into the store and the hands showing its store row."""
 
     def put(b, r, c, v):  # (a closure, inlined: a kernel called per entry costs far more)
         store[r, c] = v
@@ -388,7 +389,7 @@ def _write_rows(acts, live, ending, grid, rec, spec, blocks, store, hand0, hand1
         if not live[b] or a >= C:  # (senses: _write_senses)
             continue
         r, j, k = (p ^ flip) * B + b, rec[b, OWN0 + p] - 1, rec[b, PLIES] - 1
-        result = 0 if grid[b, BOARD, a] == p + 1 else 1  # placed / occupied
+        result = 0 if grid[b, a] == p + 1 else 1  # placed / occupied
         put(b, r, board + 3 * a, 0)
         put(b, r, board + 3 * a + 1 + result, 1)
         if f == 0:
@@ -413,11 +414,10 @@ def _write_rows(acts, live, ending, grid, rec, spec, blocks, store, hand0, hand1
 
 @kernel
 def _write_senses(acts, live, grid, rec, spec, blocks, store, hand0, hand1, shown, f):
-    """Each playing row's sense, just made, in its mover's tensor of form f:
-    the opponent stones it proved on the board, and the block's cells (empty /
-    own / opponent stone) in the record of its ply j, or in the view the ages
-    of the empty cells seen now (1) and of the opponent stones (0: never seen
-    empty again), and the anchor sensed now."""
+    """Each playing row's sense, just made, in its mover's tensor of form f: the
+    opponent stones it proved on the board, and the block's cells (empty / own /
+    opponent stone) in the record of its ply j, or in the view the ages of the
+    empty cells seen now (1) and of opponent stones (0), and the anchor sensed."""
 
     def put(b, r, c, v):  # (as in _write_rows)
         store[r, c] = v
@@ -435,7 +435,7 @@ def _write_senses(acts, live, grid, rec, spec, blocks, store, hand0, hand1, show
         r, j = (p ^ rec[b, FLIP]) * B + b, rec[b, OWN0 + p]  # (the ply under way: not yet counted)
         for i in range(K):
             c = blocks[anchor, i]
-            v = grid[b, BOARD, c]
+            v = grid[b, c]
             seen = UNKNOWN if v == 0 else OWN if v == p + 1 else PROVEN
             if seen == PROVEN:
                 put(b, r, board + 3 * c, 0)
@@ -452,9 +452,8 @@ def _write_senses(acts, live, grid, rec, spec, blocks, store, hand0, hand1, show
 
 @kernel
 def _swap_rows(live, terminated, rec, store, shown):
-    """Under always_passes, the running rows sitting a step out: their two
-    seats' store rows exchanged (hands showing one now show the other), so
-    that their mover's stays in the slot of the next step's movers."""
+    """Under always_passes, the running rows sitting a step out: their seats'
+    store rows (and hands) exchanged, so their mover's is in the next step's slot."""
     B = len(live)
     for b in range(B):
         if live[b] or terminated[b]:
