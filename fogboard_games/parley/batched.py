@@ -20,8 +20,9 @@ from fogboard_games.parley.observer import PHASE_ORDER, SHOWN_PHASE
 
 # Phases as the tensors' `phase` piece numbers them (a row is never at chance).
 LINE, ACT, REACT, OVER = (SHOWN_PHASE[p] for p in (rules.LINE, rules.ACT, rules.REACT, rules.OVER))
-# A row's state (`st`), each cog's (`cogs`), and the game's sizes (`sizes`).
-PHASE, ROUND, IT, LIVING, MISSES = range(5)
+# A row's state (`st`: the turn under way's actor, reactions said and index kept
+# there too, so a move reads no record), each cog's (`cogs`), the game's sizes.
+PHASE, ROUND, IT, LIVING, MISSES, ACTOR, SAID, TURN = range(8)
 HP, USED, KILLS, TOTAL = range(4)
 COGS, ROUNDS, MAX_TURNS, MAX_X, HP0, PASSES, SURVIVORS, HIP_LIMIT, TALK, IT_BASE = range(10)
 # A turn's record (-1: not yet): IT, its line, its act, the result, the count of
@@ -68,7 +69,7 @@ class Parley(Env):
         self.round_highs = np.array([pairs] * n + [n], np.int64)
         self.round_at = np.arange(n + 1) * pairs  # each draw's place in round_outcomes
         self.mover = np.zeros(B, np.int64)
-        self.st = np.zeros((B, 5), np.int32)
+        self.st = np.zeros((B, 8), np.int32)
         self.cogs = np.zeros((B, n, 4), np.int32)
         self.cards = np.zeros((B, s.rounds, n, 2), np.int8)  # (friend, enemy)
         self.points = np.zeros((B, s.rounds, n), np.int8)
@@ -94,18 +95,16 @@ class Parley(Env):
     def _restart(self, rows: np.ndarray) -> None:
         if self.hand is not None:
             self.hand_seat[rows] = STALE
-        start = np.zeros(self.batch_size, bool)
-        self._deal(rows, start, fresh=True)
-        _start_turns(start, *self._rows())
+        self._deal(rows, fresh=True)
 
-    def _deal(self, rows: np.ndarray, start: np.ndarray, fresh: bool) -> None:
+    def _deal(self, rows: np.ndarray, fresh: bool) -> None:
         """The rows' round starts: every cog's deal (an ordered pair, uniform),
         then the wake (uniform), logged (after the step's action unless `fresh`,
-        a restart); the woken IT's turn to `start`."""
+        a restart); the woken IT's turn starts."""
         picks = self.rng.integers(0, self.round_highs, size=(len(rows), self.num_players + 1))
         outcomes = self.round_outcomes.take(picks + self.round_at)
         (self._log if fresh else self._log_later)(rows, outcomes)
-        _deal_rows(rows, outcomes, fresh, start, *self._rows())
+        _deal_rows(rows, outcomes, fresh, *self._rows())
 
     def _legal_mask(self, rows=None) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (docs/batch.md#interface),
@@ -131,17 +130,15 @@ class Parley(Env):
             outcomes = np.where(hit, s.hit, s.miss)
             self._log_later(rows, outcomes)
             result[rows] = outcomes[:, 0] - s.hit  # (rules.HIT, rules.MISS)
-        start, over = np.zeros(B, bool), np.zeros(B, bool)
-        if not _play_rows(acts, play, result, start, over, *self._rows()):
-            _start_turns(start, *self._rows())
+        over = np.zeros(B, bool)
+        if not _play_rows(acts, play, result, over, *self._rows()):
             return None, None
         rewards, ended = np.zeros((B, self.num_players), np.float32), np.zeros(B, bool)
         deal = np.zeros(B, bool)
         _end_rounds(over, rewards, ended, deal, self.points, *self._rows())
         rows = np.flatnonzero(deal)
         if len(rows):
-            self._deal(rows, start, fresh=False)
-        _start_turns(start, *self._rows())
+            self._deal(rows, fresh=False)
         return ended, rewards
 
     # ---- tensors ---------------------------------------------------------------------
@@ -236,20 +233,19 @@ def _next_speaker(actor, place, it, living, said, X, n):
 
 
 @kernel
-def _play_rows(acts, play, result, start, over, mover, st, cogs, cards, turns, nturns, c):
+def _play_rows(acts, play, result, over, mover, st, cogs, cards, turns, nturns, c):
     """Each playing row's decision (Match.play): IT's line; its shot or pass (a
     hip-shot's `result` drawn): a hit costs the target 1 hp, at 0 it is OUT,
     the shooter keeps the gun, scores if it was its ENEMY and the round may
     be `over`; otherwise, hit or miss, the target is IT (a pass leaves the
     gun with IT); or a reaction. After an act or a reaction the next cog
-    reacts, or the next IT's turn is to `start`. Returns the rounds over."""
+    reacts, or the next IT's turn starts. Returns the rounds over."""
     n, X, ends = c[COGS], c[MAX_X], 0
     for b in range(len(acts)):
         if not play[b]:
             continue
-        a, r, phase = acts[b], st[b, ROUND], st[b, PHASE]
-        k = nturns[b, r] - 1
-        actor, place, said = turns[b, r, k, T_IT], 1, turns[b, r, k, T_SAID]
+        a, r, k, phase = acts[b], st[b, ROUND], st[b, TURN], st[b, PHASE]
+        actor, place, said = st[b, ACTOR], 1, st[b, SAID]
         if phase == LINE:
             turns[b, r, k, T_LINE] = a
             st[b, PHASE] = ACT
@@ -257,7 +253,7 @@ def _play_rows(acts, play, result, start, over, mover, st, cogs, cards, turns, n
         if phase == REACT:
             turns[b, r, k, T_SPEAKERS + said], turns[b, r, k, T_SPEAKERS + X + said] = mover[b], a
             said += 1
-            turns[b, r, k, T_SAID] = said
+            turns[b, r, k, T_SAID] = st[b, SAID] = said
             place = (mover[b] - actor - 1 + n) % n + 2  # (the place after the speaker's)
         else:
             turns[b, r, k, T_ACT] = a
@@ -283,7 +279,10 @@ def _play_rows(acts, play, result, start, over, mover, st, cogs, cards, turns, n
         speaker = _next_speaker(actor, place, st[b, IT], st[b, LIVING], said, X, n)
         st[b, PHASE] = REACT
         mover[b] = actor if speaker < 0 or over[b] else speaker
-        start[b] = speaker < 0 and not over[b]
+        if speaker < 0 and not over[b]:
+            mover[b] = _start_turn(st, b, k + 1, c[TALK])
+            _record_turn(turns, b, r, k + 1, mover[b])
+            nturns[b, r] = k + 2
         ends += over[b]
     return ends
 
@@ -306,9 +305,9 @@ def _end_rounds(over, rewards, ended, deal, points, mover, st, cogs, cards, turn
 
 
 @kernel
-def _deal_rows(rows, outcomes, fresh, start, mover, st, cogs, cards, turns, nturns, c):
+def _deal_rows(rows, outcomes, fresh, mover, st, cogs, cards, turns, nturns, c):
     """Each row's round starts (the match too where `fresh`) with chance's
-    `outcomes`: every cog's deal, then the cog that wakes up IT."""
+    `outcomes`: every cog's deal, then the cog that wakes up IT, whose turn starts."""
     n = c[COGS]
     for i in range(len(rows)):
         b = rows[i]
@@ -316,28 +315,29 @@ def _deal_rows(rows, outcomes, fresh, start, mover, st, cogs, cards, turns, ntur
             st[b, ROUND] = 0
             cogs[b, :, TOTAL] = 0
         r = st[b, ROUND]
-        st[b, LIVING], st[b, MISSES], nturns[b, r] = (1 << n) - 1, 0, 0
+        st[b, LIVING], st[b, MISSES], nturns[b, r] = (1 << n) - 1, 0, 1
         for q in range(n):
             cogs[b, q, HP], cogs[b, q, USED], cogs[b, q, KILLS] = c[HP0], 0, 0
             pair = outcomes[i, q] % (n * n)
             cards[b, r, q, 0], cards[b, r, q, 1] = pair // n, pair % n
         st[b, IT] = outcomes[i, n] - c[IT_BASE]
-        start[b] = True
+        mover[b] = _start_turn(st, b, 0, c[TALK])
+        _record_turn(turns, b, r, 0, mover[b])
 
 
 @kernel
-def _start_turns(start, mover, st, cogs, cards, turns, nturns, c):
-    """The next IT's turn in the rows to `start`."""
-    for b in range(len(start)):
-        if not start[b]:
-            continue
-        r, it = st[b, ROUND], st[b, IT]
-        k = nturns[b, r]
-        nturns[b, r] = k + 1
-        turns[b, r, k, T_IT], turns[b, r, k, T_SAID] = it, 0
-        turns[b, r, k, T_LINE], turns[b, r, k, T_ACT], turns[b, r, k, T_RESULT] = -1, -1, -1
-        st[b, PHASE] = LINE if c[TALK] else ACT
-        mover[b] = it
+def _start_turn(st, b, k, talk):
+    """IT's turn k of the round under way started; returns IT (the mover)."""
+    st[b, PHASE], st[b, ACTOR], st[b, SAID], st[b, TURN] = LINE if talk else ACT, st[b, IT], 0, k
+    return st[b, IT]
+
+
+@kernel
+def _record_turn(turns, b, r, k, it):
+    """Turn k of round r's record, IT's, started."""
+    turns[b, r, k, T_IT], turns[b, r, k, T_SAID] = it, 0
+    turns[b, r, k, T_LINE], turns[b, r, k, T_ACT], turns[b, r, k, T_RESULT] = -1, -1, -1
+    return it
 
 
 # ---- tensors: ParleyEncoder.encode for each row ---------------------------------------
