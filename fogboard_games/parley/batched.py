@@ -224,9 +224,10 @@ def _check_rows(acts, play, ok, hip, legal, mover, st, cogs, cards, turns, nturn
 def _next_speaker(actor, place, it, living, said, X, n):
     """The cog to react from place `place` on in seat order after the actor
     (the actor itself last): living, not the next IT, while fewer than X
-    have spoken; -1 if none."""
+    have spoken; -1 if none. (Seats wrap by a subtraction: a division costs
+    more than the rest of a move.)"""
     for q in range(place, n + 1 if said < X else 0):
-        cog = (actor + q) % n
+        cog = actor + q - n if actor + q >= n else actor + q
         if (living >> cog) & 1 == 1 and cog != it:
             return cog
     return -1
@@ -254,14 +255,15 @@ def _play_rows(acts, play, result, over, mover, st, cogs, cards, turns, nturns, 
             turns[b, r, k, T_SPEAKERS + said], turns[b, r, k, T_SPEAKERS + X + said] = mover[b], a
             said += 1
             turns[b, r, k, T_SAID] = st[b, SAID] = said
-            place = (mover[b] - actor - 1 + n) % n + 2  # (the place after the speaker's)
+            place = mover[b] - actor + 1  # (the place after the speaker's)
+            place += n if place < 2 else 0
         else:
             turns[b, r, k, T_ACT] = a
             target, hit = actor, False
             if a == 4 * n + 1:
                 cogs[b, actor, USED] += 1
             else:
-                target = (a - 1) % n
+                target = a - 1 - 2 * n if a <= 3 * n else a - 1 - 3 * n
                 hit = a <= 3 * n or result[b] == rules.HIT  # (a head-shot always hits)
                 turns[b, r, k, T_RESULT] = rules.HIT if hit else rules.MISS
                 st[b, MISSES] += not hit
