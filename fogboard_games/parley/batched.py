@@ -118,20 +118,20 @@ class Parley(Env):
         return self._legal_mask(np.flatnonzero(rows))  # (a restart starts with the woken IT)
 
     def _play(self, acts: np.ndarray, active):
-        B, s = self.batch_size, self.setup
+        B = self.batch_size
         play = self.every if active is None else active
-        ok, hip = np.empty(B, bool), np.empty(B, bool)
-        if _check_rows(acts, play, ok, hip, self.legal, *self._rows()):
+        ok = np.empty(B, bool)
+        bad, hips = _check_rows(acts, play, ok, self.legal, *self._rows())
+        if bad:
             self._refuse(active, acts, ok)
-        result = np.zeros(B, np.int8)
-        rows = np.flatnonzero(hip)
-        if len(rows):  # a hip-shot's result: hit 1/3, miss 2/3
-            hit = self.rng.integers(0, 3, size=(len(rows), 1)) == 0
-            outcomes = np.where(hit, s.hit, s.miss)
-            self._log_later(rows, outcomes)
-            result[rows] = outcomes[:, 0] - s.hit  # (rules.HIT, rules.MISS)
-        over = np.zeros(B, bool)
-        if not _play_rows(acts, play, result, over, *self._rows()):
+        # The hip-shots' results (a hit on 0 of 0..2) drawn in row order, each
+        # shot's row and outcome set in `shots` by the move that meets it.
+        draws = self.rng.integers(0, 3, size=(hips, 1)) if hips else np.zeros((0, 1), np.int64)
+        shots, over = np.empty((hips, 2), np.int64), np.zeros(B, bool)
+        ends = _play_rows(acts, play, draws, shots, over, *self._rows())
+        if hips:
+            self._log_later(shots[:, 0], shots[:, 1:])
+        if not ends:
             return None, None
         rewards, ended = np.zeros((B, self.num_players), np.float32), np.zeros(B, bool)
         deal = np.zeros(B, bool)
@@ -208,16 +208,16 @@ def _legal_rows(mask, rows, legal, terminated, mover, st, cogs, cards, turns, nt
 
 
 @kernel
-def _check_rows(acts, play, ok, hip, legal, mover, st, cogs, cards, turns, nturns, c):
-    """Whether each playing row's action is legal (`ok`, True in the others) and
-    a hip-shot (`hip`, whose result chance draws); returns the illegal count."""
-    n, bad = c[COGS], 0
+def _check_rows(acts, play, ok, legal, mover, st, cogs, cards, turns, nturns, c):
+    """Whether each playing row's action is legal (`ok`, True in the others);
+    returns the illegal count and the hip-shots' (whose results chance draws)."""
+    n, bad, hips = c[COGS], 0, 0
     for b in range(len(acts)):
         a = acts[b]
         ok[b] = not play[b] or 0 <= a < 64 and (legal[b] >> a) & 1 == 1
-        hip[b] = play[b] and st[b, PHASE] == ACT and 3 * n < a <= 4 * n
+        hips += play[b] and st[b, PHASE] == ACT and 3 * n < a <= 4 * n
         bad += not ok[b]
-    return bad
+    return bad, hips
 
 
 @kernel
@@ -234,14 +234,15 @@ def _next_speaker(actor, place, it, living, said, X, n):
 
 
 @kernel
-def _play_rows(acts, play, result, over, mover, st, cogs, cards, turns, nturns, c):
+def _play_rows(acts, play, draws, shots, over, mover, st, cogs, cards, turns, nturns, c):
     """Each playing row's decision (Match.play): IT's line; its shot or pass (a
-    hip-shot's `result` drawn): a hit costs the target 1 hp, at 0 it is OUT,
+    hip-shot's result the next of chance's `draws`, its row and outcome then
+    in `shots`): a hit costs the target 1 hp, at 0 it is OUT,
     the shooter keeps the gun, scores if it was its ENEMY and the round may
     be `over`; otherwise, hit or miss, the target is IT (a pass leaves the
     gun with IT); or a reaction. After an act or a reaction the next cog
     reacts, or the next IT's turn starts. Returns the rounds over."""
-    n, X, ends = c[COGS], c[MAX_X], 0
+    n, X, ends, j = c[COGS], c[MAX_X], 0, 0
     for b in range(len(acts)):
         if not play[b]:
             continue
@@ -264,7 +265,11 @@ def _play_rows(acts, play, result, over, mover, st, cogs, cards, turns, nturns, 
                 cogs[b, actor, USED] += 1
             else:
                 target = a - 1 - 2 * n if a <= 3 * n else a - 1 - 3 * n
-                hit = a <= 3 * n or result[b] == rules.HIT  # (a head-shot always hits)
+                hit = a <= 3 * n  # (a head-shot always hits)
+                if not hit:  # (outcome ids: hit n^3 + n, miss the next)
+                    hit = draws[j, 0] == 0
+                    shots[j, 0], shots[j, 1] = b, n * n * n + n + (not hit)
+                    j += 1
                 turns[b, r, k, T_RESULT] = rules.HIT if hit else rules.MISS
                 st[b, MISSES] += not hit
             if hit:
