@@ -106,6 +106,9 @@ class Parley(Env):
         (self._log if fresh else self._log_later)(rows, outcomes)
         _deal_rows(rows, outcomes, fresh, *self._rows())
 
+    def _log(self, rows: np.ndarray, outcomes: np.ndarray, real=None) -> None:
+        _log_rows(self.history.reshape(-1), self.hpos, rows, outcomes)  # (all real)
+
     def _legal_mask(self, rows=None) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (docs/batch.md#interface),
         of the legal actions worked out anew in `rows` (every row by default)."""
@@ -205,6 +208,15 @@ def _legal_rows(mask, rows, legal, terminated, mover, st, cogs, cards, turns, nt
     for a in range(mask.shape[0]):  # (every row's: the others' bits are as they were)
         for b in range(len(legal)):
             mask[a, b] = (legal[b] >> a) & 1 == 1
+
+
+@kernel
+def _log_rows(history, hpos, rows, outcomes):
+    """Env._log's appending, a row at a time (less than numpy's fancy indexing)."""
+    for i in range(len(rows)):
+        for j in range(outcomes.shape[1]):
+            history[hpos[rows[i]] + j] = outcomes[i, j]
+        hpos[rows[i]] += outcomes.shape[1]
 
 
 @kernel
