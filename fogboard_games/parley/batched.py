@@ -299,9 +299,7 @@ def _play_rows(acts, play, draws, shots, over, mover, st, cogs, cards, turns, nt
         st[b, PHASE] = REACT
         mover[b] = actor if speaker < 0 or over[b] else speaker
         if speaker < 0 and not over[b]:
-            mover[b] = _start_turn(st, b, k + 1, c[TALK])
-            _record_turn(turns, b, r, k + 1, mover[b])
-            nturns[b, r] = k + 2
+            mover[b] = _start_turn(st, turns, nturns, b, k + 1, c[TALK])
         ends += over[b]
     return ends
 
@@ -334,26 +332,21 @@ def _deal_rows(rows, outcomes, fresh, mover, st, cogs, cards, turns, nturns, c):
             st[b, ROUND] = 0
             cogs[b, :, TOTAL] = 0
         r = st[b, ROUND]
-        st[b, LIVING], st[b, MISSES], nturns[b, r] = (1 << n) - 1, 0, 1
+        st[b, LIVING], st[b, MISSES] = (1 << n) - 1, 0
         for q in range(n):
             cogs[b, q, HP], cogs[b, q, USED], cogs[b, q, KILLS] = c[HP0], 0, 0
             pair = outcomes[i, q] % (n * n)
             cards[b, r, q, 0], cards[b, r, q, 1] = pair // n, pair % n
         st[b, IT] = outcomes[i, n] - c[IT_BASE]
-        mover[b] = _start_turn(st, b, 0, c[TALK])
-        _record_turn(turns, b, r, 0, mover[b])
+        mover[b] = _start_turn(st, turns, nturns, b, 0, c[TALK])
 
 
 @kernel
-def _start_turn(st, b, k, talk):
-    """IT's turn k of the round under way started; returns IT (the mover)."""
-    st[b, PHASE], st[b, ACTOR], st[b, SAID], st[b, TURN] = LINE if talk else ACT, st[b, IT], 0, k
-    return st[b, IT]
-
-
-@kernel
-def _record_turn(turns, b, r, k, it):
-    """Turn k of round r's record, IT's, started."""
+def _start_turn(st, turns, nturns, b, k, talk):
+    """IT's turn k of the round under way started (its record too); returns IT."""
+    r, it = st[b, ROUND], st[b, IT]
+    st[b, PHASE], st[b, ACTOR], st[b, SAID], st[b, TURN] = LINE if talk else ACT, it, 0, k
+    nturns[b, r] = k + 1
     turns[b, r, k, T_IT], turns[b, r, k, T_SAID] = it, 0
     turns[b, r, k, T_LINE], turns[b, r, k, T_ACT], turns[b, r, k, T_RESULT] = -1, -1, -1
     return it
