@@ -69,7 +69,7 @@ class Parley(Env):
         self.round_highs = np.array([pairs] * n + [n], np.int64)
         self.round_at = np.arange(n + 1) * pairs  # each draw's place in round_outcomes
         self.mover = np.zeros(B, np.int64)
-        self.st = np.zeros((B, 8), np.int32)
+        self.st = np.zeros((B, 8), np.int16)
         self.cogs = np.zeros((B, n, 4), np.int32)
         self.cards = np.zeros((B, s.rounds, n, 2), np.int8)  # (friend, enemy)
         self.points = np.zeros((B, s.rounds, n), np.int8)
