@@ -127,17 +127,14 @@ class Parley(Env):
         bad, hips = _check_rows(acts, play, ok, self.legal, *self._rows())
         if bad:
             self._refuse(active, acts, ok)
-        # The hip-shots' results (a hit on 0 of 0..2) drawn in row order, each
-        # shot's row and outcome set in `shots` by the move that meets it.
+        # The hip-shots' results (a hit: 0 of 0..2) in row order; `shots`: their rows, outcomes.
         draws = self.rng.integers(0, 3, size=(hips, 1)) if hips else np.zeros((0, 1), np.int64)
         shots, over = np.empty((hips, 2), np.int64), np.zeros(B, bool)
         ends = _play_rows(acts, play, draws, shots, over, *self._rows())
-        if hips:
-            self._log_later(shots[:, 0], shots[:, 1:])
+        self._log_later(shots[:, 0], shots[:, 1:])
         if not ends:
             return None, None
-        rewards, ended = np.zeros((B, self.num_players), np.float32), np.zeros(B, bool)
-        deal = np.zeros(B, bool)
+        rewards, (ended, deal) = np.zeros((B, self.num_players), np.float32), np.zeros((2, B), bool)
         _end_rounds(over, rewards, ended, deal, self.points, *self._rows())
         rows = np.flatnonzero(deal)
         if len(rows):
@@ -184,8 +181,9 @@ class Parley(Env):
 
 # The kernels loop over the rows, each doing for one row what the rules (or the
 # encoder) do for one state. The helpers they call per row take scalars, or the
-# one array they write: where a helper takes more, numba keeps their reference
-# counts at every call (about 30 ns an array, more than a row's move).
+# one array they write (`_start_turn`, at a turn's start only, writes three): where
+# a helper takes more, numba keeps their reference counts at every call (about 30
+# ns an array, more than a row's move).
 
 
 @kernel
@@ -193,17 +191,14 @@ def _legal_rows(mask, rows, legal, terminated, mover, st, cogs, cards, turns, nt
     """The `rows`' legal actions, bit a for action a and in the mask (Match.options):
     a line (silent, accuse or vouch another living cog), or IT's act (head-shots at
     the others, hip-shots while misses allow, a pass while it has passes left)."""
-    n = c[COGS]
+    n, hips, passes = c[COGS], c[HIP_LIMIT], c[PASSES]
     for i in range(len(rows)):
         b = rows[i]
         others = st[b, LIVING] & ~(1 << mover[b])
         legal[b] = 1 | others << 1 | others << (1 + n)
         if st[b, PHASE] == ACT:
-            legal[b] = others << (1 + 2 * n)
-            if st[b, MISSES] < c[HIP_LIMIT]:
-                legal[b] |= others << (1 + 3 * n)
-            if cogs[b, mover[b], USED] < c[PASSES]:
-                legal[b] |= 1 << (1 + 4 * n)
+            legal[b] = others << (1 + 2 * n) | (others << (1 + 3 * n)) * (st[b, MISSES] < hips)
+            legal[b] |= (1 << (1 + 4 * n)) * (cogs[b, mover[b], USED] < passes)
         legal[b] *= not terminated[b]
     for a in range(mask.shape[0]):  # (every row's: the others' bits are as they were)
         for b in range(len(legal)):
@@ -236,8 +231,7 @@ def _check_rows(acts, play, ok, legal, mover, st, cogs, cards, turns, nturns, c)
 def _next_speaker(actor, place, it, living, said, X, n):
     """The cog to react from place `place` on in seat order after the actor
     (the actor itself last): living, not the next IT, while fewer than X
-    have spoken; -1 if none. (Seats wrap by a subtraction: a division costs
-    more than the rest of a move.)"""
+    have spoken; -1 if none (seats wrap by a subtraction, cheaper than a division)."""
     for q in range(place, n + 1 if said < X else 0):
         cog = actor + q - n if actor + q >= n else actor + q
         if (living >> cog) & 1 == 1 and cog != it:
@@ -248,12 +242,11 @@ def _next_speaker(actor, place, it, living, said, X, n):
 @kernel
 def _play_rows(acts, play, draws, shots, over, mover, st, cogs, cards, turns, nturns, c):
     """Each playing row's decision (Match.play): IT's line; its shot or pass (a
-    hip-shot's result the next of chance's `draws`, its row and outcome then
-    in `shots`): a hit costs the target 1 hp, at 0 it is OUT,
-    the shooter keeps the gun, scores if it was its ENEMY and the round may
-    be `over`; otherwise, hit or miss, the target is IT (a pass leaves the
-    gun with IT); or a reaction. After an act or a reaction the next cog
-    reacts, or the next IT's turn starts. Returns the rounds over."""
+    hip-shot's result the next of chance's `draws`, its row and outcome then in
+    `shots`): a hit costs the target 1 hp, at 0 it is OUT, the shooter keeps the
+    gun, scores if it was its ENEMY and the round may be `over`; otherwise, hit
+    or miss, the target is IT (a pass leaves the gun with IT); or a reaction.
+    Then the next cog reacts, or the next IT's turn starts. Returns the rounds over."""
     n, X, ends, j = c[COGS], c[MAX_X], 0, 0
     for b in range(len(acts)):
         if not play[b]:
