@@ -104,21 +104,20 @@ class Parley(Env):
         picks = self.rng.integers(0, self.round_highs, size=(len(rows), self.num_players + 1))
         outcomes = self.round_outcomes.take(picks + self.round_at)
         (self._log if fresh else self._log_later)(rows, outcomes)
-        _deal_rows(rows, outcomes, fresh, *self._rows())
+        _deal_rows(rows, outcomes, fresh, self.legal, *self._rows())
 
     def _log(self, rows: np.ndarray, outcomes: np.ndarray, real=None) -> None:
         _log_rows(self.history.reshape(-1), self.hpos, rows, outcomes)  # (all real)
 
-    def _legal_mask(self, rows=None) -> np.ndarray:
+    def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (docs/batch.md#interface),
-        of the legal actions worked out anew in `rows` (every row by default)."""
+        from the legal actions the moves and deals worked out."""
         mask = np.empty((self.num_actions, self.batch_size), bool)
-        rows = self.rows if rows is None else rows
-        _legal_rows(mask, rows, self.legal, self.terminated, *self._rows())
+        _legal_rows(mask, self.legal, self.terminated)
         return mask.T
 
     def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        return self._legal_mask(np.flatnonzero(rows))  # (a restart starts with the woken IT)
+        return self._legal_mask()  # (a restart starts with the woken IT)
 
     def _play(self, acts: np.ndarray, active):
         B = self.batch_size
@@ -130,7 +129,7 @@ class Parley(Env):
         # The hip-shots' results (a hit: 0 of 0..2) in row order; `shots`: their rows, outcomes.
         draws = self.rng.integers(0, 3, size=(hips, 1)) if hips else np.zeros((0, 1), np.int64)
         shots, over = np.empty((hips, 2), np.int64), np.zeros(B, bool)
-        ends = _play_rows(acts, play, draws, shots, over, *self._rows())
+        ends = _play_rows(acts, play, draws, shots, over, self.legal, *self._rows())
         self._log_later(shots[:, 0], shots[:, 1:])
         if not ends:
             return None, None
@@ -187,22 +186,23 @@ class Parley(Env):
 
 
 @kernel
-def _legal_rows(mask, rows, legal, terminated, mover, st, cogs, cards, turns, nturns, c):
-    """The `rows`' legal actions, bit a for action a and in the mask (Match.options):
-    a line (silent, accuse or vouch another living cog), or IT's act (head-shots at
-    the others, hip-shots while misses allow, a pass while it has passes left)."""
-    n, hips, passes = c[COGS], c[HIP_LIMIT], c[PASSES]
-    for i in range(len(rows)):
-        b = rows[i]
-        others = st[b, LIVING] & ~(1 << mover[b])
-        legal[b] = 1 | others << 1 | others << (1 + n)
-        if st[b, PHASE] == ACT:
-            legal[b] = others << (1 + 2 * n) | (others << (1 + 3 * n)) * (st[b, MISSES] < hips)
-            legal[b] |= (1 << (1 + 4 * n)) * (cogs[b, mover[b], USED] < passes)
-        legal[b] *= not terminated[b]
-    for a in range(mask.shape[0]):  # (every row's: the others' bits are as they were)
+def _options(st, cogs, b, p, c):
+    """Cog p's legal actions, bit a for action a (Match.options): a line (silent,
+    accuse or vouch another living cog), or IT's act (head-shots at the others,
+    hip-shots while misses allow, a pass while it has passes left)."""
+    others, n = st[b, LIVING] & ~(1 << p), c[COGS]
+    if st[b, PHASE] != ACT:
+        return 1 | others << 1 | others << (1 + n)
+    shots = others << (1 + 2 * n) | (others << (1 + 3 * n)) * (st[b, MISSES] < c[HIP_LIMIT])
+    return shots | (1 << (1 + 4 * n)) * (cogs[b, p, USED] < c[PASSES])
+
+
+@kernel
+def _legal_rows(mask, legal, terminated):
+    """The mask from the rows' legal actions (none where finished), along the rows."""
+    for a in range(mask.shape[0]):
         for b in range(len(legal)):
-            mask[a, b] = (legal[b] >> a) & 1 == 1
+            mask[a, b] = (legal[b] >> a) & 1 > terminated[b]
 
 
 @kernel
@@ -240,7 +240,7 @@ def _next_speaker(actor, place, it, living, said, X, n):
 
 
 @kernel
-def _play_rows(acts, play, draws, shots, over, mover, st, cogs, cards, turns, nturns, c):
+def _play_rows(acts, play, draws, shots, over, legal, mover, st, cogs, cards, turns, nturns, c):
     """Each playing row's decision (Match.play): IT's line; its shot or pass (a
     hip-shot's result the next of chance's `draws`, its row and outcome then in
     `shots`): a hit costs the target 1 hp, at 0 it is OUT, the shooter keeps the
@@ -256,6 +256,7 @@ def _play_rows(acts, play, draws, shots, over, mover, st, cogs, cards, turns, nt
         if phase == LINE:
             turns[b, r, k, T_LINE] = a
             st[b, PHASE] = ACT
+            legal[b] = _options(st, cogs, b, mover[b], c)
             continue
         if phase == REACT:
             turns[b, r, k, T_SPEAKERS + said], turns[b, r, k, T_SPEAKERS + X + said] = mover[b], a
@@ -293,6 +294,7 @@ def _play_rows(acts, play, draws, shots, over, mover, st, cogs, cards, turns, nt
         mover[b] = actor if speaker < 0 or over[b] else speaker
         if speaker < 0 and not over[b]:
             mover[b] = _start_turn(st, turns, nturns, b, k + 1, c[TALK])
+        legal[b] = _options(st, cogs, b, mover[b], c)
         ends += over[b]
     return ends
 
@@ -315,7 +317,7 @@ def _end_rounds(over, rewards, ended, deal, points, mover, st, cogs, cards, turn
 
 
 @kernel
-def _deal_rows(rows, outcomes, fresh, mover, st, cogs, cards, turns, nturns, c):
+def _deal_rows(rows, outcomes, fresh, legal, mover, st, cogs, cards, turns, nturns, c):
     """Each row's round starts (the match too where `fresh`) with chance's
     `outcomes`: every cog's deal, then the cog that wakes up IT, whose turn starts."""
     n = c[COGS]
@@ -332,6 +334,7 @@ def _deal_rows(rows, outcomes, fresh, mover, st, cogs, cards, turns, nturns, c):
             cards[b, r, q, 0], cards[b, r, q, 1] = pair // n, pair % n
         st[b, IT] = outcomes[i, n] - c[IT_BASE]
         mover[b] = _start_turn(st, turns, nturns, b, 0, c[TALK])
+        legal[b] = _options(st, cogs, b, mover[b], c)
 
 
 @kernel
