@@ -20,8 +20,9 @@ from fogboard_games.parley.observer import PHASE_ORDER, SHOWN_PHASE
 
 # Phases as the tensors' `phase` piece numbers them (a row is never at chance).
 LINE, ACT, REACT, OVER = (SHOWN_PHASE[p] for p in (rules.LINE, rules.ACT, rules.REACT, rules.OVER))
-# A row's state (`st`), each cog's (`cogs`), and the game's sizes (`sizes`).
-PHASE, ROUND, IT, LIVING, MISSES = range(5)
+# A row's state (`st`: the turn under way's actor, reactions said and index kept
+# there too, so a move reads no record), each cog's (`cogs`), the game's sizes.
+PHASE, ROUND, IT, LIVING, MISSES, ACTOR, SAID, TURN = range(8)
 HP, USED, KILLS, TOTAL = range(4)
 COGS, ROUNDS, MAX_TURNS, MAX_X, HP0, PASSES, SURVIVORS, HIP_LIMIT, TALK, IT_BASE = range(10)
 # A turn's record (-1: not yet): IT, its line, its act, the result, the count of
@@ -68,7 +69,7 @@ class Parley(Env):
         self.round_highs = np.array([pairs] * n + [n], np.int64)
         self.round_at = np.arange(n + 1) * pairs  # each draw's place in round_outcomes
         self.mover = np.zeros(B, np.int64)
-        self.st = np.zeros((B, 5), np.int32)
+        self.st = np.zeros((B, 8), np.int16)
         self.cogs = np.zeros((B, n, 4), np.int32)
         self.cards = np.zeros((B, s.rounds, n, 2), np.int8)  # (friend, enemy)
         self.points = np.zeros((B, s.rounds, n), np.int8)
@@ -94,54 +95,47 @@ class Parley(Env):
     def _restart(self, rows: np.ndarray) -> None:
         if self.hand is not None:
             self.hand_seat[rows] = STALE
-        start = np.zeros(self.batch_size, bool)
-        self._deal(rows, start, fresh=True)
-        _start_turns(start, *self._rows())
+        self._deal(rows, fresh=True)
 
-    def _deal(self, rows: np.ndarray, start: np.ndarray, fresh: bool) -> None:
+    def _deal(self, rows: np.ndarray, fresh: bool) -> None:
         """The rows' round starts: every cog's deal (an ordered pair, uniform),
         then the wake (uniform), logged (after the step's action unless `fresh`,
-        a restart); the woken IT's turn to `start`."""
+        a restart); the woken IT's turn starts."""
         picks = self.rng.integers(0, self.round_highs, size=(len(rows), self.num_players + 1))
         outcomes = self.round_outcomes.take(picks + self.round_at)
         (self._log if fresh else self._log_later)(rows, outcomes)
-        _deal_rows(rows, outcomes, fresh, start, *self._rows())
+        _deal_rows(rows, outcomes, fresh, self.legal, *self._rows())
 
-    def _legal_mask(self, rows=None) -> np.ndarray:
-        """(B, A) bool, a transposed view of an (A, B) array (docs/batch.md#interface),
-        of the legal actions worked out anew in `rows` (every row by default)."""
+    def _log(self, rows: np.ndarray, outcomes: np.ndarray, real=None) -> None:
+        _log_rows(self.history.reshape(-1), self.hpos, rows, outcomes)  # (all real)
+
+    def _legal_mask(self) -> np.ndarray:
+        """(B, A) bool, a transposed view of an (A, B) array (docs/batch.md#interface)."""
         mask = np.empty((self.num_actions, self.batch_size), bool)
-        rows = self.rows if rows is None else rows
-        _legal_rows(mask, rows, self.legal, self.terminated, *self._rows())
+        _legal_rows(mask, self.legal, self.terminated)
         return mask.T
 
     def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        return self._legal_mask(np.flatnonzero(rows))  # (a restart starts with the woken IT)
+        return self._legal_mask()  # (a restart starts with the woken IT)
 
     def _play(self, acts: np.ndarray, active):
-        B, s = self.batch_size, self.setup
-        play = self.every if active is None else active
-        ok, hip = np.empty(B, bool), np.empty(B, bool)
-        if _check_rows(acts, play, ok, hip, self.legal, *self._rows()):
+        B, play = self.batch_size, self.every if active is None else active
+        ok = np.empty(B, bool)
+        bad, hips = _check_rows(acts, play, ok, self.legal, *self._rows())
+        if bad:
             self._refuse(active, acts, ok)
-        result = np.zeros(B, np.int8)
-        rows = np.flatnonzero(hip)
-        if len(rows):  # a hip-shot's result: hit 1/3, miss 2/3
-            hit = self.rng.integers(0, 3, size=(len(rows), 1)) == 0
-            outcomes = np.where(hit, s.hit, s.miss)
-            self._log_later(rows, outcomes)
-            result[rows] = outcomes[:, 0] - s.hit  # (rules.HIT, rules.MISS)
-        start, over = np.zeros(B, bool), np.zeros(B, bool)
-        if not _play_rows(acts, play, result, start, over, *self._rows()):
-            _start_turns(start, *self._rows())
+        # The hip-shots' results (a hit: 0 of 0..2) in row order; `shots`: their rows, outcomes.
+        draws = self.rng.integers(0, 3, size=(hips, 1)) if hips else np.zeros((0, 1), np.int64)
+        shots, over = np.empty((hips, 2), np.int64), np.zeros(B, bool)
+        ends = _play_rows(acts, play, draws, shots, over, self.legal, *self._rows())
+        self._log_later(shots[:, 0], shots[:, 1:])
+        if not ends:
             return None, None
-        rewards, ended = np.zeros((B, self.num_players), np.float32), np.zeros(B, bool)
-        deal = np.zeros(B, bool)
+        rewards, (ended, deal) = np.zeros((B, self.num_players), np.float32), np.zeros((2, B), bool)
         _end_rounds(over, rewards, ended, deal, self.points, *self._rows())
         rows = np.flatnonzero(deal)
         if len(rows):
-            self._deal(rows, start, fresh=False)
-        _start_turns(start, *self._rows())
+            self._deal(rows, fresh=False)
         return ended, rewards
 
     # ---- tensors ---------------------------------------------------------------------
@@ -183,90 +177,102 @@ class Parley(Env):
 
 
 # The kernels loop over the rows, each doing for one row what the rules (or the
-# encoder) do for one state. The helpers they call per row take scalars, or the
-# one array they write: where a helper takes more, numba keeps their reference
-# counts at every call (about 30 ns an array, more than a row's move).
+# encoder) do for one state. A helper's array arguments can cost their reference
+# counts at every call (about 30 ns an array where measured): `_options` and
+# `_start_turn` take three and still measured faster than the passes they replaced.
 
 
 @kernel
-def _legal_rows(mask, rows, legal, terminated, mover, st, cogs, cards, turns, nturns, c):
-    """The `rows`' legal actions, bit a for action a and in the mask (Match.options):
-    a line (silent, accuse or vouch another living cog), or IT's act (head-shots at
-    the others, hip-shots while misses allow, a pass while it has passes left)."""
-    n = c[COGS]
-    for i in range(len(rows)):
-        b = rows[i]
-        others = st[b, LIVING] & ~(1 << mover[b])
-        legal[b] = 1 | others << 1 | others << (1 + n)
-        if st[b, PHASE] == ACT:
-            legal[b] = others << (1 + 2 * n)
-            if st[b, MISSES] < c[HIP_LIMIT]:
-                legal[b] |= others << (1 + 3 * n)
-            if cogs[b, mover[b], USED] < c[PASSES]:
-                legal[b] |= 1 << (1 + 4 * n)
-        legal[b] *= not terminated[b]
-    for a in range(mask.shape[0]):  # (every row's: the others' bits are as they were)
+def _options(st, cogs, b, p, c):
+    """Cog p's legal actions, bit a for action a (Match.options): a line (silent,
+    accuse or vouch another living cog), or IT's act (head-shots at the others,
+    hip-shots while misses allow, a pass while it has passes left)."""
+    others, n = st[b, LIVING] & ~(1 << p), c[COGS]
+    if st[b, PHASE] != ACT:
+        return 1 | others << 1 | others << (1 + n)
+    shots = others << (1 + 2 * n) | (others << (1 + 3 * n)) * (st[b, MISSES] < c[HIP_LIMIT])
+    return shots | (1 << (1 + 4 * n)) * (cogs[b, p, USED] < c[PASSES])
+
+
+@kernel
+def _legal_rows(mask, legal, terminated):
+    """The mask from the rows' legal actions (none where finished), along the rows."""
+    for a in range(mask.shape[0]):
         for b in range(len(legal)):
-            mask[a, b] = (legal[b] >> a) & 1 == 1
+            mask[a, b] = (legal[b] >> a) & 1 > terminated[b]
 
 
 @kernel
-def _check_rows(acts, play, ok, hip, legal, mover, st, cogs, cards, turns, nturns, c):
-    """Whether each playing row's action is legal (`ok`, True in the others) and
-    a hip-shot (`hip`, whose result chance draws); returns the illegal count."""
-    n, bad = c[COGS], 0
+def _log_rows(history, hpos, rows, outcomes):
+    """Env._log's appending, a row at a time (less than numpy's fancy indexing)."""
+    for i in range(len(rows)):
+        for j in range(outcomes.shape[1]):
+            history[hpos[rows[i]] + j] = outcomes[i, j]
+        hpos[rows[i]] += outcomes.shape[1]
+
+
+@kernel
+def _check_rows(acts, play, ok, legal, mover, st, cogs, cards, turns, nturns, c):
+    """Whether each playing row's action is legal (`ok`, True in the others);
+    returns the illegal count and the hip-shots' (whose results chance draws)."""
+    n, bad, hips = c[COGS], 0, 0
     for b in range(len(acts)):
         a = acts[b]
         ok[b] = not play[b] or 0 <= a < 64 and (legal[b] >> a) & 1 == 1
-        hip[b] = play[b] and st[b, PHASE] == ACT and 3 * n < a <= 4 * n
+        hips += play[b] and st[b, PHASE] == ACT and 3 * n < a <= 4 * n
         bad += not ok[b]
-    return bad
+    return bad, hips
 
 
 @kernel
 def _next_speaker(actor, place, it, living, said, X, n):
     """The cog to react from place `place` on in seat order after the actor
     (the actor itself last): living, not the next IT, while fewer than X
-    have spoken; -1 if none."""
+    have spoken; -1 if none (seats wrap by a subtraction, cheaper than a division)."""
     for q in range(place, n + 1 if said < X else 0):
-        cog = (actor + q) % n
+        cog = actor + q - n if actor + q >= n else actor + q
         if (living >> cog) & 1 == 1 and cog != it:
             return cog
     return -1
 
 
 @kernel
-def _play_rows(acts, play, result, start, over, mover, st, cogs, cards, turns, nturns, c):
+def _play_rows(acts, play, draws, shots, over, legal, mover, st, cogs, cards, turns, nturns, c):
     """Each playing row's decision (Match.play): IT's line; its shot or pass (a
-    hip-shot's `result` drawn): a hit costs the target 1 hp, at 0 it is OUT,
-    the shooter keeps the gun, scores if it was its ENEMY and the round may
-    be `over`; otherwise, hit or miss, the target is IT (a pass leaves the
-    gun with IT); or a reaction. After an act or a reaction the next cog
-    reacts, or the next IT's turn is to `start`. Returns the rounds over."""
-    n, X, ends = c[COGS], c[MAX_X], 0
+    hip-shot's result the next of chance's `draws`, its row and outcome then in
+    `shots`): a hit costs the target 1 hp, at 0 it is OUT, the shooter keeps the
+    gun, scores if it was its ENEMY and the round may be `over`; otherwise, hit
+    or miss, the target is IT (a pass leaves the gun with IT); or a reaction.
+    Then the next cog reacts, or the next IT's turn starts. Returns the rounds over."""
+    n, X, ends, j = c[COGS], c[MAX_X], 0, 0
     for b in range(len(acts)):
         if not play[b]:
             continue
-        a, r, phase = acts[b], st[b, ROUND], st[b, PHASE]
-        k = nturns[b, r] - 1
-        actor, place, said = turns[b, r, k, T_IT], 1, turns[b, r, k, T_SAID]
+        a, r, k, phase = acts[b], st[b, ROUND], st[b, TURN], st[b, PHASE]
+        actor, place, said = st[b, ACTOR], 1, st[b, SAID]
         if phase == LINE:
             turns[b, r, k, T_LINE] = a
             st[b, PHASE] = ACT
+            legal[b] = _options(st, cogs, b, mover[b], c)
             continue
         if phase == REACT:
             turns[b, r, k, T_SPEAKERS + said], turns[b, r, k, T_SPEAKERS + X + said] = mover[b], a
             said += 1
-            turns[b, r, k, T_SAID] = said
-            place = (mover[b] - actor - 1 + n) % n + 2  # (the place after the speaker's)
+            turns[b, r, k, T_SAID] = st[b, SAID] = said
+            place = mover[b] - actor + 1  # (the place after the speaker's)
+            place += n if place < 2 else 0
         else:
             turns[b, r, k, T_ACT] = a
             target, hit = actor, False
             if a == 4 * n + 1:
                 cogs[b, actor, USED] += 1
             else:
-                target = (a - 1) % n
-                hit = a <= 3 * n or result[b] == rules.HIT  # (a head-shot always hits)
+                target = a - 1 - 2 * n if a <= 3 * n else a - 1 - 3 * n
+                hit = a <= 3 * n  # (a head-shot always hits)
+                if not hit:  # (outcome ids: hit n^3 + n, miss the next)
+                    hit = draws[j, 0] == 0
+                    shots[j, 0], shots[j, 1] = b, n * n * n + n + (not hit)
+                    j += 1
                 turns[b, r, k, T_RESULT] = rules.HIT if hit else rules.MISS
                 st[b, MISSES] += not hit
             if hit:
@@ -283,7 +289,9 @@ def _play_rows(acts, play, result, start, over, mover, st, cogs, cards, turns, n
         speaker = _next_speaker(actor, place, st[b, IT], st[b, LIVING], said, X, n)
         st[b, PHASE] = REACT
         mover[b] = actor if speaker < 0 or over[b] else speaker
-        start[b] = speaker < 0 and not over[b]
+        if speaker < 0 and not over[b]:
+            mover[b] = _start_turn(st, turns, nturns, b, k + 1, c[TALK])
+        legal[b] = _options(st, cogs, b, mover[b], c)
         ends += over[b]
     return ends
 
@@ -306,9 +314,9 @@ def _end_rounds(over, rewards, ended, deal, points, mover, st, cogs, cards, turn
 
 
 @kernel
-def _deal_rows(rows, outcomes, fresh, start, mover, st, cogs, cards, turns, nturns, c):
+def _deal_rows(rows, outcomes, fresh, legal, mover, st, cogs, cards, turns, nturns, c):
     """Each row's round starts (the match too where `fresh`) with chance's
-    `outcomes`: every cog's deal, then the cog that wakes up IT."""
+    `outcomes`: every cog's deal, then the cog that wakes up IT, whose turn starts."""
     n = c[COGS]
     for i in range(len(rows)):
         b = rows[i]
@@ -316,28 +324,25 @@ def _deal_rows(rows, outcomes, fresh, start, mover, st, cogs, cards, turns, ntur
             st[b, ROUND] = 0
             cogs[b, :, TOTAL] = 0
         r = st[b, ROUND]
-        st[b, LIVING], st[b, MISSES], nturns[b, r] = (1 << n) - 1, 0, 0
+        st[b, LIVING], st[b, MISSES] = (1 << n) - 1, 0
         for q in range(n):
             cogs[b, q, HP], cogs[b, q, USED], cogs[b, q, KILLS] = c[HP0], 0, 0
             pair = outcomes[i, q] % (n * n)
             cards[b, r, q, 0], cards[b, r, q, 1] = pair // n, pair % n
         st[b, IT] = outcomes[i, n] - c[IT_BASE]
-        start[b] = True
+        mover[b] = _start_turn(st, turns, nturns, b, 0, c[TALK])
+        legal[b] = _options(st, cogs, b, mover[b], c)
 
 
 @kernel
-def _start_turns(start, mover, st, cogs, cards, turns, nturns, c):
-    """The next IT's turn in the rows to `start`."""
-    for b in range(len(start)):
-        if not start[b]:
-            continue
-        r, it = st[b, ROUND], st[b, IT]
-        k = nturns[b, r]
-        nturns[b, r] = k + 1
-        turns[b, r, k, T_IT], turns[b, r, k, T_SAID] = it, 0
-        turns[b, r, k, T_LINE], turns[b, r, k, T_ACT], turns[b, r, k, T_RESULT] = -1, -1, -1
-        st[b, PHASE] = LINE if c[TALK] else ACT
-        mover[b] = it
+def _start_turn(st, turns, nturns, b, k, talk):
+    """IT's turn k of the round under way started (its record too); returns IT."""
+    r, it = st[b, ROUND], st[b, IT]
+    st[b, PHASE], st[b, ACTOR], st[b, SAID], st[b, TURN] = LINE if talk else ACT, it, 0, k
+    nturns[b, r] = k + 1
+    turns[b, r, k, T_IT], turns[b, r, k, T_SAID] = it, 0
+    turns[b, r, k, T_LINE], turns[b, r, k, T_ACT], turns[b, r, k, T_RESULT] = -1, -1, -1
+    return it
 
 
 # ---- tensors: ParleyEncoder.encode for each row ---------------------------------------
