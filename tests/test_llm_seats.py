@@ -305,6 +305,8 @@ LEAGUE = ("league", "--games", "liars-dice-1", "--bots", "heuristic,llm:a,llm:b"
         ({"model": None}, "llm:a: model must be the endpoint's model name"),
         ({"base_url": "ftp://127.0.0.1/v1"}, 'base_url "ftp://127.0.0.1/v1" is not an http(s) URL'),
         ({"persona": "missing.md"}, "missing.md' cannot be read (No such file or directory)"),
+        # (a named pipe would block the league at its config, waiting for a writer)
+        ({"persona": "fifo.md"}, "fifo.md' cannot be read (a named pipe (FIFO), not a regular"),
         (
             {"api_key_env": "FOGBOARD_TEST_UNSET_VAR"},
             "$FOGBOARD_TEST_UNSET_VAR (api_key_env) is not set",
@@ -319,6 +321,8 @@ def test_a_bad_config_is_refused_in_one_line_before_any_game(
     tmp_path, server, key, capsys, fields, refusal
 ):
     config = write_config(tmp_path, server.url, **(fields or {}))
+    if fields == {"persona": "fifo.md"}:
+        os.mkfifo(tmp_path / "fifo.md")
     if fields is None:  # the field left out
         entries = json.loads(config.read_text())
         del entries["a"]["model"]

@@ -26,7 +26,7 @@ import re
 from urllib.parse import urlsplit, urlunsplit
 
 from fogboard_games.bots.base import BOT_KINDS
-from fogboard_games.core import guards
+from fogboard_games.core import files, guards
 from fogboard_games.core.params import is_int
 
 REQUIRED = ("base_url", "model", "api_key_env", "persona")
@@ -216,8 +216,7 @@ def _persona(path, where: str, folder: str) -> tuple[str, str]:
         )
     full = os.path.join(folder, os.fspath(path))
     try:
-        with open(full, "rb") as f:
-            data = f.read(MAX_PERSONA_BYTES + 1)
+        data = files.read_regular(full, MAX_PERSONA_BYTES)  # (never a pipe: it would block)
     except OSError as e:
         raise LLMConfigError(
             f"{where}: persona {full!r} cannot be read ({e.strerror or e})"
