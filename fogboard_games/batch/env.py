@@ -123,10 +123,9 @@ class Env:
     which sets the fixed facts, `num_players`, `num_actions`, `tensor_size`
     and `max_history` (each checked as soon as it returns); then sets up
     the history and the rows; then the subclass's `_build()`, which makes
-    the per-row arrays and tables and sets `start_block` (lo, hi): the
-    actions legal at a game's start, lo <= a < hi (None where chance
-    starts a game), and `mover` (B,) int64 (a seat in every row: finished
-    rows are told by `terminated`); then resets every row. A subclass also
+    the per-row arrays and tables and sets `mover` (B,) int64 (a seat in
+    every row: finished rows are told by `terminated`); then resets every
+    row. A subclass also
     implements `_restart(rows)` (rows: an int index array;
     chance is drawn there and logged with `_log`), `_legal_mask()`,
     `_play(actions, active)` (chance it draws goes through `_log_later`,
@@ -166,11 +165,10 @@ class Env:
     num_actions: int
     tensor_size: int
     max_history: int
-    start_block: tuple[int, int] | None
     mover: np.ndarray
     # What `_configure` and `_build` must set, and the hooks a subclass fills.
     CONFIGURED = ("num_players", "num_actions", "tensor_size", "max_history")
-    BUILT = ("start_block", "mover")
+    BUILT = ("mover",)
     HOOKS = (
         "_configure", "_build", "_restart", "_legal_mask", "_play", "_mover_tensor", "_seat_tensors"
     )  # fmt: skip
@@ -245,23 +243,7 @@ class Env:
             self._restart(index)
             self._log_drawn()  # (a restart's chance, drawn by the rules' own functions)
         self._stamp += 1
-        rewards = np.zeros((self.batch_size, self.num_players), np.float32)
-        last = self._state
-        if rows is None or last is None or last._stamp != self._stamp - 1:
-            self._state = self._snapshot(rewards)
-        else:
-            # Only the restarted rows changed: patch them into new copies of the last
-            # snapshot's arrays rather than rebuild every row.
-            if self._finished:
-                player = last.current_player.copy()
-                player[index] = self.mover[index]  # (the first seat: not always 0)
-                terminated = last.terminated.copy()
-                terminated[index] = False
-            else:  # every finished row restarted (the usual case)
-                player = self.mover.copy()
-                terminated = np.zeros(self.batch_size, bool)
-            legal = self._restarted_mask(last.legal_action_mask.T, mask)
-            self._state = State(self, player, legal, rewards, terminated)
+        self._state = self._snapshot(np.zeros((self.batch_size, self.num_players), np.float32))
         return self._state
 
     def step(self, actions, rows=None) -> State:
@@ -454,37 +436,6 @@ class Env:
                 f"to {top}; make the environment with float32 or uint8"
             )
         return self._seat_tensors(form, int(player)).astype(self.dtype)  # (a new array)
-
-    def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """The legal mask of the last snapshot (its (A, B) layout) with the rows of
-        the bool mask `rows` at the start: a game starts with a block of actions
-        [lo, hi) legal (the attempts, the senses, the opening bids). A game whose
-        start depends on chance overrides this."""
-        lo, hi = self.start_block
-        if lo == 0 and hi == self.num_actions:
-            return (last | rows).T
-        new = np.empty_like(last)
-        np.bitwise_or(last[lo:hi], rows, out=new[lo:hi])
-        keep = ~rows
-        np.bitwise_and(last[:lo], keep, out=new[:lo])
-        np.bitwise_and(last[hi:], keep, out=new[hi:])
-        return new.T
-
-    def _check_keys(self, acts, active, keys, legal_flat) -> np.ndarray:
-        """Check every playing row's action against its legal key's row of the
-        table `legal_flat` (key * (A + 1) + action: a spare False column takes
-        every id out of range, negatives too, read as uint64), refusing any
-        illegal one (`_refuse`); returns each row's code key * (A + 1) + action
-        (the games whose moves are tables of keys: Mind Bluff, Parley)."""
-        A = self.num_actions
-        code = np.minimum(acts.view(np.uint64), A).view(np.int64)
-        code += np.multiply(keys, A + 1, dtype=np.int64)  # (keys may be int8: no wrap)
-        ok = legal_flat.take(code)  # (finished rows' keys allow nothing)
-        if active is not None:
-            ok |= ~active  # (finished rows, and rows sitting out: ignored)
-        if np.count_nonzero(ok) < len(ok):
-            self._refuse(active, acts, ok)
-        return code
 
     def _refuse(self, active, acts: np.ndarray, ok: np.ndarray) -> None:
         """Raise for the first playing row whose action is not legal (`ok` False)."""

@@ -62,7 +62,6 @@ class Boards(Env):
 
     def _build(self) -> None:
         geo, game, B, C = self.geo, self.game, self.batch_size, self.geo.cells
-        self.start_block = (C, self.num_actions) if self.sense else (0, C)
         cap = geo.max_plies if geo.max_plies < 2 * C - 1 else 2 * C  # (binds below that)
         info = {} if self.forgets else game.info_layout.offset  # (see _tensors)
         offsets = [info.get(p, -1) for p in INFO_PIECES]

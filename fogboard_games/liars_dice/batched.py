@@ -62,7 +62,6 @@ class LiarsDice(Env):
         self.own = info["hands"] + s.max_rounds * s.hands_per_round * s.sides
         assert info["seat"] == 0 and all(v >= self.own for v in info.values() if v > info["hands"])
         assert s.num_bids < 256 and s.numdice <= 5 and s.sides <= 6  # (counts kept in bytes)
-        self.start_block = (s.keep, s.keep + 2) if s.rerolls else (0, s.num_bids)
         self.row = np.zeros((9, B), np.int64)
         self.seats = np.zeros((B, P, 2), np.int8)
         self.hands = np.zeros((B, 2, P, s.sides), np.int8)
@@ -87,9 +86,6 @@ class LiarsDice(Env):
         mask = np.empty((self.num_actions, self.batch_size), bool)
         _mask_rows(mask.view(np.uint8), self.row, self.terminated, self.g)
         return mask.T
-
-    def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        return self._legal_mask()  # (all of it made afresh costs less than a patch)
 
     def _play(self, acts: np.ndarray, active):
         B, P = self.batch_size, self.num_players

@@ -58,7 +58,6 @@ class MindBluff(Env):
 
     def _build(self) -> None:
         B, M, G = self.batch_size, self.M, len(self.setups)
-        self.start_block = (0, M + 1)  # every game starts at an eat
         # legal[key]: eat; claim; a forced claim of the true eat k (1 + k); respond; over.
         legal = np.zeros((M + 4, self.num_actions), bool)
         legal[0, : M + 1] = True
@@ -321,7 +320,9 @@ def _mask_rows(mask, legal_bits, key):
 
 @kernel
 def _check_rows(moving, acts, legal_flat, key, A, ok):
-    """Env._check_keys's check of the moving rows (`ok`): the count of illegal ones."""
+    """Each moving row's action checked against its legal key's row of
+    `legal_flat` (key * (A + 1) + action; any id out of range is illegal):
+    `ok`, and the count of illegal ones."""
     bad = 0
     for b in range(len(acts)):
         act = acts[b]

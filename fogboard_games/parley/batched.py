@@ -55,7 +55,6 @@ class Parley(Env):
 
     def _build(self) -> None:
         s, B, n, game = self.setup, self.batch_size, self.num_players, self.game
-        self.start_block = None  # (a row starts with the woken IT to move)
         sizes = (n, s.rounds, s.max_turns, s.max_reactions, s.hp, s.passes, s.survivors)
         self.sizes = np.array([*sizes, s.hip_limit, s.talk, s.it_base], np.int64)
         self.at_info = np.array([game.info_layout.offset.get(p, -1) for p in PIECES])
@@ -114,9 +113,6 @@ class Parley(Env):
         mask = np.empty((self.num_actions, self.batch_size), bool)
         _legal_rows(mask, self.legal, self.terminated)
         return mask.T
-
-    def _restarted_mask(self, last: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        return self._legal_mask()  # (a restart starts with the woken IT)
 
     def _play(self, acts: np.ndarray, active):
         B, play = self.batch_size, self.every if active is None else active
