@@ -141,9 +141,10 @@ class Env:
     needs (docs/batch.md#observations): built at their first read, so play
     that never reads one pays nothing for it.
 
-    `_play` gets every row's action, (B,) int64, and `active`: None when every
-    row plays, else the (B,) bool mask of the rows that play (the others'
-    actions are garbage to ignore): the running rows, less those sitting out
+    `_play` gets every row's action, (B,) int64, and `active`, the (B,) bool
+    mask of the rows that play (the others' actions are garbage to ignore;
+    read-only: all True, one array kept, when every row plays): the running
+    rows, less those sitting out
     (`step(actions, rows)`), which `_sitting` tells: then a row that does not
     play is not always finished, and must end the step exactly as it was
     (`_sitting` is False outside a step, so a replay of histories with a mask
@@ -208,6 +209,8 @@ class Env:
         self.hstart = self.rows * H  # flat index of each row's first entry
         self.hpos = self.hstart.copy()  # flat index of each row's next entry
         self.terminated = np.zeros(B, bool)
+        self._everyone = np.ones(B, bool)  # (`active` when every row plays)
+        self._everyone.flags.writeable = False
         self._finished = 0  # count of terminated rows (0: every row plays)
         self._stamp = 0  # bumped at every step and reset (stale lazy observations)
         self._sitting = False  # in a step: some running row sits it out (see _play)
@@ -266,11 +269,11 @@ class Env:
         if a.dtype != np.int64:
             a = a.astype(np.int64)
         if rows is None:
-            active = ~self.terminated if self._finished else None
+            active = ~self.terminated if self._finished else self._everyone
         else:
             active = self._row_mask(rows, "step(actions, rows)") & ~self.terminated
             if np.count_nonzero(active) == self.batch_size - self._finished:
-                active = ~self.terminated if self._finished else None  # (none sits out)
+                active = ~self.terminated if self._finished else self._everyone  # (none sits out)
             else:
                 self._sitting = True  # (engines then mask what they do in every row)
         try:
@@ -281,7 +284,7 @@ class Env:
         finally:
             self._sitting = False
         self.history.reshape(-1)[self.hpos] = a.astype(np.int16)  # (rows not playing: garbage)
-        self.hpos += 1 if active is None else active
+        self.hpos += active
         self._log_drawn()  # the chance the actions led to, after them
         if ended is None:
             rewards = np.zeros((self.batch_size, self.num_players), np.float32)
@@ -377,14 +380,9 @@ class Env:
     def _log(self, rows: np.ndarray, outcomes: np.ndarray, real=None) -> None:
         """Append chance outcomes (rows, k) to the rows' histories (with `real`,
         a (rows, k) bool mask, only those, in order)."""
-        at = self.hpos[rows]
-        if real is not None:
-            self.history.reshape(-1)[(at[:, None] + np.cumsum(real, 1) - 1)[real]] = outcomes[real]
-            self.hpos[rows] = at + real.sum(1)
-            return
-        k = outcomes.shape[1]
-        self.history.reshape(-1)[at[:, None] + np.arange(k)] = outcomes
-        self.hpos[rows] = at + k
+        if real is None:
+            real = np.ones(outcomes.shape, bool)
+        _append(self.history.reshape(-1), self.hpos, rows, outcomes, real)
 
     def _log_later(self, rows: np.ndarray, outcomes: np.ndarray, real=None) -> None:
         """Chance drawn while a step plays (a round's deal, a reroll, the next
@@ -439,7 +437,7 @@ class Env:
 
     def _refuse(self, active, acts: np.ndarray, ok: np.ndarray) -> None:
         """Raise for the first playing row whose action is not legal (`ok` False)."""
-        bad = ~ok if active is None else ~ok & active
+        bad = ~ok & active
         row = int(np.flatnonzero(bad)[0])
         action = int(acts[row])
         legal = np.flatnonzero(self._state.legal_action_mask[row]).tolist()
@@ -507,3 +505,16 @@ def _gather(tensors, want, out):
         else:
             for c in range(out.shape[1]):
                 out[b, c] = tensors[want[b], c]
+
+
+@kernel
+def _append(history, hpos, rows, outcomes, real):
+    """Env._log, a row at a time (numpy's fancy indexing of the same costs
+    several times more at a step's few thousand rows)."""
+    for i in range(len(rows)):
+        at = hpos[rows[i]]
+        for j in range(outcomes.shape[1]):
+            if real[i, j]:
+                history[at] = outcomes[i, j]
+                at += 1
+        hpos[rows[i]] = at

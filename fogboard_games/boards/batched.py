@@ -93,7 +93,6 @@ class Boards(Env):
         self.known = np.zeros((2, -(-C // 64), B), np.uint64)
         self.rec = np.zeros((B, 7), np.int16)
         self.mover = np.zeros(B, np.int64)  # 0 or 1 (the last mover in finished rows)
-        self.everyone = np.ones(B, bool)
         # Tensors, once read: per form a uint8 store of both seats' (seat p of row b at
         # store row (p ^ flip) * B + b) and the handed-out arrays in the dtype (`info_hand0`
         # ..., made at their first read), hand h row b showing store row `info_shown`[h, b]
@@ -129,7 +128,7 @@ class Boards(Env):
         return mask.T
 
     def _play(self, acts: np.ndarray, active):
-        B, live = self.batch_size, self.everyone if active is None else active
+        B, live = self.batch_size, active
         ok = np.empty(B, bool)
         if _check_rows(acts, live, self.known, self.mover, self.rec, self.spec, ok):
             self._refuse(active, acts, ok)

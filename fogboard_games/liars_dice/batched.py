@@ -66,7 +66,6 @@ class LiarsDice(Env):
         self.seats = np.zeros((B, P, 2), np.int8)
         self.hands = np.zeros((B, 2, P, s.sides), np.int8)
         self.mover, self.round = self.row[MOVER], self.row[ROUND]
-        self.every = np.ones(B, bool)  # (every row plays)
         self.first = True  # (the first restart sets every row whole)
         self.info, self.obs, self.hand, self.tensors = None, None, None, NOTHING
         # The dtype today's games drew their first roll in (a seed plays the same games).
@@ -90,7 +89,7 @@ class LiarsDice(Env):
     def _play(self, acts: np.ndarray, active):
         B, P = self.batch_size, self.num_players
         ok, ended, rewards = np.empty(B, bool), np.zeros(B, bool), np.zeros((B, P), np.float32)
-        plays = self.every if active is None else active
+        plays = active
         state = (self.row, self.seats, self.hands, self.g, self.round_rows, self.tensors)
         bad, rolls, done = _play_rows(acts, plays, *state, ok, ended, rewards)
         if bad:

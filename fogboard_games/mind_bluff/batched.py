@@ -89,7 +89,6 @@ class MindBluff(Env):
         self.dirty = np.full((3, B), WHOLE, np.int8)
         self.encoded = np.zeros((2, B), np.int16)  # per form: the turns a read last wrote
         self.hand = None  # the movers' information states (_mover_tensor)
-        self._everyone = np.ones(B, bool)  # (the rows that move when all do)
         self.chance = np.array([g.first_player == -1 or g.spread > 0 for g in self.setups])
         self.no_draws = np.zeros(0)
 
@@ -165,7 +164,7 @@ class MindBluff(Env):
 
     def _play(self, acts: np.ndarray, active):
         B = self.batch_size
-        moved = self._everyone if active is None else active
+        moved = active
         ok = np.empty(B, bool)
         if _check_rows(moved, acts, self.legal_flat, self.key, self.num_actions, ok):
             self._refuse(active, acts, ok)

@@ -75,7 +75,6 @@ class Parley(Env):
         self.turns = np.zeros((B, s.rounds, s.max_turns, T_SPEAKERS + 2 * s.max_reactions), np.int8)
         self.nturns = np.zeros((B, s.rounds), np.int16)  # turns started in each round
         self.legal = np.zeros(B, np.int64)  # the mover's legal actions, bit a for action a
-        self.every = np.ones(B, bool)  # (the rows that play when every row does)
         # The movers' information states, once read: each row's seat shown and the
         # turn under way (r * max_turns + k) at the last read.
         self.hand = self.hand_seat = self.hand_done = None
@@ -105,9 +104,6 @@ class Parley(Env):
         (self._log if fresh else self._log_later)(rows, outcomes)
         _deal_rows(rows, outcomes, fresh, self.legal, *self._rows())
 
-    def _log(self, rows: np.ndarray, outcomes: np.ndarray, real=None) -> None:
-        _log_rows(self.history.reshape(-1), self.hpos, rows, outcomes)  # (all real)
-
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (docs/batch.md#interface)."""
         mask = np.empty((self.num_actions, self.batch_size), bool)
@@ -115,7 +111,7 @@ class Parley(Env):
         return mask.T
 
     def _play(self, acts: np.ndarray, active):
-        B, play = self.batch_size, self.every if active is None else active
+        B, play = self.batch_size, active
         ok = np.empty(B, bool)
         bad, hips = _check_rows(acts, play, ok, self.legal, *self._rows())
         if bad:
@@ -196,15 +192,6 @@ def _legal_rows(mask, legal, terminated):
     for a in range(mask.shape[0]):
         for b in range(len(legal)):
             mask[a, b] = (legal[b] >> a) & 1 > terminated[b]
-
-
-@kernel
-def _log_rows(history, hpos, rows, outcomes):
-    """Env._log's appending, a row at a time (less than numpy's fancy indexing)."""
-    for i in range(len(rows)):
-        for j in range(outcomes.shape[1]):
-            history[hpos[rows[i]] + j] = outcomes[i, j]
-        hpos[rows[i]] += outcomes.shape[1]
 
 
 @kernel
