@@ -610,6 +610,37 @@ def test_a_held_observation_is_read_only_and_shows_the_next_read(preset, form):
     assert not any("getrefcount" in open(f).read() for f in batch_sources())
 
 
+@pytest.mark.parametrize(
+    "preset", ["phantom-ttt-3", "liars-dice-classic-1", "mind-bluff", "parley-tiny"]
+)
+def test_a_legal_mask_read_late_is_the_one_its_state_had(preset):
+    """State.legal_action_mask is made at its first access (a loop restarting
+    finished rows never pays for the step's): read late, after a restart of
+    finished rows, of running rows too, or after a step, it is what an
+    environment read at once showed; every mask handed out is read-only."""
+    eager, late = (batch.make(preset, batch_size=24, seed=3) for _ in range(2))
+    rng = np.random.default_rng(0)
+    s, t = eager.reset(), late.reset()
+    held = []
+    for i in range(40):
+        actions = random_actions(rng, s.legal_action_mask)
+        s, t = eager.step(actions), late.step(actions)
+        held.append((s.legal_action_mask.copy(), t))
+        if i % 3 == 2:  # some running rows restarted too: the late mask is made first
+            rows = s.terminated | (np.arange(24) % 5 == i % 5)
+        elif s.terminated.any():
+            rows = s.terminated
+        else:
+            continue
+        s, t = eager.reset(rows), late.reset(rows)
+        held.append((s.legal_action_mask.copy(), t))
+    for i, (mask, state) in enumerate(reversed(held)):  # (the latest first)
+        assert np.array_equal(state.legal_action_mask, mask), i
+        assert not state.legal_action_mask.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        t.legal_action_mask[0, 0] = True
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.uint8, np.bool_])
 def test_a_hand_out_gathers_the_rows_asked_and_zeros_for_finished_ones(dtype):
     """env.hand_out, which engines keeping every seat's rows hand out through:

@@ -21,7 +21,7 @@ def random_actions(rng, mask):
     """
     u = rng.random(len(mask))
     by_action = mask.T
-    if by_action.flags.c_contiguous:  # (the environment's layout: read along the rows)
+    if by_action.flags.c_contiguous and len(by_action) < 2**15:  # (the environment's layout)
         return _pick_by_action(by_action.view(np.uint8), u)
     return _pick(np.ascontiguousarray(mask).view(np.uint8), u)
 
@@ -52,15 +52,16 @@ def _pick_by_action(by_action, u):
     memory order: a row's actions are B apart), without a branch, so the
     compiler works on many rows at once: a row's count goes below zero at
     its (k + 1)-th legal action, which is then the number of actions passed
-    at a count still at or above zero."""
+    at a count still at or above zero. Counts in int16 (fewer than 2**15
+    actions): twice the rows a vector instruction takes as in int32."""
     A, B = by_action.shape
-    k = np.zeros(B, np.int32)
+    k = np.zeros(B, np.int16)
     for a in range(A):
         for b in range(B):
             k[b] += by_action[a, b]
     for b in range(B):
-        k[b] = np.int32(u[b] * k[b])
-    out = np.zeros(B, np.int32)
+        k[b] = np.int16(u[b] * k[b])
+    out = np.zeros(B, np.int16)
     for a in range(A - 1):  # (the last action is the one left when all others are passed)
         for b in range(B):
             k[b] -= by_action[a, b]

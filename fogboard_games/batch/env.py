@@ -70,7 +70,8 @@ class State:
     """One snapshot of every row, as numpy arrays (row b is game b).
 
     current_player     (B,) int64: the seat to move; TERMINAL (-4) in finished rows
-    legal_action_mask  (B, A) bool: the mover's legal actions; all False when finished
+    legal_action_mask  (B, A) bool: the mover's legal actions; all False when
+                       finished; read-only
     observation        (B, D) in the environment's dtype: the mover's
                        information-state tensor (or observation tensor, by the
                        environment's form), zeros in finished rows; read-only
@@ -81,27 +82,48 @@ class State:
     when this state is current: read it before the next `step` or `reset`.
     It is a read-only view of the environment's array, valid until the next
     step or reset, which write over it in place (copy it to keep it). The
-    other arrays are the snapshot's own: later steps never change them.
+    other arrays are the snapshot's own: later steps never change them. The
+    legal mask too is made at its first access, whenever that is (the
+    environment keeps what it needs): a loop that restarts finished rows
+    after a step never pays for the mask of the state it does not read.
     """
 
     __slots__ = (
         "current_player",
-        "legal_action_mask",
         "rewards",
         "terminated",
         "_env",
         "_stamp",
+        "_mask",
+        "_after",
         "_observation",
     )
 
-    def __init__(self, env, current_player, legal_action_mask, rewards, terminated):
+    def __init__(self, env, current_player, terminated, rewards):
         self.current_player = current_player
-        self.legal_action_mask = legal_action_mask
         self.rewards = rewards
         self.terminated = terminated
         self._env = env
         self._stamp = env._stamp
+        self._mask = None  # (made at first access: legal_action_mask)
+        self._after = None  # (the state a restart made next, and the rows it restarted)
         self._observation = None
+
+    @property
+    def legal_action_mask(self) -> np.ndarray:
+        if self._mask is None:
+            if self._after is not None:
+                # Restarted rows were finished here (all False); the others are as
+                # the next state shows them: `reset(rows)` changes no other row.
+                later, rows = self._after
+                mask = later.legal_action_mask.T.copy().T  # (its (A, B) layout kept)
+                mask[rows] = False
+                self._after = None
+            else:
+                mask = self._env._legal_mask()  # (the environment is as this state was made)
+            mask.flags.writeable = False
+            self._mask = mask
+        return self._mask
 
     @property
     def observation(self) -> np.ndarray:
@@ -216,6 +238,7 @@ class Env:
         self._sitting = False  # in a step: some running row sits it out (see _play)
         self._later: list = []  # chance drawn by a step's play, logged after it (_log_later)
         self._state: State | None = None
+        self._stepped = False  # (the current state came from a step: see reset)
         self._build()
         self._check_set(self.BUILT, "_build")
         self.reset()
@@ -234,19 +257,26 @@ class Env:
 
     def reset(self, rows=None) -> State:
         """Restart the rows of a boolean mask (every row when omitted)."""
-        if rows is None:
-            index = self.rows
-        else:
-            mask = self._row_mask(rows, "reset(rows)")
-            index = mask.nonzero()[0]
+        restart = self._everyone if rows is None else self._row_mask(rows, "reset(rows)")
+        index, finished_only = _rows_of(restart, self.terminated)
+        before = self._state
+        # The last state's legal mask, if never read, is read off the next one's
+        # when the restarted rows had all finished (theirs were all False) and that
+        # state came from a step (a chain of restarts is never longer than one);
+        # otherwise it is made now, from the rows as that state saw them.
+        later = before is not None and before._mask is None
+        if later and not (finished_only and self._stepped):
+            before.legal_action_mask  # noqa: B018  (made before any row changes)
+            later = False
         if len(index):
-            self.hpos[index] = self.hstart[index]
-            self.terminated[index] = False
-            self._finished = int(np.count_nonzero(self.terminated))
+            self._finished = _clear(index, self.hpos, self.hstart, self.terminated)
             self._restart(index)
             self._log_drawn()  # (a restart's chance, drawn by the rules' own functions)
         self._stamp += 1
         self._state = self._snapshot(np.zeros((self.batch_size, self.num_players), np.float32))
+        self._stepped = False
+        if later:
+            before._after = (self._state, index)
         return self._state
 
     def step(self, actions, rows=None) -> State:
@@ -276,6 +306,8 @@ class Env:
                 active = ~self.terminated if self._finished else self._everyone  # (none sits out)
             else:
                 self._sitting = True  # (engines then mask what they do in every row)
+        if self._state._mask is None:
+            self._state.legal_action_mask  # noqa: B018  (made before any row changes)
         try:
             ended, rewards = self._play(a, active)
         except BaseException:
@@ -283,16 +315,15 @@ class Env:
             raise
         finally:
             self._sitting = False
-        self.history.reshape(-1)[self.hpos] = a.astype(np.int16)  # (rows not playing: garbage)
-        self.hpos += active
-        self._log_drawn()  # the chance the actions led to, after them
         if ended is None:
-            rewards = np.zeros((self.batch_size, self.num_players), np.float32)
-        else:
-            self.terminated |= ended
-            self._finished = int(np.count_nonzero(self.terminated))
+            rewards, ended = np.zeros((self.batch_size, self.num_players), np.float32), None
+        self._finished = _advance(
+            self.history.reshape(-1), self.hpos, a, active, ended, self.terminated
+        )
+        self._log_drawn()  # the chance the actions led to, after them
         self._stamp += 1
         self._state = self._snapshot(rewards)
+        self._stepped = True
         return self._state
 
     def information_state_tensor(self, player: int) -> np.ndarray:
@@ -397,11 +428,7 @@ class Env:
         self._later.clear()
 
     def _snapshot(self, rewards: np.ndarray) -> State:
-        if self._finished:
-            player = np.where(self.terminated, TERMINAL, self.mover)
-        else:
-            player = self.mover.copy()
-        return State(self, player, self._legal_mask(), rewards, self.terminated.copy())
+        return State(self, *_seen(self.mover, self.terminated), rewards)
 
     def _check_form(self, game, observation, dtype):
         """The observation form and numpy dtype asked for, or a ValueError
@@ -518,3 +545,45 @@ def _append(history, hpos, rows, outcomes, real):
                 history[at] = outcomes[i, j]
                 at += 1
         hpos[rows[i]] = at
+
+
+@kernel
+def _rows_of(restart, terminated):
+    """The rows of a restart mask, and whether every one of them had finished."""
+    index, n, finished_only = np.empty(len(restart), np.int64), 0, True
+    for b in range(len(restart)):
+        if restart[b]:
+            index[n], n = b, n + 1
+            finished_only &= terminated[b]
+    return index[:n], finished_only
+
+
+@kernel
+def _clear(index, hpos, hstart, terminated) -> int:
+    """The rows' histories emptied and their ends undone: the count still finished."""
+    for b in index:
+        hpos[b], terminated[b] = hstart[b], False
+    return np.count_nonzero(terminated)
+
+
+@kernel
+def _advance(history, hpos, actions, active, ended, terminated) -> int:
+    """Every row's action written at its history's next entry (a row that did not
+    play writes past its end: garbage, overwritten when it plays), the entry kept
+    where it played; the rows that ended marked: the count finished."""
+    for b in range(len(actions)):
+        history[hpos[b]] = actions[b]
+        hpos[b] += active[b]
+    if ended is not None:
+        for b in range(len(actions)):
+            terminated[b] |= ended[b]
+    return np.count_nonzero(terminated)
+
+
+@kernel
+def _seen(mover, terminated):
+    """A snapshot's own current player (TERMINAL where finished) and terminated."""
+    player, ended = np.empty_like(mover), terminated.copy()
+    for b in range(len(mover)):
+        player[b] = TERMINAL if ended[b] else mover[b]
+    return player, ended
