@@ -40,7 +40,7 @@ def _offsets(layout, base: int) -> np.ndarray:
 class MindBluff(Env):
     """A batch of fogboard_mind_bluff or fogboard_mind_bluff_series games."""
 
-    TABLES = ("legal_flat", "legal_bits", "blocks", "outer", "g_setup")
+    TABLES = ("legal_bits", "blocks", "outer", "g_setup")
 
     def _configure(self, game) -> None:
         setup = game.setup
@@ -63,7 +63,6 @@ class MindBluff(Env):
         for k in range(1, M + 1):
             legal[1 + k, M + k] = True
         legal[M + 2, [2 * M + 1, 2 * M + 2]] = True
-        self.legal_flat = np.concatenate([legal, np.zeros((M + 4, 1), bool)], 1).reshape(-1)
         self.legal_bits = (legal.T.astype(np.int64) << np.arange(M + 4)).sum(1)  # (bit: key)
         self.respond_key = M + 2
         # Per game: first seat (-1: a coin), start, spread, low, high, turns.
@@ -121,19 +120,17 @@ class MindBluff(Env):
         self._start_games(rows, later=False)
 
     def _start_games(self, rows: np.ndarray, later: bool) -> None:
-        """The rows' game under way starts (at a restart, their first), its coin and
-        secret start drawn where it has them: logged after the step's action if `later`."""
+        """The rows' game under way starts (at a restart, their first), its coin
+        and secret start drawn where it has them, logged as chance by
+        `_log_later` (after the step's action, or at once by a reset)."""
         n = len(rows)
         chance = self.chance[self.game_index[rows]].any() if later else self.chance[0]
         u = (self.rng.random(n), self.rng.random(n)) if chance else (self.no_draws,) * 2
-        k = n if later else 0
-        drawn = (np.empty(k, np.int64), np.empty((k, 2), np.int64), np.empty((k, 2), bool))
+        outcomes, real = np.empty((n, 2), np.int64), np.empty((n, 2), bool)
         rec = (self.game_index, self.score, self.state, self.turns, self.mover, self.key)
-        log = (self.history.reshape(-1), self.hpos, self.fresh)
-        k, full = _start_rows(rows, *u, not later, self.g_setup, *rec, *log, *drawn)
-        if k:  # (the rows that drew, all of both outcomes where `full`: _log's short path)
-            at, outcomes, real = drawn
-            self._log_later(at[:k], outcomes[:k], None if full else real[:k])
+        _start_rows(rows, *u, not later, self.g_setup, *rec, self.fresh, outcomes, real)
+        if chance:
+            self._log_later(rows, outcomes, real)
 
     # ---- the moves --------------------------------------------------------------------
 
@@ -146,7 +143,7 @@ class MindBluff(Env):
     def _play(self, acts: np.ndarray, active):
         B = self.batch_size
         ok = np.empty(B, bool)
-        if _check_rows(active, acts, self.legal_flat, self.key, self.num_actions, ok):
+        if _check_rows(active, acts, self.legal_bits, self.key, ok):
             self._refuse(active, acts, ok)
         ended, rewards = np.zeros(B, bool), np.zeros((B, 2), np.float32)
         rec = (self.game_index, self.mover, self.key, self.score, self.state, self.turns)
@@ -218,11 +215,10 @@ S_PHASE, S_REMAINING, S_DEBT0, S_DEBT1, S_TURNS, S_ENDING, S_WINNER, S_FIRST, S_
 
 
 @kernel
-def _start_rows(rows, coins, spreads, restart, g_setup, game_index, score, state, turns, mover, key, history, hpos, fresh, at, outcomes, real):  # fmt: skip
+def _start_rows(rows, coins, spreads, restart, g_setup, game_index, score, state, turns, mover, key, fresh, outcomes, real):  # fmt: skip
     """Each row's game under way starts (with `restart`, its first: records
-    cleared, chance logged at once), else returns the count of rows that drew
-    (`at`, their `outcomes`, which are `real`) and whether all drew both."""
-    n, full = 0, True
+    cleared), its chance drawn: the `outcomes` (first seat, start) that are
+    `real` (a coin, a secret start)."""
     for i in range(len(rows)):
         b = rows[i]
         if restart:
@@ -231,7 +227,7 @@ def _start_rows(rows, coins, spreads, restart, g_setup, game_index, score, state
                     for k in range(6):
                         turns[b, g, t, k] = -1
             game_index[b] = score[b, 0] = score[b, 1] = 0
-            fresh[b] = True
+        fresh[b] = True
         g = game_index[b]
         first, start, spread = g_setup[g, 0], g_setup[g, 1], g_setup[g, 2]
         coin, secret = first < 0, spread > 0
@@ -245,21 +241,8 @@ def _start_rows(rows, coins, spreads, restart, g_setup, game_index, score, state
         state[b, g, S_FIRST], state[b, g, S_START] = first, start
         state[b, g, S_REMAINING] = start
         mover[b], key[b] = first, 0
-        if restart:
-            history[hpos[b]] = first
-            hpos[b] += coin
-            history[hpos[b]] = start
-            hpos[b] += secret
-        elif coin or secret:
-            at[n], outcomes[n, 0], outcomes[n, 1], real[n, 0], real[n, 1] = (
-                b,
-                first,
-                start,
-                coin,
-                secret,
-            )
-            n, full = n + 1, full and coin and secret
-    return n, full
+        outcomes[i, 0], outcomes[i, 1] = first, start
+        real[i, 0], real[i, 1] = coin, secret
 
 
 @kernel
@@ -273,15 +256,16 @@ def _mask_rows(mask, legal_bits, key):
 
 
 @kernel
-def _check_rows(moving, acts, legal_flat, key, A, ok):
-    """Each moving row's action checked against its legal key's row of
-    `legal_flat` (key * (A + 1) + action; any id out of range is illegal):
-    `ok`, and the count of illegal ones."""
+def _check_rows(moving, acts, legal_bits, key, ok):
+    """Each moving row's action checked against its legal key's bit of the
+    action's bits (any id out of range is illegal): `ok`, and the count of
+    illegal ones."""
     bad = 0
     for b in range(len(acts)):
         act = acts[b]
-        inside = (act >= 0) & (act < A)
-        ok[b] = (not moving[b]) | legal_flat[key[b] * (A + 1) + (act if inside else A)]
+        inside = (act >= 0) & (act < len(legal_bits))
+        bit = (legal_bits[act if inside else 0] >> key[b]) & 1
+        ok[b] = (not moving[b]) | (inside & (bit == 1))
         bad += not ok[b]
     return bad
 
@@ -478,7 +462,7 @@ def _hand_current(hand, fresh, terminated, mover, game_index, state, turns, at, 
     columns (the player pieces and its own eats in every game started)."""
     for b in range(len(fresh)):
         g, p = game_index[b], mover[b]
-        n, phase = state[b, g, S_TURNS], state[b, g, S_PHASE]
+        n = state[b, g, S_TURNS]
         if fresh[b]:
             for c in range(hand.shape[1]):
                 hand[b, c] = 0
@@ -487,12 +471,7 @@ def _hand_current(hand, fresh, terminated, mover, game_index, state, turns, at, 
             continue
         for c in range(at[g, 13], at[g, 13] + 12):  # mover, phase, forced_now, debts, ending
             hand[b, c] = 0
-        hand[b, at[g, 13] + p] = 1
-        hand[b, at[g, 14] + phase] = 1
-        if phase == CLAIM and state[b, g, S_DEBT0 + p] > 0:
-            hand[b, at[g, 15]] = 1
-        hand[b, at[g, 16]] = state[b, g, S_DEBT0]
-        hand[b, at[g, 16] + 1] = state[b, g, S_DEBT1]
+        _status(hand, b, p, state, at[g], g, 0, False)
         for t in range(max(done[b] - 1, 0), n):
             claim, response = turns[b, g, t, CLAIMED], turns[b, g, t, RESPONSE]
             if claim > 0:
