@@ -74,7 +74,7 @@ class BatchBot:
         seat's tensor read from the environment, in the rows that seat moves."""
         env = self.env
         if env.form == form:
-            return decode(state.observation, env.rows)
+            return decode(state.observation, np.arange(env.batch_size))
         read = env.observation_tensor if form == "observation" else env.information_state_tensor
         out = None
         for p in range(env.num_players):
