@@ -1,36 +1,22 @@
 """Batched bots for `fogboard_games.batch`: one action per row of a State
-(docs/batch.md#batched-bots).
+(docs/batch.md#batched-bots), and the lookup of a game's from its Ruleset.
 
 `random` draws uniformly from each row's legal mask (`random_actions`).
 `heuristic` is the scalar `heuristic` bot made batched where it vectorizes
-exactly: Liar's Dice and Mind Bluff (with its series), each in its game's
-package (`batched_bots.py`), declared by its Ruleset's `batched.bots`;
-`Table` and `Ties` here are what they share. Each is a table of
-the scalar bot's decisions, keyed by all that its decision reads of the
-seat's view (Liar's Dice: the hand multiset, dice in play, standing bid,
-whether the mover holds it, the phase; Mind Bluff: a summary of the eats it
-cannot rule out turn by turn, which its weights depend on), filled when a
-row first meets a key and read for every row at once. The boards' probe
-and Parley's heuristic decide from larger views (a path search over the
-believed board; every cog's hp, cards and lines) and are refused with
-the reason their Ruleset's `batched.not_vectorized` gives.
+exactly (Liar's Dice, Mind Bluff: each game's `batched_bots.py`, declared by
+its Ruleset's `batched.bots`; the others are refused with the reason its
+`batched.not_vectorized` gives): a `Table` of the scalar bot's decisions,
+keyed by all that its decision reads of the seat's view, filled when a row
+first meets a key and read for every row at once.
 
 Fair seats (docs/bots.md#fair-seats): a key is decoded only from the
-mover's tensor as the engine hands it out (Liar's Dice its observation
-tensor, Mind Bluff its information-state tensor: `State.observation` in
-that form, else `env.observation_tensor(seat)` /
-`env.information_state_tensor(seat)`), the mover's legal mask and the
-game's Setup, never from the engine's arrays of the truth. Those tensors
-are exactly what pyspiel shows the seat, so rows the seat cannot tell apart
-get one key, hence one action (or one tied set), as the scalar bot, which
-reads the same pieces, gives.
-
-Where the scalar bot breaks a tie at random (`SeatBot.rng`, keyed by the
-information-state string: Liar's Dice between equally likely prophecies,
-Mind Bluff between equally good eats) the table keeps the whole tied set
-and the batched bot draws uniformly among it from its own seeded numpy
-Generator: the same set, not the same draw. Mind Bluff's seeded bluff on a
-free claim is drawn the same way, at the scalar bot's BLUFF_RATE.
+mover's tensor as the engine hands it out (`BatchBot._by_mover`), the
+mover's legal mask and the game's Setup, never from the engine's arrays of
+the truth, so rows the seat cannot tell apart get one key, hence one action
+(or one tied set), as the scalar bot, which reads the same pieces, gives.
+Where the scalar bot breaks a tie at random (`SeatBot.rng`) the table keeps
+the whole tied set (`Ties` records it) and the batched bot draws uniformly
+among it from its own seeded numpy Generator: the same set, not the same draw.
 """
 
 from __future__ import annotations

@@ -26,10 +26,9 @@ class LiarsDiceBatchBot(BatchBot):
 
     A row's key is one int64 (`_decode`): hand code (dice per face, radix
     D + 1), dice in play, standing bid + 1, then three bits: choosing keep
-    or reroll, a reroll legal, the mover holds the standing bid. The table
-    is the sorted array of the keys met, read with `searchsorted`; the keys
-    a step meets first are filled then, all at once (`_bids`, and the
-    scalar `choose_reroll` for the few keep-or-reroll keys).
+    or reroll, a reroll legal, the mover holds the standing bid. The keys a
+    step meets first are filled then, all at once (`_bids`, and the scalar
+    `choose_reroll` for the few keep-or-reroll keys).
     """
 
     kind = "heuristic"

@@ -18,25 +18,14 @@ from fogboard_games.core.observer import INFO_STATE
 from fogboard_games.mind_bluff import bots as mb_bots
 from fogboard_games.mind_bluff import rules as mb_rules
 
-
-class Part(enum.IntEnum):
-    """The parts of a key (MindBluffBatchBot._summary), columns of its parts
-    array: the game under way, the phase, the sum of the eats known, the
-    turns unknown, the turns shown BLUFF per claim 1..3 (FULL + c), the claim
-    under way and whether it was forced honest (at a response), the seat's
-    own eat (at its claim), and a claim forced honest."""
-
-    GAME = 0
-    PHASE = 1
-    FIXED = 2
-    FULL = 3
-    BLUFFED_1 = 4
-    BLUFFED_2 = 5
-    BLUFFED_3 = 6
-    CLAIM = 7
-    FORCED = 8
-    OWN = 9
-    ONLY = 10
+# The parts of a key (MindBluffBatchBot._summary), columns of its parts
+# array: the game under way, the phase, the sum of the eats known, the turns
+# unknown, the turns shown BLUFF per claim 1..3 (FULL + c), the claim under
+# way and whether it was forced honest (at a response), the seat's own eat
+# (at its claim), and a claim forced honest.
+Part = enum.IntEnum(
+    "Part", "GAME PHASE FIXED FULL BLUFFED_1 BLUFFED_2 BLUFFED_3 CLAIM FORCED OWN ONLY", start=0
+)
 
 
 class MindBluffBatchBot(BatchBot):
