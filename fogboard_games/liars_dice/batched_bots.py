@@ -132,8 +132,9 @@ class LiarsDiceBatchBot(BatchBot):
 
     def _bids(self, counts, in_play, bid, legal):
         """`LiarsDiceHeuristic.choose_bidding`, step for step, for M views at
-        once: (M,) actions (-1 - k for the k-th tied set) and the tied sets. The odds are the scalar bot's own numbers, so every
-        comparison comes out as its does."""
+        once: (M,) actions (-1 - k for the k-th tied set) and the tied sets.
+        The odds are the scalar bot's own numbers, so every comparison comes
+        out as its does."""
         s = self.setup
         M = len(bid)
         NB, D = s.num_bids, s.numdice

@@ -175,8 +175,8 @@ class MindBluff(Env):
             whole = ~self.terminated
         else:
             rows = (self.fresh, self.terminated, self.mover, self.game_index, self.state)
-            at, outer = self.blocks[0, GAME_BLOCK], self.outer[0]
-            _hand_current(self.hand, *rows, self.turns, at, outer, self.M, self.hand_seat, self.hand_turns)  # fmt: skip
+            at = (self.turns, self.blocks[0, GAME_BLOCK], self.outer[0], self.M)
+            _hand_current(self.hand, *rows, *at, self.hand_seat, self.hand_turns)
             whole = self.fresh & ~self.terminated
         self._encode(self.hand, np.where(whole, self.mover, -1), f)
         self.fresh[:] = False
@@ -347,7 +347,9 @@ def _encode_outer(out, seats, game_index, score, outer):
 
 
 @kernel
-def _encode_game(out, seats, game_index, score, mover, state, turns, at, g, review, T, M, low, recall, series):  # fmt: skip
+def _encode_game(
+    out, seats, game_index, score, mover, state, turns, at, g, review, T, M, low, recall, series
+):
     """Game g's block `at` (offsets, -1: absent) in the seat's tensor, as
     MindBluffEncoder.encode writes it, in every game started (in a current
     view of the series, only the game under way while the series runs):
