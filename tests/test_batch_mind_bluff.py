@@ -141,7 +141,7 @@ def test_tensors_first_read_mid_game_are_built_from_the_histories(
     """Rows at every stage when the first tensor is read: mid-game, finished,
     restarted, in the series' later games (the third one's chance included);
     then read at every step or only some (the handed-out array brought up to
-    date from the store's log of several steps)."""
+    date after several steps)."""
     _, endings = crosscheck(
         load(game),
         rows=16,
@@ -174,11 +174,11 @@ def test_the_series_movers_tensor_read_now_and_then_with_some_rows_restarted():
     ["mind-bluff", "fogboard_mind_bluff(start=7,start_spread=3,first_player=-1)"],
 )
 def test_a_single_games_movers_tensor_read_now_and_then_with_some_rows_restarted(game):
-    """State.observation alone (no seat's tensor read, so the store is never
-    brought up to date), read after gaps of several steps: the array the step
-    keeps (each move's entries, the status, the seats' own columns exchanged
-    where a claim passes the turn, zeros at an end, a start's ones) shows
-    every row's mover as pyspiel does."""
+    """State.observation alone (no seat's tensor read), read after gaps of
+    several steps: the array a read keeps (the turns since the last read,
+    the status, the seats' own columns exchanged where a claim passes the
+    turn, zeros at an end, a start's whole tensor) shows every row's mover
+    as pyspiel does."""
     env = batch.make(load(game), batch_size=16, seed=9)
     reads = mover_views_read_now_and_then(
         env, lambda rng, s: draw(rng, s.legal_action_mask, env.M, env), steps=120, seed=10
@@ -283,7 +283,7 @@ def test_an_illegal_action_is_refused_and_nothing_changes(preset):
             s = env.reset(s.terminated)
     s.observation  # noqa: B018
     forced = int(at_forced_claims()[0])
-    env.observation_tensor(0)  # (the observation's store too)
+    env.observation_tensor(0)  # (a read of the other form too)
     truth = int(np.flatnonzero(s.legal_action_mask[forced])[0])
     lie = M + 1 if truth != M + 1 else M + 2
     for bad in (lie, 0, env.num_actions, -1):

@@ -1,36 +1,22 @@
 """Batched bots for `fogboard_games.batch`: one action per row of a State
-(docs/batch.md#batched-bots).
+(docs/batch.md#batched-bots), and the lookup of a game's from its Ruleset.
 
 `random` draws uniformly from each row's legal mask (`random_actions`).
 `heuristic` is the scalar `heuristic` bot made batched where it vectorizes
-exactly: Liar's Dice and Mind Bluff (with its series), each in its game's
-package (`batched_bots.py`), declared by its Ruleset's `batched.bots`;
-`Table` and `Ties` here are what they share. Each is a table of
-the scalar bot's decisions, keyed by all that its decision reads of the
-seat's view (Liar's Dice: the hand multiset, dice in play, standing bid,
-whether the mover holds it, the phase; Mind Bluff: a summary of the eats it
-cannot rule out turn by turn, which its weights depend on), filled when a
-row first meets a key and read for every row at once. The boards' probe
-and Parley's heuristic decide from larger views (a path search over the
-believed board; every cog's hp, cards and lines) and are refused with
-the reason their Ruleset's `batched.not_vectorized` gives.
+exactly (Liar's Dice, Mind Bluff: each game's `batched_bots.py`, declared by
+its Ruleset's `batched.bots`; the others are refused with the reason its
+`batched.not_vectorized` gives): a `Table` of the scalar bot's decisions,
+keyed by all that its decision reads of the seat's view, filled when a row
+first meets a key and read for every row at once.
 
 Fair seats (docs/bots.md#fair-seats): a key is decoded only from the
-mover's tensor as the engine hands it out (Liar's Dice its observation
-tensor, Mind Bluff its information-state tensor: `State.observation` in
-that form, else `env.observation_tensor(seat)` /
-`env.information_state_tensor(seat)`), the mover's legal mask and the
-game's Setup, never from the engine's arrays of the truth. Those tensors
-are exactly what pyspiel shows the seat, so rows the seat cannot tell apart
-get one key, hence one action (or one tied set), as the scalar bot, which
-reads the same pieces, gives.
-
-Where the scalar bot breaks a tie at random (`SeatBot.rng`, keyed by the
-information-state string: Liar's Dice between equally likely prophecies,
-Mind Bluff between equally good eats) the table keeps the whole tied set
-and the batched bot draws uniformly among it from its own seeded numpy
-Generator: the same set, not the same draw. Mind Bluff's seeded bluff on a
-free claim is drawn the same way, at the scalar bot's BLUFF_RATE.
+mover's tensor as the engine hands it out (`BatchBot._by_mover`), the
+mover's legal mask and the game's Setup, never from the engine's arrays of
+the truth, so rows the seat cannot tell apart get one key, hence one action
+(or one tied set), as the scalar bot, which reads the same pieces, gives.
+Where the scalar bot breaks a tie at random (`SeatBot.rng`) the table keeps
+the whole tied set (`Ties` records it) and the batched bot draws uniformly
+among it from its own seeded numpy Generator: the same set, not the same draw.
 """
 
 from __future__ import annotations
@@ -38,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from fogboard_games.batch.draw import random_actions
-from fogboard_games.batch.env import Env, State
+from fogboard_games.batch.env import Env, State, _is_index
 from fogboard_games.core import registry
 
 KINDS = ("random", "heuristic")
@@ -66,6 +52,25 @@ class BatchBot:
     def _choose(self, state, running: np.ndarray) -> np.ndarray:
         """(B,) int64: the actions of the running rows (the others' are ignored)."""
         raise NotImplementedError
+
+    def _by_mover(self, state, form: str, decode) -> np.ndarray:
+        """`decode(tensors, rows)` (an array, a row per row of `rows`) of the
+        movers' tensors of `form`, for every row (zeros in finished ones):
+        State.observation where the environment hands out that form, else each
+        seat's tensor read from the environment, in the rows that seat moves."""
+        env = self.env
+        if env.form == form:
+            return decode(state.observation, np.arange(env.batch_size))
+        read = env.observation_tensor if form == "observation" else env.information_state_tensor
+        out = None
+        for p in range(env.num_players):
+            rows = (state.current_player == p).nonzero()[0]
+            if len(rows):
+                part = decode(read(p), rows)
+                if out is None:
+                    out = np.zeros((env.batch_size, *part.shape[1:]), part.dtype)
+                out[rows] = part
+        return out
 
     def _check(self, state) -> None:
         """Refuse anything but the environment's latest State: a heuristic
@@ -110,9 +115,23 @@ class Table:
         at = np.minimum(np.searchsorted(self.keys, key), len(self.keys) - 1)
         return np.where(self.keys[at] == key, at, -1)
 
+    def actions(self, key, running, decide, rng):
+        """The actions of the rows' keys (those of the running rows: the others
+        read any) and each row's index in the table. The keys met first are
+        filled at once: decide(new keys, a row that has each) gives their
+        values, tied sets and flags, as `add` takes them."""
+        at = self.find(key)
+        missing = running & (at < 0)
+        if missing.any():
+            new, first = np.unique(key[missing], return_index=True)
+            self.add(new, *decide(new, missing.nonzero()[0][first]))
+            at = self.find(key)
+        return self.read(at, rng), at
+
     def add(self, new, value, sets, flag=None) -> None:
-        """New keys (sorted, none there yet) with their values, the tied sets
-        they name (numbered on from those there) and flags."""
+        """New keys (sorted, none there yet) with their values (-1 - k for
+        the k-th of the tied `sets`) and flags."""
+        value = np.where(value < 0, value - len(self.sizes), value)  # (after those there)
         if sets:
             width = max(self.sets.shape[1], *map(len, sets))
             grown = np.zeros((len(self.sizes) + len(sets), width), np.int64)
@@ -150,33 +169,29 @@ class Ties:
         return self.tied[0]
 
 
-def _check_env(env) -> str:
+def _declared(env) -> tuple[str, dict[str, str], object]:
+    """The game's short name, the batched bots its Ruleset declares
+    (Batched.bots) by kind, and its Batched (None: no batched engine)."""
     if not isinstance(env, Env):
         raise ValueError(
             f"a batched bot plays a fogboard_games.batch environment (batch.make), "
             f"got {type(env).__name__}"
         )
-    return env.game.get_type().short_name
-
-
-def _declared(short: str) -> dict[str, str]:
-    """The batched bots the game's Ruleset declares (Batched.bots), by kind."""
-    declared = registry.batched(short)
-    return dict(declared.bots) if declared is not None else {}
+    short = env.game.get_type().short_name
+    batched = registry.batched(short)
+    return short, dict(batched.bots) if batched is not None else {}, batched
 
 
 def kinds_for(env) -> tuple[str, ...]:
     """The kinds that vectorize for `env.game`."""
-    return ("random", *_declared(_check_env(env)))
+    return ("random", *_declared(env)[1])
 
 
 def make_bot(kind, env, seed=None) -> BatchBot:
     """A batched bot of `kind` for `env` (ValueError naming the kinds available)."""
-    short = _check_env(env)
-    kinds = kinds_for(env)
-    declared = _declared(short)
+    short, declared, batched = _declared(env)
+    kinds = ("random", *declared)
     if kind == "heuristic" and kind not in declared:
-        batched = registry.batched(short)
         why = (batched.not_vectorized if batched else "") or "no batched form of it is built"
         raise ValueError(
             f"the heuristic bot of {short} does not vectorize: {why}; batched kinds for "
@@ -187,9 +202,7 @@ def make_bot(kind, env, seed=None) -> BatchBot:
         raise ValueError(
             f"unknown batched bot kind {kind!r}; batched kinds for {short}: {', '.join(kinds)}"
         )
-    if seed is not None and not (
-        isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_))
-    ):
+    if seed is not None and not _is_index(seed):
         raise ValueError(f"seed must be an int or None, got {seed!r}")
     if kind == "random":
         return RandomBatchBot(env, seed)

@@ -26,10 +26,9 @@ class LiarsDiceBatchBot(BatchBot):
 
     A row's key is one int64 (`_decode`): hand code (dice per face, radix
     D + 1), dice in play, standing bid + 1, then three bits: choosing keep
-    or reroll, a reroll legal, the mover holds the standing bid. The table
-    is the sorted array of the keys met, read with `searchsorted`; the keys
-    a step meets first are filled then, all at once (`_bids`, and the
-    scalar `choose_reroll` for the few keep-or-reroll keys).
+    or reroll, a reroll legal, the mover holds the standing bid. The keys a
+    step meets first are filled then, all at once (`_bids`, and the scalar
+    `choose_reroll` for the few keep-or-reroll keys).
     """
 
     kind = "heuristic"
@@ -42,27 +41,24 @@ class LiarsDiceBatchBot(BatchBot):
         S, D, T, NB = s.sides, s.numdice, s.total, s.num_bids
         obs = game.obs_layout
         self.at_hand, self.at_bid = obs.offset["hand"], obs.offset["standing_bid"]
-        self.at_holder = obs.offset["holder"]
+        self.at_holder, self.at_seat = obs.offset["holder"], obs.offset["seat"]
         self.at_counts = None if s.chips else obs.offset["dice_counts"]
         self.radix = (D + 1, T + 1, NB + 1)
         self.hand_radix = [(D + 1) ** f for f in range(S)]
         self.table = Table()
         # The scalar bot's odds, from its own functions (stand_chance and
         # exact_chance read them): [unseen dice, face - 1, Q - own count + D].
-        faces = range(1, S + 1)
-        needs = range(-D, T + 1)
-        self.stand = np.array(
-            [
-                [[at_least(u, face_chance(s, f), k) for k in needs] for f in faces]
-                for u in range(T + 1)
-            ]
-        )
-        self.exact = np.array(
-            [
-                [[exactly(u, face_chance(s, f), k) for k in needs] for f in faces]
-                for u in range(T + 1)
-            ]
-        )
+        faces, needs = range(1, S + 1), range(-D, T + 1)
+
+        def odds(chance):
+            return np.array(
+                [
+                    [[chance(u, face_chance(s, f), k) for k in needs] for f in faces]
+                    for u in range(T + 1)
+                ]
+            )
+
+        self.stand, self.exact = odds(at_least), odds(exactly)
         self.quantity = np.array(s.bid_quantity, np.int64)
         self.face = np.array(s.bid_face, np.int64) - 1
         # own[f] = counts @ wilds[:, f]: the dice counting for face f + 1.
@@ -71,38 +67,28 @@ class LiarsDiceBatchBot(BatchBot):
             self.wilds[s.wild_face - 1] = 1
 
     def _choose(self, state, running: np.ndarray) -> np.ndarray:
-        env = self.env
-        mover = state.current_player
-        if env.form == "observation":
-            key, holder = self._decode(state.observation)
-        else:
-            key = np.zeros(env.batch_size, np.int64)
-            holder = np.zeros(env.batch_size, np.int64)
-            for p in range(env.num_players):
-                rows = (mover == p).nonzero()[0]
-                if len(rows):
-                    key[rows], holder[rows] = self._decode(env.observation_tensor(p)[rows])
+        key = self._by_mover(state, "observation", self._decode)
         mask = state.legal_action_mask
         s = self.setup
         if s.rerolls:
             key += mask[:, s.keep] * 4 + mask[:, s.reroll] * 2
-        key += holder == mover
-        at = self.table.find(key)
-        missing = running & (at < 0)
-        if missing.any():
-            self._fill(key, missing, mask)
-            at = self.table.find(key)
-        return self.table.read(at, self.rng)
 
-    def _decode(self, obs):
-        """Rows of observation tensors: (R,) int64 keys without their last three
-        bits, shifted into place, and the holders of the standing bid (-1 none).
+        def decide(new, rows):
+            return self._fill(new, np.ascontiguousarray(mask[rows]))
 
-        The hand counts the dice per face; the standing bid, the holder and
-        each seat's dice count are one-hot, read by argmax and the value there
-        (argmax reads 0 in a row of zeros)."""
+        return self.table.actions(key, running, decide, self.rng)[0]
+
+    def _decode(self, obs, rows):
+        """(R,) int64 keys of the rows `rows` of observation tensors (the
+        mover's own), the two bits the legal mask gives (`_choose`) left 0.
+
+        The hand counts the dice per face; the standing bid, its holder, the
+        seat and each seat's dice count are one-hot, read by argmax and the
+        value there (argmax reads 0 in a row of zeros)."""
         s = self.setup
         D1, T1, NB1 = self.radix
+        if len(rows) < len(obs):
+            obs = obs[rows]
         R = np.arange(len(obs))
         code = np.zeros(len(obs), np.int64)
         for f, r in enumerate(self.hand_radix):
@@ -115,21 +101,18 @@ class LiarsDiceBatchBot(BatchBot):
         bids = obs[:, self.at_bid : self.at_bid + s.num_bids]
         bid = bids.argmax(axis=1)
         bid1 = np.where(bids[R, bid] > 0, bid + 1, 0)
-        holders = obs[:, self.at_holder : self.at_holder + s.players]
-        holder = holders.argmax(axis=1)
-        holder = np.where(holders[R, holder] > 0, holder, -1)
-        return ((code * T1 + in_play) * NB1 + bid1) * 8, holder
+        holder = obs[:, self.at_holder : self.at_holder + s.players]
+        seat = obs[:, self.at_seat : self.at_seat + s.players]
+        holds = (holder * seat).sum(axis=1) > 0  # (the mover holds the standing bid)
+        return ((code * T1 + in_play) * NB1 + bid1) * 8 + holds
 
-    def _fill(self, key, missing, mask) -> None:
-        """Table the decisions of every key of the `missing` rows."""
+    def _fill(self, new, legal):
+        """The decisions of new keys, given the legal mask of a row that has
+        each: (values, tied sets). The rules make the mask a function of the
+        key (dice in play, standing bid, holds; or the choice and a reroll
+        left), so any row with the key has the same one."""
         s = self.setup
         D1, T1, NB1 = self.radix
-        new, first = np.unique(key[missing], return_index=True)
-        rows = missing.nonzero()[0][first]
-        # The legal set is the mover's mask: the rules make it a function of
-        # the key (dice in play, standing bid, holds; or the choice and a
-        # reroll left), so any row with this key has the same one.
-        legal = np.ascontiguousarray(mask[rows])
         rest = new >> 3
         bid = rest % NB1 - 1
         in_play = rest // NB1 % T1
@@ -140,20 +123,18 @@ class LiarsDiceBatchBot(BatchBot):
         sets = []
         if (~choosing).any():
             b = ~choosing
-            value[b], sets = self._bids(
-                counts[b], in_play[b], bid[b], legal[b], len(self.table.sizes)
-            )
+            value[b], sets = self._bids(counts[b], in_play[b], bid[b], legal[b])
         for i in np.flatnonzero(choosing).tolist():  # a hand's keep or reroll: few keys
             hand = tuple(f for f, c in enumerate(counts[i].tolist(), 1) for _ in range(c))
             view = SeatView(s, 0, ld_rules.CHOOSING, hand, int(in_play[i]), -1)
             value[i] = self.scalar.choose_reroll(view, np.flatnonzero(legal[i]).tolist())
-        self.table.add(new, value, sets)
+        return value, sets
 
-    def _bids(self, counts, in_play, bid, legal, ties):
+    def _bids(self, counts, in_play, bid, legal):
         """`LiarsDiceHeuristic.choose_bidding`, step for step, for M views at
-        once: (M,) actions (-1 - k for the k-th tied set, counted from `ties`)
-        and the tied sets. The odds are the scalar bot's own numbers, so every
-        comparison comes out as its does."""
+        once: (M,) actions (-1 - k for the k-th tied set) and the tied sets.
+        The odds are the scalar bot's own numbers, so every comparison comes
+        out as its does."""
         s = self.setup
         M = len(bid)
         NB, D = s.num_bids, s.numdice
@@ -193,6 +174,6 @@ class LiarsDiceBatchBot(BatchBot):
                 if len(tie) == 1:
                     action[i] = tie[0]
                 else:
-                    action[i] = -1 - ties - len(sets)
+                    action[i] = -1 - len(sets)
                     sets.append(tie.tolist())
         return action, sets

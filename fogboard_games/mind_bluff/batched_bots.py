@@ -18,25 +18,14 @@ from fogboard_games.core.observer import INFO_STATE
 from fogboard_games.mind_bluff import bots as mb_bots
 from fogboard_games.mind_bluff import rules as mb_rules
 
-
-class Part(enum.IntEnum):
-    """The parts of a key (MindBluffBatchBot._summary), columns of its parts
-    array: the game under way, the phase, the sum of the eats known, the
-    turns unknown, the turns shown BLUFF per claim 1..3 (FULL + c), the claim
-    under way and whether it was forced honest (at a response), the seat's
-    own eat (at its claim), and a claim forced honest."""
-
-    GAME = 0
-    PHASE = 1
-    FIXED = 2
-    FULL = 3
-    BLUFFED_1 = 4
-    BLUFFED_2 = 5
-    BLUFFED_3 = 6
-    CLAIM = 7
-    FORCED = 8
-    OWN = 9
-    ONLY = 10
+# The parts of a key (MindBluffBatchBot._summary), columns of its parts
+# array: the game under way, the phase, the sum of the eats known, the turns
+# unknown, the turns shown BLUFF per claim 1..3 (FULL + c), the claim under
+# way and whether it was forced honest (at a response), the seat's own eat
+# (at its claim), and a claim forced honest.
+Part = enum.IntEnum(
+    "Part", "GAME PHASE FIXED FULL BLUFFED_1 BLUFFED_2 BLUFFED_3 CLAIM FORCED OWN ONLY", start=0
+)
 
 
 class MindBluffBatchBot(BatchBot):
@@ -90,29 +79,15 @@ class MindBluffBatchBot(BatchBot):
         self.table = Table()
 
     def _choose(self, state, running: np.ndarray) -> np.ndarray:
-        env = self.env
-        mover = state.current_player
-        parts = np.zeros((env.batch_size, len(Part)), np.int64)
-        if env.form == "information_state":
-            parts[:] = self._decode(state.observation)
-        else:
-            for p in range(env.num_players):
-                rows = (mover == p).nonzero()[0]
-                if len(rows):
-                    parts[rows] = self._decode(env.information_state_tensor(p), rows)
+        parts = self._by_mover(state, "information_state", self._decode)
         mask = state.legal_action_mask
         parts[:, Part.ONLY] = mask.sum(axis=1) == 1  # a forced-honest claim
-        key = parts @ self.place
-        table = self.table
-        at = table.find(key)
-        missing = running & (at < 0)
-        if missing.any():
-            new, first = np.unique(key[missing], return_index=True)
-            rows = missing.nonzero()[0][first]
-            table.add(new, *self._decisions(parts[rows], mask[rows]))
-            at = table.find(key)
-        acts = table.read(at, self.rng)
-        bluffs = (table.flag[np.maximum(at, 0)] & running).nonzero()[0]
+
+        def decide(new, rows):
+            return self._decisions(parts[rows], mask[rows])
+
+        acts, at = self.table.actions(parts @ self.place, running, decide, self.rng)
+        bluffs = (self.table.flag[np.maximum(at, 0)] & running).nonzero()[0]
         if len(bluffs):
             self._bluff(acts, bluffs, parts)
         return acts
@@ -128,11 +103,9 @@ class MindBluffBatchBot(BatchBot):
         other = j + (j >= actual)  # the j-th of the eats but `actual`
         acts[rows] = m + other
 
-    def _decode(self, x: np.ndarray, rows=None) -> np.ndarray:
-        """(R, len(Part)) int64: the key's parts of the rows `rows` (every row
-        when None) of information-state tensors (the mover's own)."""
-        if rows is None:
-            rows = np.arange(len(x))
+    def _decode(self, x: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """(R, len(Part)) int64: the key's parts of the rows `rows` of
+        information-state tensors (the mover's own)."""
         parts = np.zeros((len(rows), len(Part)), np.int64)
         if self.at_game is None:
             game = np.zeros(len(rows), np.int64)
@@ -226,6 +199,6 @@ class MindBluffBatchBot(BatchBot):
             ties = Ties()
             value[i] = self.scalar.choose_eat(view, ties)
             if ties.tied is not None and len(ties.tied) > 1:
-                value[i] = -1 - len(self.table.sizes) - len(sets)
+                value[i] = -1 - len(sets)
                 sets.append([k - 1 for k in ties.tied])
         return value, sets, flag
