@@ -29,7 +29,7 @@ PIECES = ("seat hands dice_counts rerolled kept bids passes liar prophecies show
 # a seat's reroll, P every seat's dice at a round's start); ALIVE: bit s, seat s has dice.
 MOVER, BID, HOLDER, ROUND, IN_PLAY, OPENER, CHOOSING, ROLLING, ALIVE = range(9)
 DICE, USED = 0, 1  # a seat's, (B, P, 2)
-NOW, SHOWN = 0, 1  # dice per face, (B, 2, P, S)
+NOW, SHOWN = 0, 1  # dice per face, (B, 2, P, 6): six faces whatever S (restarts write all)
 # What the steps write: nothing, every seat's information state, the hand-out too.
 NONE, INFO, HAND = 0, 1, 2
 NOTHING = (NONE, np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.float32), np.zeros(0, np.int64))
@@ -64,7 +64,7 @@ class LiarsDice(Env):
         assert s.num_bids < 256 and s.numdice <= 5 and s.sides <= 6  # (counts kept in bytes)
         self.row = np.zeros((9, B), np.int64)
         self.seats = np.zeros((B, P, 2), np.int8)
-        self.hands = np.zeros((B, 2, P, s.sides), np.int8)
+        self.hands = np.zeros((B, 2, P, 6), np.int8)
         self.mover, self.round = self.row[MOVER], self.row[ROUND]
         self.first = True  # (the first restart sets every row whole)
         self.info, self.obs, self.hand, self.tensors = None, None, None, NOTHING
@@ -206,16 +206,11 @@ def _legal(a, choosing, bid, holder, mover, in_play, g):
 @kernel
 def _restart_rows(rows, faces, history, hstart, hpos, row, seats, hands, g, t, first):
     """The rows at their game's start: the roll `faces` (every seat's D dice,
-    seat by seat) logged and counted; their tensors blank but for it."""
+    seat by seat) logged and counted; their tensors blank but for it. (A loop
+    for each part: one loop doing all keeps fewer of its values in registers.)"""
     P, D, S = g[PLAYERS], g[NUMDICE], g[SIDES]
-    track, info, hand, hand_seat = t
-    whole = not g[CHIPS] or g[REROLLS] or first  # (else never changed since the first)
     for i, b in enumerate(rows):
         row[MOVER, b], row[BID, b], row[HOLDER, b] = 0, -1, -1
-        if whole:
-            row[ROUND, b], row[IN_PLAY, b], row[OPENER, b] = 0, P * D, 0
-            row[CHOOSING, b], row[ROLLING, b], row[ALIVE, b] = g[REROLLS] > 0, -1, (1 << P) - 1
-            seats[b, :, DICE], seats[b, :, USED] = D, 0
         for j in range(P * D):
             history[hstart[b] + j] = faces[i, j]
         for s in range(P):
@@ -223,11 +218,15 @@ def _restart_rows(rows, faces, history, hstart, hpos, row, seats, hands, g, t, f
             for j in range(5):
                 count += 1 << 8 * faces[i, s * D + j] if j < D else 0
             for f in range(6):
-                if f < S:
-                    hands[b, NOW, s, f] = count >> 8 * f & 255
+                hands[b, NOW, s, f] = count >> 8 * f & 255
         hpos[b] = hstart[b] + P * D
-        if track == NONE:
-            continue
+    whole = not g[CHIPS] or g[REROLLS] or first  # (else never changed since the first)
+    for b in rows if whole else rows[:0]:
+        row[ROUND, b], row[IN_PLAY, b], row[OPENER, b] = 0, P * D, 0
+        row[CHOOSING, b], row[ROLLING, b], row[ALIVE, b] = g[REROLLS] > 0, -1, (1 << P) - 1
+        seats[b, :, DICE], seats[b, :, USED] = D, 0
+    track, info, hand, hand_seat = t
+    for b in rows if track != NONE else rows[:0]:
         info[b * P : b * P + P] = 0
         for s in range(P):
             info[b * P + s, g[I_SEAT] + s] = 1
@@ -295,13 +294,14 @@ def _play_rows(acts, plays, row, seats, hands, g, round_rows, t, ok, ended, rewa
         elif said[b] == -2:  # pass
             col[b] = g[I_PASSES] + (round_rows[r] + row[BID, b]) * P + s
             row[MOVER, b] = _next_seat(row[ALIVE, b], s, P)
-        if track == NONE or not plays[b]:
-            continue
-        col[b] += round_rows[r] * P if said[b] != -2 and a != g[LIAR] else 0  # (a bid's)
-        for p in range(P):  # the decision, public
-            info[b * P + p, col[b]] = 1
-        if track == HAND:
-            hand[b, col[b]] = 1
+    for b in range(B if track != NONE else 0):  # (a loop of its own: see _restart_rows)
+        if plays[b]:
+            bid = said[b] != -2 and acts[b] != g[LIAR]
+            col[b] += round_rows[row[ROUND, b]] * P if bid else 0  # (a bid's)
+            for p in range(P):  # the decision, public
+                info[b * P + p, col[b]] = 1
+            if track == HAND:
+                hand[b, col[b]] = 1
     done, rounds = _settle_rows(calls[:n], row, seats, hands, g, t, ended, rewards)
     return 0, rolls + rounds, done
 
