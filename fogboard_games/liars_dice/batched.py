@@ -102,22 +102,14 @@ class LiarsDice(Env):
         """The dice the step's decisions call for: D faces a seat drawn (as many as it
         has dice kept), the rerolls' first, then the rounds'; logged after the step's action."""
         P, D, rolling = self.num_players, self.setup.numdice, self.row[ROLLING]
-        rerolls = np.flatnonzero((rolling >= 0) & (rolling < P))
-        rounds = np.flatnonzero(rolling == P)
-        held = (self.seats[rerolls, rolling[rerolls], DICE][:, None], self.seats[rounds, :, DICE])
-        at, kept, n = np.zeros(self.batch_size, np.int64), [], 0
-        for rows, dice in zip((rerolls, rounds), held):
-            if not len(rows):
-                continue
-            real = (np.arange(D) < dice[:, :, None]).reshape(len(rows), -1)
-            faces = self.rng.integers(0, self.setup.sides, size=real.shape)
-            count = real.sum(1)
-            at[rows] = n + np.cumsum(count) - count
-            n += count.sum()
-            kept.append(faces[real])
-            self._log_later(rows, faces, real)
+        rerolls, rounds = (rolling >= 0) & (rolling < P), rolling == P  # (before any is rolled)
         state = (self.row, self.seats, self.hands, self.g, self.tensors)
-        _roll_rows(np.concatenate((rerolls, rounds)), np.concatenate(kept), at, *state)
+        for rows, width in (np.flatnonzero(rerolls), D), (np.flatnonzero(rounds), P * D):
+            if len(rows):
+                faces = self.rng.integers(0, self.setup.sides, size=(len(rows), width))
+                real, at = np.empty(faces.shape, bool), np.empty(self.batch_size, np.int64)
+                _roll_rows(rows, faces.reshape(-1), at, *state, real.reshape(-1))
+                self._log_later(rows, faces, real)
 
     # ---- the tensors ----------------------------------------------------------------
 
@@ -239,27 +231,34 @@ def _restart_rows(rows, faces, history, hstart, hpos, row, seats, hands, g, t, f
 
 
 @kernel
-def _roll_rows(rows, faces, at, row, seats, hands, g, t):
-    """The roll each of `rows` waits for, its faces (face - 1) read on from
-    faces[at[b]]: a seat's whole hand again, or every seat's dice, seat by seat."""
-    P, S = g[PLAYERS], g[SIDES]
+def _roll_rows(rows, faces, at, row, seats, hands, g, t, real):
+    """The roll each of `rows` waits for, its faces (face - 1) read on from faces[at[b]]:
+    a seat's whole hand again, or every seat's dice, seat by seat. With `real` (a flag
+    per face), the faces are drawn D a seat, row i's from i * (D a seat rolling), and
+    `real` marks those kept (as many as the seat has dice); else (`real` empty: a
+    history) only those kept; at[b] is moved on past them."""
+    P, S, D = g[PLAYERS], g[SIDES], g[NUMDICE]
     track, info, hand, hand_seat = t
-    for b in rows:
+    drawn = len(real) > 0
+    for i, b in enumerate(rows):
         r = row[ROLLING, b]
+        at_b = i * len(faces) // len(rows) if drawn else at[b]
         for s in range(0 if r == P else r, P if r == P else r + 1):
             for f in range(S):
                 hands[b, NOW, s, f] = 0
             h = 0 if r == P else seats[b, s, USED]  # the seat's hand h of the round
-            col = g[I_HANDS] + (row[ROUND, b] * g[HANDS] + h) * S
-            for _ in range(seats[b, s, DICE]):
-                f = faces[at[b]]
-                at[b] += 1
-                hands[b, NOW, s, f] += 1
+            col, dice = g[I_HANDS] + (row[ROUND, b] * g[HANDS] + h) * S, seats[b, s, DICE]
+            for j in range(D if drawn else dice):
+                f, kept = faces[at_b], j < dice
+                if drawn:
+                    real[at_b] = kept
+                at_b += 1
+                hands[b, NOW, s, f] += kept
                 if track != NONE:
-                    info[b * P + s, col + f] += 1
+                    info[b * P + s, col + f] += kept
                 if track == HAND and hand_seat[b] == s:
-                    hand[b, col + f] += 1
-        row[ROLLING, b] = -1
+                    hand[b, col + f] += kept
+        at[b], row[ROLLING, b] = at_b, -1
 
 
 @kernel
@@ -414,7 +413,8 @@ def _replay_rows(history, hstart, hpos, row, seats, hands, g, round_rows, t):
         if not plays.any():
             return
         _play_rows(acts, plays, row, seats, hands, g, round_rows, t, ok, ended, rewards)
-        _roll_rows(np.nonzero(row[ROLLING] >= 0)[0], history, at, row, seats, hands, g, t)
+        rolls = np.nonzero(row[ROLLING] >= 0)[0]
+        _roll_rows(rolls, history, at, row, seats, hands, g, t, np.zeros(0, np.bool_))
 
 
 @kernel
