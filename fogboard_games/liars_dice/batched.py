@@ -244,20 +244,19 @@ def _roll_rows(rows, faces, at, row, seats, hands, g, t, real):
         r = row[ROLLING, b]
         at_b = i * len(faces) // len(rows) if drawn else at[b]
         for s in range(0 if r == P else r, P if r == P else r + 1):
-            for f in range(S):
-                hands[b, NOW, s, f] = 0
             h = 0 if r == P else seats[b, s, USED]  # the seat's hand h of the round
-            col, dice = g[I_HANDS] + (row[ROUND, b] * g[HANDS] + h) * S, seats[b, s, DICE]
+            col, dice, count = g[I_HANDS] + (row[ROUND, b] * g[HANDS] + h) * S, seats[b, s, DICE], 0
             for j in range(D if drawn else dice):
-                f, kept = faces[at_b], j < dice
                 if drawn:
-                    real[at_b] = kept
+                    real[at_b] = j < dice
+                count += (j < dice) * (1 << 8 * faces[at_b])  # a byte a face
                 at_b += 1
-                hands[b, NOW, s, f] += kept
+            for f in range(S):
+                hands[b, NOW, s, f] = dice_f = count >> 8 * f & 255
                 if track != NONE:
-                    info[b * P + s, col + f] += kept
+                    info[b * P + s, col + f] += dice_f
                 if track == HAND and hand_seat[b] == s:
-                    hand[b, col + f] += kept
+                    hand[b, col + f] += dice_f
         at[b], row[ROLLING, b] = at_b, -1
 
 
