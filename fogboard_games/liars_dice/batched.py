@@ -89,9 +89,8 @@ class LiarsDice(Env):
     def _play(self, acts: np.ndarray, active):
         B, P = self.batch_size, self.num_players
         ok, ended, rewards = np.empty(B, bool), np.zeros(B, bool), np.zeros((B, P), np.float32)
-        plays = active
         state = (self.row, self.seats, self.hands, self.g, self.round_rows, self.tensors)
-        bad, rolls, done = _play_rows(acts, plays, *state, ok, ended, rewards)
+        bad, rolls, done = _play_rows(acts, active, *state, ok, ended, rewards)
         if bad:
             self._refuse(active, acts, ok)
         if rolls:
