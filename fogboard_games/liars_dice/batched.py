@@ -29,7 +29,7 @@ PIECES = ("seat hands dice_counts rerolled kept bids passes liar prophecies show
 # a seat's reroll, P every seat's dice at a round's start); ALIVE: bit s, seat s has dice.
 MOVER, BID, HOLDER, ROUND, IN_PLAY, OPENER, CHOOSING, ROLLING, ALIVE = range(9)
 DICE, USED = 0, 1  # a seat's, (B, P, 2)
-NOW, SHOWN = 0, 1  # dice per face, (B, 2, P, S)
+NOW, SHOWN = 0, 1  # dice per face, (B, 2, P, 6): six faces whatever S (restarts write all)
 # What the steps write: nothing, every seat's information state, the hand-out too.
 NONE, INFO, HAND = 0, 1, 2
 NOTHING = (NONE, np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.float32), np.zeros(0, np.int64))
@@ -64,7 +64,7 @@ class LiarsDice(Env):
         assert s.num_bids < 256 and s.numdice <= 5 and s.sides <= 6  # (counts kept in bytes)
         self.row = np.zeros((9, B), np.int64)
         self.seats = np.zeros((B, P, 2), np.int8)
-        self.hands = np.zeros((B, 2, P, s.sides), np.int8)
+        self.hands = np.zeros((B, 2, P, 6), np.int8)
         self.mover, self.round = self.row[MOVER], self.row[ROUND]
         self.first = True  # (the first restart sets every row whole)
         self.info, self.obs, self.hand, self.tensors = None, None, None, NOTHING
@@ -89,9 +89,8 @@ class LiarsDice(Env):
     def _play(self, acts: np.ndarray, active):
         B, P = self.batch_size, self.num_players
         ok, ended, rewards = np.empty(B, bool), np.zeros(B, bool), np.zeros((B, P), np.float32)
-        plays = active
         state = (self.row, self.seats, self.hands, self.g, self.round_rows, self.tensors)
-        bad, rolls, done = _play_rows(acts, plays, *state, ok, ended, rewards)
+        bad, rolls, done = _play_rows(acts, active, *state, ok, ended, rewards)
         if bad:
             self._refuse(active, acts, ok)
         if rolls:
@@ -102,22 +101,14 @@ class LiarsDice(Env):
         """The dice the step's decisions call for: D faces a seat drawn (as many as it
         has dice kept), the rerolls' first, then the rounds'; logged after the step's action."""
         P, D, rolling = self.num_players, self.setup.numdice, self.row[ROLLING]
-        rerolls = np.flatnonzero((rolling >= 0) & (rolling < P))
-        rounds = np.flatnonzero(rolling == P)
-        held = (self.seats[rerolls, rolling[rerolls], DICE][:, None], self.seats[rounds, :, DICE])
-        at, kept, n = np.zeros(self.batch_size, np.int64), [], 0
-        for rows, dice in zip((rerolls, rounds), held):
-            if not len(rows):
-                continue
-            real = (np.arange(D) < dice[:, :, None]).reshape(len(rows), -1)
-            faces = self.rng.integers(0, self.setup.sides, size=real.shape)
-            count = real.sum(1)
-            at[rows] = n + np.cumsum(count) - count
-            n += count.sum()
-            kept.append(faces[real])
-            self._log_later(rows, faces, real)
+        rerolls, rounds = (rolling >= 0) & (rolling < P), rolling == P  # (before any is rolled)
         state = (self.row, self.seats, self.hands, self.g, self.tensors)
-        _roll_rows(np.concatenate((rerolls, rounds)), np.concatenate(kept), at, *state)
+        for rows, width in (np.flatnonzero(rerolls), D), (np.flatnonzero(rounds), P * D):
+            if len(rows):
+                faces = self.rng.integers(0, self.setup.sides, size=(len(rows), width))
+                real, at = np.empty(faces.shape, bool), np.empty(self.batch_size, np.int64)
+                _roll_rows(rows, faces.reshape(-1), at, *state, real.reshape(-1))
+                self._log_later(rows, faces, real)
 
     # ---- the tensors ----------------------------------------------------------------
 
@@ -206,16 +197,11 @@ def _legal(a, choosing, bid, holder, mover, in_play, g):
 @kernel
 def _restart_rows(rows, faces, history, hstart, hpos, row, seats, hands, g, t, first):
     """The rows at their game's start: the roll `faces` (every seat's D dice,
-    seat by seat) logged and counted; their tensors blank but for it."""
+    seat by seat) logged and counted; their tensors blank but for it. (A loop
+    for each part: one loop doing all keeps fewer of its values in registers.)"""
     P, D, S = g[PLAYERS], g[NUMDICE], g[SIDES]
-    track, info, hand, hand_seat = t
-    whole = not g[CHIPS] or g[REROLLS] or first  # (else never changed since the first)
     for i, b in enumerate(rows):
         row[MOVER, b], row[BID, b], row[HOLDER, b] = 0, -1, -1
-        if whole:
-            row[ROUND, b], row[IN_PLAY, b], row[OPENER, b] = 0, P * D, 0
-            row[CHOOSING, b], row[ROLLING, b], row[ALIVE, b] = g[REROLLS] > 0, -1, (1 << P) - 1
-            seats[b, :, DICE], seats[b, :, USED] = D, 0
         for j in range(P * D):
             history[hstart[b] + j] = faces[i, j]
         for s in range(P):
@@ -223,11 +209,15 @@ def _restart_rows(rows, faces, history, hstart, hpos, row, seats, hands, g, t, f
             for j in range(5):
                 count += 1 << 8 * faces[i, s * D + j] if j < D else 0
             for f in range(6):
-                if f < S:
-                    hands[b, NOW, s, f] = count >> 8 * f & 255
+                hands[b, NOW, s, f] = count >> 8 * f & 255
         hpos[b] = hstart[b] + P * D
-        if track == NONE:
-            continue
+    whole = not g[CHIPS] or g[REROLLS] or first  # (else never changed since the first)
+    for b in rows if whole else rows[:0]:
+        row[ROUND, b], row[IN_PLAY, b], row[OPENER, b] = 0, P * D, 0
+        row[CHOOSING, b], row[ROLLING, b], row[ALIVE, b] = g[REROLLS] > 0, -1, (1 << P) - 1
+        seats[b, :, DICE], seats[b, :, USED] = D, 0
+    track, info, hand, hand_seat = t
+    for b in rows if track != NONE else rows[:0]:
         info[b * P : b * P + P] = 0
         for s in range(P):
             info[b * P + s, g[I_SEAT] + s] = 1
@@ -240,27 +230,33 @@ def _restart_rows(rows, faces, history, hstart, hpos, row, seats, hands, g, t, f
 
 
 @kernel
-def _roll_rows(rows, faces, at, row, seats, hands, g, t):
-    """The roll each of `rows` waits for, its faces (face - 1) read on from
-    faces[at[b]]: a seat's whole hand again, or every seat's dice, seat by seat."""
-    P, S = g[PLAYERS], g[SIDES]
+def _roll_rows(rows, faces, at, row, seats, hands, g, t, real):
+    """The roll each of `rows` waits for, its faces (face - 1) read on from faces[at[b]]:
+    a seat's whole hand again, or every seat's dice, seat by seat. With `real` (a flag
+    per face), the faces are drawn D a seat, row i's from i * (D a seat rolling), and
+    `real` marks those kept (as many as the seat has dice); else (`real` empty: a
+    history) only those kept; at[b] is moved on past them."""
+    P, S, D = g[PLAYERS], g[SIDES], g[NUMDICE]
     track, info, hand, hand_seat = t
-    for b in rows:
+    drawn = len(real) > 0
+    for i, b in enumerate(rows):
         r = row[ROLLING, b]
+        at_b = i * len(faces) // len(rows) if drawn else at[b]
         for s in range(0 if r == P else r, P if r == P else r + 1):
-            for f in range(S):
-                hands[b, NOW, s, f] = 0
             h = 0 if r == P else seats[b, s, USED]  # the seat's hand h of the round
-            col = g[I_HANDS] + (row[ROUND, b] * g[HANDS] + h) * S
-            for _ in range(seats[b, s, DICE]):
-                f = faces[at[b]]
-                at[b] += 1
-                hands[b, NOW, s, f] += 1
+            col, dice, count = g[I_HANDS] + (row[ROUND, b] * g[HANDS] + h) * S, seats[b, s, DICE], 0
+            for j in range(D if drawn else dice):
+                if drawn:
+                    real[at_b] = j < dice
+                count += (j < dice) * (1 << 8 * faces[at_b])  # a byte a face
+                at_b += 1
+            for f in range(S):
+                hands[b, NOW, s, f] = dice_f = count >> 8 * f & 255
                 if track != NONE:
-                    info[b * P + s, col + f] += 1
+                    info[b * P + s, col + f] += dice_f
                 if track == HAND and hand_seat[b] == s:
-                    hand[b, col + f] += 1
-        row[ROLLING, b] = -1
+                    hand[b, col + f] += dice_f
+        at[b], row[ROLLING, b] = at_b, -1
 
 
 @kernel
@@ -295,13 +291,14 @@ def _play_rows(acts, plays, row, seats, hands, g, round_rows, t, ok, ended, rewa
         elif said[b] == -2:  # pass
             col[b] = g[I_PASSES] + (round_rows[r] + row[BID, b]) * P + s
             row[MOVER, b] = _next_seat(row[ALIVE, b], s, P)
-        if track == NONE or not plays[b]:
-            continue
-        col[b] += round_rows[r] * P if said[b] != -2 and a != g[LIAR] else 0  # (a bid's)
-        for p in range(P):  # the decision, public
-            info[b * P + p, col[b]] = 1
-        if track == HAND:
-            hand[b, col[b]] = 1
+    for b in range(B if track != NONE else 0):  # (a loop of its own: see _restart_rows)
+        if plays[b]:
+            bid = said[b] != -2 and acts[b] != g[LIAR]
+            col[b] += round_rows[row[ROUND, b]] * P if bid else 0  # (a bid's)
+            for p in range(P):  # the decision, public
+                info[b * P + p, col[b]] = 1
+            if track == HAND:
+                hand[b, col[b]] = 1
     done, rounds = _settle_rows(calls[:n], row, seats, hands, g, t, ended, rewards)
     return 0, rolls + rounds, done
 
@@ -414,7 +411,8 @@ def _replay_rows(history, hstart, hpos, row, seats, hands, g, round_rows, t):
         if not plays.any():
             return
         _play_rows(acts, plays, row, seats, hands, g, round_rows, t, ok, ended, rewards)
-        _roll_rows(np.nonzero(row[ROLLING] >= 0)[0], history, at, row, seats, hands, g, t)
+        rolls = np.nonzero(row[ROLLING] >= 0)[0]
+        _roll_rows(rolls, history, at, row, seats, hands, g, t, np.zeros(0, np.bool_))
 
 
 @kernel
