@@ -20,8 +20,9 @@ from fogboard_games.jit import kernel
 
 UNKNOWN, OWN, PROVEN = rules.UNKNOWN, rules.OWN, rules.PROVEN
 # A row's cells (`grid`, int8 (B, C)): the true board (rules' EMPTY / X_STONE /
-# O_STONE). Hex: `chains` (uint64 (B, 2, 3, 2)): per seat its stones joined to
-# neither edge (loose), to its first edge, to its far edge, as `known` keeps sets.
+# O_STONE). `chains` (uint64 (B, 2, 3, 2)): per seat its stones joined to neither
+# edge (loose: all of them in tic-tac-toe), to its first edge, to its far edge,
+# as `known` keeps sets.
 LOOSE, FIRST, FAR = range(3)
 # A row's record (`rec`, int16): plies made (a recon ply is a sense and an
 # attempt), each seat's own plies, stones on the board, the anchor sensed in
@@ -45,7 +46,7 @@ CAPPED = 4
 class Boards(Env):
     """A batch of one board game (fogboard_phantom_ttt, _dark_hex or _recon_hex)."""
 
-    TABLES = ("spec", "near", "sides", "blocks", "blank", "obs_blank")
+    TABLES = ("spec", "wins", "sides", "blocks", "blank", "obs_blank")
 
     def _configure(self, game) -> None:
         geo = self.geo = game.setup
@@ -67,12 +68,12 @@ class Boards(Env):
         offsets = [info.get(p, -1) for p in INFO_PIECES]
         offsets += [game.obs_layout.offset.get(p, -1) for p in OBS_PIECES]
         self.spec = np.array([C, self.num_actions, geo.is_ttt, geo.abrupt, cap, geo.sense**2, geo.files, *offsets])  # fmt: skip
-        # near[cell] (tic-tac-toe): the pairs of cells completing a line with it
-        # (-1 past them). sides (hex, two-word sets): the cells off the first file,
-        # off the last (a shift along a rank must not wrap), each seat's two edges.
-        self.near = np.full((C, 8), -1, np.int16)
-        for c, pairs in enumerate(geo.line_partners if geo.is_ttt else ()):
-            self.near[c, : 2 * len(pairs)] = sum(pairs, ())
+        # wins[s] (tic-tac-toe): the stone set s holds a line (one load, where a
+        # check of the lines through the stone loads its cells). sides (hex, two-word
+        # sets): the cells off the first file, off the last (a shift along a rank
+        # must not wrap), each seat's two edges.
+        lines = geo.line_bits if geo.is_ttt else ()
+        self.wins = np.array([any(s & m == m for m in lines) for s in range(1 << C if lines else 1)])  # fmt: skip
         f, edges = np.arange(C) % geo.files, ((0,) * C,) * 2 if geo.is_ttt else geo.edges
         on = np.zeros((6, 128), bool)
         on[:, :C] = [f > 0, f < geo.files - 1, *(np.array(e) >> i & 1 for e in edges for i in (0, 1))]  # fmt: skip
@@ -87,7 +88,7 @@ class Boards(Env):
         if self.spec[O_COUNT] >= 0:
             self.obs_blank[self.spec[O_COUNT]] = 1
         self.grid = np.zeros((B, C), np.int8)
-        self.chains = np.zeros((B, 2, 3, 0 if geo.is_ttt else 2), np.uint64)
+        self.chains = np.zeros((B, 2, 3, 2), np.uint64)
         # known[p, w, b]: bit i of word w, the cells seat p knows (rules' view other
         # than UNKNOWN), across rows as the legal mask: a restart clears a word or two.
         self.known = np.zeros((2, -(-C // 64), B), np.uint64)
@@ -129,9 +130,6 @@ class Boards(Env):
 
     def _play(self, acts: np.ndarray, active):
         B, live = self.batch_size, active
-        ok = np.empty(B, bool)
-        if _check_rows(acts, live, self.known, self.mover, self.rec, self.spec, ok):
-            self._refuse(active, acts, ok)
         ending, rewards = np.zeros(B, np.int8), np.zeros((B, 2), np.float32)
         ends = self._rules(acts, live, ending, rewards)
         idle = self.always_passes and self._sitting  # (rows sitting out keep their slots)
@@ -148,11 +146,13 @@ class Boards(Env):
         return (ending != 0, rewards) if ends else (None, None)
 
     def _rules(self, acts, live, ending, rewards) -> int:
-        """The rules of the rows' actions (`_play_rows`; the cap's distToWin
-        here): the count of rows ended."""
-        rows = (self.grid, self.chains, self.known, self.rec, self.mover, self.spec, self.near)
-        rows += (self.sides, self.blocks)
-        ends, capped = _play_rows(acts, live, *rows, ending, rewards)
+        """The rules of the rows' actions (`_play_rows`, which checks them first;
+        the cap's distToWin here): the count of rows ended."""
+        ok, rows = np.empty(len(acts), bool), (self.grid, self.chains, self.known, self.rec)
+        rows += (self.mover, self.spec, self.wins, self.sides, self.blocks)
+        bad, ends, capped = _play_rows(acts, live, ok, *rows, ending, rewards)
+        if bad:
+            self._refuse(live, acts, ok)
         for b in np.flatnonzero(ending == CAPPED).tolist() if capped else ():  # (rare: row by row)
             board = self.grid[b].tolist()  # (rules' EMPTY / X_STONE / O_STONE)
             d0, d1 = (rules.dist_to_win(self.geo, board, p, p + 1, 2 - p) for p in (0, 1))
@@ -273,19 +273,17 @@ def _legal_rows(known, mover, rec, terminated, spec, mask):
 
 @kernel
 def _check_rows(acts, live, known, mover, rec, spec, ok) -> int:
-    """ok[b]: row b's action is legal, or row b does not play; the count of rows not ok."""
-    C, bad = spec[CELLS], 0
+    """ok[b]: row b's action is legal, or row b does not play; the count of rows
+    not ok. (Selects, not branches: one pass the compiler can keep straight.)"""
+    C, A, K, bad = spec[CELLS], spec[ACTIONS], spec[BLOCK], 0
     for b in range(len(acts)):
         a = acts[b]
-        if not live[b]:
-            ok[b] = True
-        elif spec[BLOCK] and rec[b, SENSED] < 0:
-            ok[b] = C <= a < spec[ACTIONS]
-        elif 0 <= a < C:
-            ok[b] = not (known[mover[b], a >> 6, b] >> np.uint64(a & 63)) & np.uint64(1)
-        else:
-            ok[b] = False
-        bad += not ok[b]
+        c = min(max(a, 0), C - 1)  # (a cell to read whatever the action)
+        fresh = (known[mover[b], c >> 6, b] >> np.uint64(c & 63)) & np.uint64(1) == 0
+        sensing = (K > 0) & (rec[b, SENSED] < 0)
+        good = (C <= a) & (a < A) if sensing else (a == c) & fresh
+        ok[b] = good = good | (not live[b])
+        bad += not good
     return bad
 
 
@@ -309,45 +307,51 @@ def _flood(n0, n1, loose0, loose1, files, inner0, inner1, outer0, outer1):
 
 @kernel
 def _play_rows(
-    acts, live, grid, chains, known, rec, mover, spec, near, sides, blocks, ending, rewards
+    acts, live, ok, grid, chains, known, rec, mover, spec, wins, sides, blocks, ending, rewards
 ):
-    """Each playing row's (checked) action, as rules.Match.play: a sense (opponent
+    """Each playing row's action, checked first (`_check_rows`: the count of rows
+    not ok, and nothing played, if any), as rules.Match.play: a sense (opponent
     stones in the anchor's block proven), or an attempt (a stone placed, or an
     opponent stone proven), its ending (a line through the stone, hex's edges
     joined, the full board, the ply cap: CAPPED for Boards._rules; 1 + the
     outcome entry, RETURNS, in `ending`, and `rewards`) and the turn; the counts
     of rows ended and capped. (One loop: docs/batch.md#where-the-time-goes.)"""
-    C, count, capped, one = spec[CELLS], 0, 0, np.uint64(1)
+    bad = _check_rows(acts, live, known, mover, rec, spec, ok)
+    if bad:
+        return bad, 0, 0
+    # The facts in locals: numba cannot tell the stores below from `spec`'s entries.
+    C, K, ttt, abrupt, cap, files = spec[CELLS], spec[BLOCK], spec[TTT], spec[ABRUPT], spec[CAP], spec[FILES]  # fmt: skip
+    count, capped, one = 0, 0, np.uint64(1)
+    board = (one << np.uint64(C & 63)) - one  # (every cell: tic-tac-toe's full board)
     walls = sides[0, 0], sides[0, 1], sides[1, 0], sides[1, 1]  # (see _flood)
     for b in range(len(acts)):
         a, p = acts[b], mover[b]
         if not live[b]:
             continue
         rec[b, LAST] = p
-        if spec[BLOCK] and rec[b, SENSED] < 0:
+        if K and rec[b, SENSED] < 0:
             rec[b, SENSED] = a - C
-            for i in range(spec[BLOCK]):
+            for i in range(K):
                 c = blocks[a - C, i]
                 known[p, c >> 6, b] |= np.uint64(grid[b, c] == 2 - p) << np.uint64(c & 63)
             continue
         rec[b, PLIES] += 1
         rec[b, OWN0 + p] += 1
         rec[b, SENSED] = -1
-        known[p, a >> 6, b] |= one << np.uint64(a & 63)
-        stone, old, win, full = p + 1, grid[b, a], False, False
+        w, bit = a >> 6, one << np.uint64(a & 63)
+        known[p, w, b] |= bit
+        old, win, full = grid[b, a], False, False
         placed = old == 0  # (else an opponent stone: own stones are not legal)
-        grid[b, a] = old + placed * stone
-        if spec[TTT]:
-            rec[b, STONES] += placed
-            for i in range(0, 8, 2):  # (-1 past the lines: read cell 0, masked)
-                x, y = near[a, i], near[a, i + 1]
-                line = (grid[b, max(x, 0)] == stone) & (grid[b, max(y, 0)] == stone)
-                win |= (x >= 0) & line
-            win, full = win & placed, rec[b, STONES] == C
+        grid[b, a] = old + placed * (p + 1)
+        if ttt:  # (selects: placed and win are coin flips)
+            mine = chains[b, p, LOOSE, 0] | bit * np.uint64(placed)
+            chains[b, p, LOOSE, 0] = mine
+            win = wins[mine] & placed
+            full = mine | chains[b, 1 - p, LOOSE, 0] == board
         elif placed:  # hex: the stone's loose chain joins an edge on it or next to it
-            k, e, bit = chains[b, p], 2 + 2 * p, one << np.uint64(a & 63)
+            k, e = chains[b, p], 2 + 2 * p
             n0, n1 = bit * np.uint64(a < 64), bit * np.uint64(a >= 64)
-            n0, n1, g0, g1 = _flood(n0, n1, k[LOOSE, 0] | n0, k[LOOSE, 1] | n1, spec[FILES], *walls)
+            n0, n1, g0, g1 = _flood(n0, n1, k[LOOSE, 0] | n0, k[LOOSE, 1] | n1, files, *walls)
             first = g0 & k[FIRST, 0] | g1 & k[FIRST, 1] | n0 & sides[e, 0] | n1 & sides[e, 1]
             far = g0 & k[FAR, 0] | g1 & k[FAR, 1] | n0 & sides[e + 1, 0] | n1 & sides[e + 1, 1]
             to_first, to_far = np.uint64(first != 0), np.uint64(far != 0)
@@ -358,12 +362,12 @@ def _play_rows(
             k[LOOSE, 1] = (k[LOOSE, 1] | n1) ^ n1 * joined
             win = to_first & to_far
         end = win * (1 + 2 * p) + ((not win) & full) * 2
-        mover[b] = p ^ (placed | spec[ABRUPT])  # (a collision: the turn kept if classical)
-        cap = (end == 0) & (rec[b, PLIES] >= spec[CAP])
-        ending[b] = e = end + cap * CAPPED
+        mover[b] = p ^ (placed | abrupt)  # (a collision: the turn kept if classical)
+        stop = (end == 0) & (rec[b, PLIES] >= cap)
+        ending[b] = e = end + stop * CAPPED
         rewards[b, 0], rewards[b, 1] = RETURNS[e, 0], RETURNS[e, 1]
-        count, capped = count + (e != 0), capped + cap
-    return count, capped
+        count, capped = count + (e != 0), capped + stop
+    return 0, count, capped
 
 
 @kernel
