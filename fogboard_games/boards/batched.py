@@ -248,27 +248,32 @@ def _blank_rows(index, store, blank, shown):
 def _legal_rows(known, mover, rec, terminated, spec, mask):
     """mask (A, B): the cells the movers do not know, or the senses at a recon sense
     step, across rows in bytes through one-dimensional rows (vectorized): the movers'
-    unknown cells (none where no attempt) cut into bytes once, a cell a bit of its byte."""
-    C, B, W = spec[CELLS], len(mover), known.shape[1]
-    sensing, words = np.empty(B, np.uint8), np.empty(B, np.uint64)
-    free, out = np.empty((8 * W, B), np.uint8), mask.view(np.uint8)
-    for b in range(B):
-        sensing[b] = (spec[BLOCK] > 0) & (rec[b, SENSED] < 0) & (not terminated[b])
-    for w in range(W):
+    unknown cells (none where no attempt) cut into bytes, a cell a bit of its byte.
+    (Selects by arithmetic and explicit loops: numba vectorizes neither a branch
+    nor a slice assignment, which it runs an entry at a time.)"""
+    C, A, K, B = spec[CELLS], spec[ACTIONS], spec[BLOCK], len(mover)
+    out, sensing = mask.view(np.uint8), np.zeros(B, np.uint8)
+    live, words, free = np.empty(B, np.uint64), np.empty(B, np.uint64), np.empty(B, np.uint8)
+    for b in range(B if K else 0):
+        sensing[b] = (rec[b, SENSED] < 0) & (not terminated[b])
+    for b in range(B):  # (all ones in a row that attempts, else zeros)
+        live[b] = np.uint64(0) - np.uint64(not (terminated[b] | sensing[b]))
+    for w in range(known.shape[1]):
         k0, k1 = known[0, w], known[1, w]
         for b in range(B):
-            mine = k1[b] if mover[b] else k0[b]
-            words[b] = np.uint64(0) if terminated[b] | sensing[b] else ~mine
-        for k in range(8):
-            row, shift = free[8 * w + k], np.uint64(8 * k)
+            words[b] = ~(k0[b] ^ (k0[b] ^ k1[b]) & np.uint64(0) - np.uint64(mover[b])) & live[b]
+        for c0 in range(64 * w, min(C, 64 * w + 64), 8):
+            shift = np.uint64(c0 & 63)
             for b in range(B):
-                row[b] = np.uint8((words[b] >> shift) & np.uint64(255))
-    for c in range(C):
-        row, bit, entries = free[c >> 3], np.uint8(1 << (c & 7)), out[c]
+                free[b] = np.uint8(words[b] >> shift)
+            for c in range(c0, min(C, c0 + 8)):
+                bit, entries = np.uint8(1 << (c & 7)), out[c]
+                for b in range(B):
+                    entries[b] = np.uint8(free[b] & bit) != 0
+    for a in range(C, A):
+        entries = out[a]
         for b in range(B):
-            entries[b] = np.uint8(row[b] & bit) != 0
-    for a in range(C, spec[ACTIONS]):
-        out[a, :] = sensing
+            entries[b] = sensing[b]
 
 
 @kernel
@@ -300,7 +305,7 @@ def _flood(n0, n1, loose0, loose1, files, inner0, inner1, outer0, outer1):
         g1 = n1 | n1 << fn | n1 >> fn | n0 >> fn64 | (n1 << one | n0 >> s63 | dn1) & inner1
         g0 |= (n0 >> one | n1 << s63 | up0) & outer0
         g1 |= (n1 >> one | up1) & outer1
-        if g0 & loose0 == n0 and g1 & loose1 == n1:
+        if (g0 & loose0 == n0) & (g1 & loose1 == n1):
             return n0, n1, g0, g1
         n0, n1 = g0 & loose0, g1 & loose1
 
@@ -349,17 +354,24 @@ def _play_rows(
             win = wins[mine] & placed
             full = mine | chains[b, 1 - p, LOOSE, 0] == board
         elif placed:  # hex: the stone's loose chain joins an edge on it or next to it
-            k, e = chains[b, p], 2 + 2 * p
-            n0, n1 = bit * np.uint64(a < 64), bit * np.uint64(a >= 64)
-            n0, n1, g0, g1 = _flood(n0, n1, k[LOOSE, 0] | n0, k[LOOSE, 1] | n1, files, *walls)
-            first = g0 & k[FIRST, 0] | g1 & k[FIRST, 1] | n0 & sides[e, 0] | n1 & sides[e, 1]
-            far = g0 & k[FAR, 0] | g1 & k[FAR, 1] | n0 & sides[e + 1, 0] | n1 & sides[e + 1, 1]
+            e, n0, n1 = 2 + 2 * p, bit * np.uint64(w == 0), bit * np.uint64(w == 1)
+            loose0, loose1 = chains[b, p, LOOSE, 0] | n0, chains[b, p, LOOSE, 1] | n1
+            n0, n1, g0, g1 = _flood(n0, n1, loose0, loose1, files, *walls)
+            first0, first1 = chains[b, p, FIRST, 0], chains[b, p, FIRST, 1]
+            far0, far1 = chains[b, p, FAR, 0], chains[b, p, FAR, 1]
+            first = g0 & first0 | g1 & first1 | n0 & sides[e, 0] | n1 & sides[e, 1]
+            far = g0 & far0 | g1 & far1 | n0 & sides[e + 1, 0] | n1 & sides[e + 1, 1]
             to_first, to_far = np.uint64(first != 0), np.uint64(far != 0)
-            k[FIRST, 0], k[FIRST, 1] = k[FIRST, 0] | n0 * to_first, k[FIRST, 1] | n1 * to_first
-            k[FAR, 0], k[FAR, 1] = k[FAR, 0] | n0 * to_far, k[FAR, 1] | n1 * to_far
+            chains[b, p, FIRST, 0], chains[b, p, FIRST, 1] = (
+                first0 | n0 * to_first,
+                first1 | n1 * to_first,
+            )
+            chains[b, p, FAR, 0], chains[b, p, FAR, 1] = far0 | n0 * to_far, far1 | n1 * to_far
             joined = to_first | to_far  # (else the chain stays loose)
-            k[LOOSE, 0] = (k[LOOSE, 0] | n0) ^ n0 * joined
-            k[LOOSE, 1] = (k[LOOSE, 1] | n1) ^ n1 * joined
+            chains[b, p, LOOSE, 0], chains[b, p, LOOSE, 1] = (
+                loose0 ^ n0 * joined,
+                loose1 ^ n1 * joined,
+            )
             win = to_first & to_far
         end = win * (1 + 2 * p) + ((not win) & full) * 2
         mover[b] = p ^ (placed | abrupt)  # (a collision: the turn kept if classical)
