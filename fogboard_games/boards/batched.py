@@ -279,12 +279,25 @@ def _legal_rows(known, mover, rec, terminated, spec, mask):
 @kernel
 def _check_rows(acts, live, known, mover, rec, spec, ok) -> int:
     """ok[b]: row b's action is legal, or row b does not play; the count of rows
-    not ok. (Selects, not branches: one pass the compiler can keep straight.)"""
-    C, A, K, bad = spec[CELLS], spec[ACTIONS], spec[BLOCK], 0
+    not ok. Without senses the rows are first counted in a pass numba vectorizes
+    (the movers' words picked by arithmetic from both seats' words and, for a
+    cell past 64, both of the second: indices computed per row keep it scalar),
+    ok written only if a row is bad."""
+    C, A, K, hi, one = spec[CELLS], spec[ACTIONS], spec[BLOCK], known.shape[1] - 1, np.uint64(1)
+    k0, k1, h0, h1, bad = known[0, 0], known[1, 0], known[0, hi], known[1, hi], 0
+    for b in range(0 if K else len(acts)):
+        a = acts[b]
+        c, pick = min(max(a, 0), C - 1), np.uint64(0) - np.uint64(mover[b])
+        low, high = k0[b] ^ (k0[b] ^ k1[b]) & pick, h0[b] ^ (h0[b] ^ h1[b]) & pick
+        word = low ^ (low ^ high) & np.uint64(0) - np.uint64(c >> 6)
+        bad += np.int64(live[b] & ((a != c) | (word >> np.uint64(c & 63) & one != 0)))
+    if not (K or bad):
+        return 0
+    bad = 0
     for b in range(len(acts)):
         a = acts[b]
         c = min(max(a, 0), C - 1)  # (a cell to read whatever the action)
-        fresh = (known[mover[b], c >> 6, b] >> np.uint64(c & 63)) & np.uint64(1) == 0
+        fresh = (known[mover[b], c >> 6, b] >> np.uint64(c & 63)) & one == 0
         sensing = (K > 0) & (rec[b, SENSED] < 0)
         good = (C <= a) & (a < A) if sensing else (a == c) & fresh
         ok[b] = good = good | (not live[b])
