@@ -324,6 +324,18 @@ def _flood(n0, n1, loose0, loose1, files, inner0, inner1, outer0, outer1):
 
 
 @kernel
+def _flood1(n, loose, files, inner, outer):
+    """_flood on a board of up to 64 cells: one word (half the work a round)."""
+    one, fn = np.uint64(1), np.uint64(files)
+    f1 = fn - one
+    while True:
+        g = n | n << fn | n >> fn | (n << one | n >> f1) & inner | (n >> one | n << f1) & outer
+        if g & loose == n:
+            return n, g
+        n = g & loose
+
+
+@kernel
 def _play_rows(
     acts, live, ok, grid, chains, known, rec, mover, spec, wins, sides, blocks, ending, rewards
 ):
@@ -342,6 +354,7 @@ def _play_rows(
     count, capped, one = 0, 0, np.uint64(1)
     board = (one << np.uint64(C & 63)) - one  # (every cell: tic-tac-toe's full board)
     walls = sides[0, 0], sides[0, 1], sides[1, 0], sides[1, 1]  # (see _flood)
+    wide = C > 64
     for b in range(len(acts)):
         a, p = acts[b], mover[b]
         if not live[b]:
@@ -369,7 +382,11 @@ def _play_rows(
         elif placed:  # hex: the stone's loose chain joins an edge on it or next to it
             e, n0, n1 = 2 + 2 * p, bit * np.uint64(w == 0), bit * np.uint64(w == 1)
             loose0, loose1 = chains[b, p, LOOSE, 0] | n0, chains[b, p, LOOSE, 1] | n1
-            n0, n1, g0, g1 = _flood(n0, n1, loose0, loose1, files, *walls)
+            if wide:
+                n0, n1, g0, g1 = _flood(n0, n1, loose0, loose1, files, *walls)
+            else:
+                n0, g0 = _flood1(n0, loose0, files, walls[0], walls[2])
+                g1 = np.uint64(0)
             first0, first1 = chains[b, p, FIRST, 0], chains[b, p, FIRST, 1]
             far0, far1 = chains[b, p, FAR, 0], chains[b, p, FAR, 1]
             first = g0 & first0 | g1 & first1 | n0 & sides[e, 0] | n1 & sides[e, 1]
