@@ -16,14 +16,14 @@ import numpy as np
 
 from fogboard_games.batch.env import Env
 from fogboard_games.boards import rules
-from fogboard_games.jit import kernel
+from fogboard_games.jit import inline, kernel
 
 UNKNOWN, OWN, PROVEN = rules.UNKNOWN, rules.OWN, rules.PROVEN
 # A row's cells (`grid`, int8 (B, C)): the true board (rules' EMPTY / X_STONE /
-# O_STONE). `chains` (uint64 (B, 2, 3, 2)): per seat its stones joined to neither
+# O_STONE). `chains` (uint64 (B, 2, 6)): per seat its stones joined to neither
 # edge (loose: all of them in tic-tac-toe), to its first edge, to its far edge,
-# as `known` keeps sets.
-LOOSE, FIRST, FAR = range(3)
+# each as two words (cell c is bit c & 63 of word c >> 6), as `known` keeps sets.
+LOOSE, FIRST, FAR = 0, 2, 4
 # A row's record (`rec`, int16): plies made (a recon ply is a sense and an
 # attempt), each seat's own plies, stones on the board, the anchor sensed in
 # the ply under way (-1: none: a recon seat's next decision is its sense), the
@@ -88,7 +88,7 @@ class Boards(Env):
         if self.spec[O_COUNT] >= 0:
             self.obs_blank[self.spec[O_COUNT]] = 1
         self.grid = np.zeros((B, C), np.int8)
-        self.chains = np.zeros((B, 2, 3, 2), np.uint64)
+        self.chains = np.zeros((B, 2, 6), np.uint64)
         # known[p, w, b]: bit i of word w, the cells seat p knows (rules' view other
         # than UNKNOWN), across rows as the legal mask: a restart clears a word or two.
         self.known = np.zeros((2, -(-C // 64), B), np.uint64)
@@ -335,6 +335,28 @@ def _flood1(n, loose, files, inner, outer):
         n = g & loose
 
 
+@inline
+def _join(k, b, p, n0, n1, sides, wide, walls) -> bool:
+    """Hex: the new stone n's chain, flooded through seat p's loose stones (k[b, p],
+    as `chains` keeps them), joins an edge if a stone of it is on it (`sides`)
+    or next to a stone joined to it, else stays loose; whether it joined both.
+    (Inlined: a call would pass its tuples through memory.)"""
+    loose0, loose1, first0, first1, far0, far1 = k[b, p, 0], k[b, p, 1], k[b, p, 2], k[b, p, 3], k[b, p, 4], k[b, p, 5]  # fmt: skip
+    loose0, loose1, e = loose0 | n0, loose1 | n1, 2 + 2 * p
+    if wide:
+        n0, n1, g0, g1 = _flood(n0, n1, loose0, loose1, *walls)
+    else:  # (a board of up to 64 cells: one word)
+        n0, g0 = _flood1(n0, loose0, walls[0], walls[1], walls[3])
+        g1 = np.uint64(0)
+    first = g0 & first0 | g1 & first1 | n0 & sides[e, 0] | n1 & sides[e, 1] != 0
+    far = g0 & far0 | g1 & far1 | n0 & sides[e + 1, 0] | n1 & sides[e + 1, 1] != 0
+    on, to, joined = np.uint64(first), np.uint64(far), np.uint64(first | far)
+    k[b, p, 0], k[b, p, 1] = loose0 ^ n0 * joined, loose1 ^ n1 * joined
+    k[b, p, 2], k[b, p, 3] = first0 | n0 * on, first1 | n1 * on
+    k[b, p, 4], k[b, p, 5] = far0 | n0 * to, far1 | n1 * to
+    return first & far
+
+
 @kernel
 def _play_rows(
     acts, live, ok, grid, chains, known, rec, mover, spec, wins, sides, blocks, ending, rewards
@@ -343,18 +365,17 @@ def _play_rows(
     not ok, and nothing played, if any), as rules.Match.play: a sense (opponent
     stones in the anchor's block proven), or an attempt (a stone placed, or an
     opponent stone proven), its ending (a line through the stone, hex's edges
-    joined, the full board, the ply cap: CAPPED for Boards._rules; 1 + the
-    outcome entry, RETURNS, in `ending`, and `rewards`) and the turn; the counts
-    of rows ended and capped. (One loop: docs/batch.md#where-the-time-goes.)"""
+    joined (`_join`), the full board, the ply cap: CAPPED for Boards._rules; 1 +
+    the outcome entry, RETURNS, in `ending`, and `rewards`) and the turn; the
+    counts of rows ended and capped. (One loop: docs/batch.md#where-the-time-goes.)"""
     bad = _check_rows(acts, live, known, mover, rec, spec, ok)
     if bad:
         return bad, 0, 0
     # The facts in locals: numba cannot tell the stores below from `spec`'s entries.
     C, K, ttt, abrupt, cap, files = spec[CELLS], spec[BLOCK], spec[TTT], spec[ABRUPT], spec[CAP], spec[FILES]  # fmt: skip
-    count, capped, one = 0, 0, np.uint64(1)
+    count, capped, one, wide = 0, 0, np.uint64(1), C > 64
     board = (one << np.uint64(C & 63)) - one  # (every cell: tic-tac-toe's full board)
-    walls = sides[0, 0], sides[0, 1], sides[1, 0], sides[1, 1]  # (see _flood)
-    wide = C > 64
+    walls = files, sides[0, 0], sides[0, 1], sides[1, 0], sides[1, 1]  # (see _flood)
     for b in range(len(acts)):
         a, p = acts[b], mover[b]
         if not live[b]:
@@ -375,34 +396,12 @@ def _play_rows(
         placed = old == 0  # (else an opponent stone: own stones are not legal)
         grid[b, a] = old + placed * (p + 1)
         if ttt:  # (selects: placed and win are coin flips)
-            mine = chains[b, p, LOOSE, 0] | bit * np.uint64(placed)
-            chains[b, p, LOOSE, 0] = mine
+            mine = chains[b, p, LOOSE] | bit * np.uint64(placed)
+            chains[b, p, LOOSE] = mine
             win = wins[mine] & placed
-            full = mine | chains[b, 1 - p, LOOSE, 0] == board
-        elif placed:  # hex: the stone's loose chain joins an edge on it or next to it
-            e, n0, n1 = 2 + 2 * p, bit * np.uint64(w == 0), bit * np.uint64(w == 1)
-            loose0, loose1 = chains[b, p, LOOSE, 0] | n0, chains[b, p, LOOSE, 1] | n1
-            if wide:
-                n0, n1, g0, g1 = _flood(n0, n1, loose0, loose1, files, *walls)
-            else:
-                n0, g0 = _flood1(n0, loose0, files, walls[0], walls[2])
-                g1 = np.uint64(0)
-            first0, first1 = chains[b, p, FIRST, 0], chains[b, p, FIRST, 1]
-            far0, far1 = chains[b, p, FAR, 0], chains[b, p, FAR, 1]
-            first = g0 & first0 | g1 & first1 | n0 & sides[e, 0] | n1 & sides[e, 1]
-            far = g0 & far0 | g1 & far1 | n0 & sides[e + 1, 0] | n1 & sides[e + 1, 1]
-            to_first, to_far = np.uint64(first != 0), np.uint64(far != 0)
-            chains[b, p, FIRST, 0], chains[b, p, FIRST, 1] = (
-                first0 | n0 * to_first,
-                first1 | n1 * to_first,
-            )
-            chains[b, p, FAR, 0], chains[b, p, FAR, 1] = far0 | n0 * to_far, far1 | n1 * to_far
-            joined = to_first | to_far  # (else the chain stays loose)
-            chains[b, p, LOOSE, 0], chains[b, p, LOOSE, 1] = (
-                loose0 ^ n0 * joined,
-                loose1 ^ n1 * joined,
-            )
-            win = to_first & to_far
+            full = mine | chains[b, 1 - p, LOOSE] == board
+        elif placed:  # hex
+            win = _join(chains, b, p, bit * np.uint64(w == 0), bit * np.uint64(w == 1), sides, wide, walls)  # fmt: skip
         end = win * (1 + 2 * p) + ((not win) & full) * 2
         mover[b] = p ^ (placed | abrupt)  # (a collision: the turn kept if classical)
         stop = (end == 0) & (rec[b, PLIES] >= cap)
