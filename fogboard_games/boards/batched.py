@@ -117,8 +117,8 @@ class Boards(Env):
     def _restart(self, rows: np.ndarray) -> None:
         _restart_rows(rows, self.grid, self.chains, self.known, self.rec, self.mover, self.slot)
         for f, blank in enumerate((self.blank, self.obs_blank)):
-            store, _, _, shown = self._kept(f)
-            if store is not None:
+            if (self.info, self.obs)[f] is not None:  # (plain play: no _kept to build)
+                store, _, _, shown = self._kept(f)
                 _blank_rows(rows, store, blank, shown)
 
     def _legal_mask(self) -> np.ndarray:
