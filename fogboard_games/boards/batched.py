@@ -20,10 +20,10 @@ from fogboard_games.jit import inline, kernel
 
 UNKNOWN, OWN, PROVEN = rules.UNKNOWN, rules.OWN, rules.PROVEN
 # A row's cells (`grid`, int8 (B, C)): the true board (rules' EMPTY / X_STONE /
-# O_STONE). `chains` (uint64 (B, 2, 6)): per seat its stones joined to neither
+# O_STONE). `chains` (uint64 (B, 2, 3 W)): per seat its stones joined to neither
 # edge (loose: all of them in tic-tac-toe), to its first edge, to its far edge,
-# each as two words (cell c is bit c & 63 of word c >> 6), as `known` keeps sets.
-LOOSE, FIRST, FAR = 0, 2, 4
+# each as W words as `known` keeps sets (cell c is bit c & 63 of word c >> 6).
+LOOSE = 0
 # A row's record (`rec`, int16): plies made (a recon ply is a sense and an
 # attempt), each seat's own plies, stones on the board, the anchor sensed in
 # the ply under way (-1: none: a recon seat's next decision is its sense), the
@@ -88,7 +88,7 @@ class Boards(Env):
         if self.spec[O_COUNT] >= 0:
             self.obs_blank[self.spec[O_COUNT]] = 1
         self.grid = np.zeros((B, C), np.int8)
-        self.chains = np.zeros((B, 2, 6), np.uint64)
+        self.chains = np.zeros((B, 2, 3 * -(-C // 64)), np.uint64)
         # known[p, w, b]: bit i of word w, the cells seat p knows (rules' view other
         # than UNKNOWN), across rows as the legal mask: a restart clears a word or two.
         self.known = np.zeros((2, -(-C // 64), B), np.uint64)
@@ -341,13 +341,17 @@ def _join(k, b, p, n0, n1, sides, wide, walls) -> bool:
     as `chains` keeps them), joins an edge if a stone of it is on it (`sides`)
     or next to a stone joined to it, else stays loose; whether it joined both.
     (Inlined: a call would pass its tuples through memory.)"""
+    e = 2 + 2 * p
+    if not wide:  # (up to 64 cells: a word a set, half the row's cache line)
+        loose, first, far = k[b, p, 0] | n0, k[b, p, 1], k[b, p, 2]
+        n, g = _flood1(n0, loose, walls[0], walls[1], walls[3])
+        on, to = g & first | n & sides[e, 0] != 0, g & far | n & sides[e + 1, 0] != 0
+        k[b, p, 0] = loose ^ n * np.uint64(on | to)
+        k[b, p, 1], k[b, p, 2] = first | n * np.uint64(on), far | n * np.uint64(to)
+        return on & to
     loose0, loose1, first0, first1, far0, far1 = k[b, p, 0], k[b, p, 1], k[b, p, 2], k[b, p, 3], k[b, p, 4], k[b, p, 5]  # fmt: skip
-    loose0, loose1, e = loose0 | n0, loose1 | n1, 2 + 2 * p
-    if wide:
-        n0, n1, g0, g1 = _flood(n0, n1, loose0, loose1, *walls)
-    else:  # (a board of up to 64 cells: one word)
-        n0, g0 = _flood1(n0, loose0, walls[0], walls[1], walls[3])
-        g1 = np.uint64(0)
+    loose0, loose1 = loose0 | n0, loose1 | n1
+    n0, n1, g0, g1 = _flood(n0, n1, loose0, loose1, *walls)
     first = g0 & first0 | g1 & first1 | n0 & sides[e, 0] | n1 & sides[e, 1] != 0
     far = g0 & far0 | g1 & far1 | n0 & sides[e + 1, 0] | n1 & sides[e + 1, 1] != 0
     on, to, joined = np.uint64(first), np.uint64(far), np.uint64(first | far)
