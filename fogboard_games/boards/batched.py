@@ -25,10 +25,10 @@ UNKNOWN, OWN, PROVEN = rules.UNKNOWN, rules.OWN, rules.PROVEN
 # each as W words as `known` keeps sets (cell c is bit c & 63 of word c >> 6).
 LOOSE = 0
 # A row's record (`rec`, int16): plies made (a recon ply is a sense and an
-# attempt), each seat's own plies, stones on the board, the anchor sensed in
-# the ply under way (-1: none: a recon seat's next decision is its sense), the
-# seat of the last action, and `flip`: seat p's tensors are in slot p ^ flip.
-PLIES, OWN0, OWN1, STONES, SENSED, LAST, FLIP = range(7)
+# attempt), each seat's own plies, the anchor sensed in the ply under way (-1:
+# none: a recon seat's next decision is its sense), the seat of the last
+# action, and `flip`: seat p's tensors are in slot p ^ flip.
+PLIES, OWN0, OWN1, SENSED, LAST, FLIP = range(6)
 # The game's facts (`spec`): cells, actions, tic-tac-toe, abrupt, the ply cap,
 # sense block cells (0: no sense), files, then the tensors' offsets (-1: absent).
 CELLS, ACTIONS, TTT, ABRUPT, CAP, BLOCK, FILES = range(7)
@@ -92,7 +92,7 @@ class Boards(Env):
         # known[p, w, b]: bit i of word w, the cells seat p knows (rules' view other
         # than UNKNOWN), across rows as the legal mask: a restart clears a word or two.
         self.known = np.zeros((2, -(-C // 64), B), np.uint64)
-        self.rec = np.zeros((B, 7), np.int16)
+        self.rec = np.zeros((B, 6), np.int16)
         self.mover = np.zeros(B, np.int64)  # 0 or 1 (the last mover in finished rows)
         # Tensors, once read: per form a uint8 store of both seats' (seat p of row b at
         # store row (p ^ flip) * B + b) and the handed-out arrays in the dtype (`info_hand0`
