@@ -97,6 +97,30 @@ def test_an_illegal_action_on_a_big_board_is_refused_and_no_row_changes():
     env.step(acts)  # and the batch plays on
 
 
+def test_a_known_cell_in_either_word_is_refused_on_dark_hex_11():
+    """Dark hex 11 x 11 keeps a seat's known cells in two words (cells 64 to 120
+    in the second): the check refuses a cell the mover knows in either word, or
+    an action past the cells, and plays the cells it does not know in both."""
+    env = batch.make("fogboard_dark_hex(board_size=11)", batch_size=4, seed=0)
+    env.reset()
+    env.step(np.array([100, 5, 70, 0]))  # seat 0's stones
+    env.step(np.array([1, 1, 1, 1]))  # seat 1's: seat 0 moves again
+    before = arrays(env)
+    for row, bad in ((0, 100), (1, 5), (2, 70), (3, -1), (3, 121)):
+        acts = np.array([64, 120, 2, 63])  # (legal in every row)
+        acts[row] = bad
+        with pytest.raises(ValueError, match=rf"illegal action {bad} in row {row} .*legal actions"):
+            env.step(acts)
+        assert_unchanged(env, before)
+    env.step(np.array([64, 120, 2, 63]))
+    assert [env.history_of(row) for row in range(4)] == [
+        [100, 1, 64],
+        [5, 1, 120],
+        [70, 1, 2],
+        [0, 1, 63],
+    ]
+
+
 def test_boards_up_to_11_are_covered():
     for size in (9, 11):
         env = batch.make(f"fogboard_dark_hex(board_size={size})", batch_size=2)

@@ -16,18 +16,19 @@ import numpy as np
 
 from fogboard_games.batch.env import Env
 from fogboard_games.boards import rules
-from fogboard_games.jit import kernel
+from fogboard_games.jit import inline, kernel
 
 UNKNOWN, OWN, PROVEN = rules.UNKNOWN, rules.OWN, rules.PROVEN
 # A row's cells (`grid`, int8 (B, C)): the true board (rules' EMPTY / X_STONE /
-# O_STONE). Hex: `chains` (uint64 (B, 2, 3, 2)): per seat its stones joined to
-# neither edge (loose), to its first edge, to its far edge, as `known` keeps sets.
-LOOSE, FIRST, FAR = range(3)
+# O_STONE). `chains` (uint64 (B, 2, 3 W)): per seat its stones joined to neither
+# edge (loose: all of them in tic-tac-toe), to its first edge, to its far edge,
+# each as W words as `known` keeps sets (cell c is bit c & 63 of word c >> 6).
+LOOSE = 0
 # A row's record (`rec`, int16): plies made (a recon ply is a sense and an
-# attempt), each seat's own plies, stones on the board, the anchor sensed in
-# the ply under way (-1: none: a recon seat's next decision is its sense), the
-# seat of the last action, and `flip`: seat p's tensors are in slot p ^ flip.
-PLIES, OWN0, OWN1, STONES, SENSED, LAST, FLIP = range(7)
+# attempt), each seat's own plies, the anchor sensed in the ply under way (-1:
+# none: a recon seat's next decision is its sense), the seat of the last
+# action, and `flip`: seat p's tensors are in slot p ^ flip.
+PLIES, OWN0, OWN1, SENSED, LAST, FLIP = range(6)
 # The game's facts (`spec`): cells, actions, tic-tac-toe, abrupt, the ply cap,
 # sense block cells (0: no sense), files, then the tensors' offsets (-1: absent).
 CELLS, ACTIONS, TTT, ABRUPT, CAP, BLOCK, FILES = range(7)
@@ -45,7 +46,7 @@ CAPPED = 4
 class Boards(Env):
     """A batch of one board game (fogboard_phantom_ttt, _dark_hex or _recon_hex)."""
 
-    TABLES = ("spec", "near", "sides", "blocks", "blank", "obs_blank")
+    TABLES = ("spec", "wins", "sides", "blocks", "blank", "obs_blank")
 
     def _configure(self, game) -> None:
         geo = self.geo = game.setup
@@ -67,12 +68,12 @@ class Boards(Env):
         offsets = [info.get(p, -1) for p in INFO_PIECES]
         offsets += [game.obs_layout.offset.get(p, -1) for p in OBS_PIECES]
         self.spec = np.array([C, self.num_actions, geo.is_ttt, geo.abrupt, cap, geo.sense**2, geo.files, *offsets])  # fmt: skip
-        # near[cell] (tic-tac-toe): the pairs of cells completing a line with it
-        # (-1 past them). sides (hex, two-word sets): the cells off the first file,
-        # off the last (a shift along a rank must not wrap), each seat's two edges.
-        self.near = np.full((C, 8), -1, np.int16)
-        for c, pairs in enumerate(geo.line_partners if geo.is_ttt else ()):
-            self.near[c, : 2 * len(pairs)] = sum(pairs, ())
+        # wins[s] (tic-tac-toe): the stone set s holds a line (one load, where a
+        # check of the lines through the stone loads its cells). sides (hex, two-word
+        # sets): the cells off the first file, off the last (a shift along a rank
+        # must not wrap), each seat's two edges.
+        lines = geo.line_bits if geo.is_ttt else ()
+        self.wins = np.array([any(s & m == m for m in lines) for s in range(1 << C if lines else 1)])  # fmt: skip
         f, edges = np.arange(C) % geo.files, ((0,) * C,) * 2 if geo.is_ttt else geo.edges
         on = np.zeros((6, 128), bool)
         on[:, :C] = [f > 0, f < geo.files - 1, *(np.array(e) >> i & 1 for e in edges for i in (0, 1))]  # fmt: skip
@@ -87,11 +88,11 @@ class Boards(Env):
         if self.spec[O_COUNT] >= 0:
             self.obs_blank[self.spec[O_COUNT]] = 1
         self.grid = np.zeros((B, C), np.int8)
-        self.chains = np.zeros((B, 2, 3, 0 if geo.is_ttt else 2), np.uint64)
+        self.chains = np.zeros((B, 2, 3 * -(-C // 64)), np.uint64)
         # known[p, w, b]: bit i of word w, the cells seat p knows (rules' view other
         # than UNKNOWN), across rows as the legal mask: a restart clears a word or two.
         self.known = np.zeros((2, -(-C // 64), B), np.uint64)
-        self.rec = np.zeros((B, 7), np.int16)
+        self.rec = np.zeros((B, 6), np.int16)
         self.mover = np.zeros(B, np.int64)  # 0 or 1 (the last mover in finished rows)
         # Tensors, once read: per form a uint8 store of both seats' (seat p of row b at
         # store row (p ^ flip) * B + b) and the handed-out arrays in the dtype (`info_hand0`
@@ -116,8 +117,8 @@ class Boards(Env):
     def _restart(self, rows: np.ndarray) -> None:
         _restart_rows(rows, self.grid, self.chains, self.known, self.rec, self.mover, self.slot)
         for f, blank in enumerate((self.blank, self.obs_blank)):
-            store, _, _, shown = self._kept(f)
-            if store is not None:
+            if (self.info, self.obs)[f] is not None:  # (plain play: no _kept to build)
+                store, _, _, shown = self._kept(f)
                 _blank_rows(rows, store, blank, shown)
 
     def _legal_mask(self) -> np.ndarray:
@@ -129,9 +130,6 @@ class Boards(Env):
 
     def _play(self, acts: np.ndarray, active):
         B, live = self.batch_size, active
-        ok = np.empty(B, bool)
-        if _check_rows(acts, live, self.known, self.mover, self.rec, self.spec, ok):
-            self._refuse(active, acts, ok)
         ending, rewards = np.zeros(B, np.int8), np.zeros((B, 2), np.float32)
         ends = self._rules(acts, live, ending, rewards)
         idle = self.always_passes and self._sitting  # (rows sitting out keep their slots)
@@ -148,11 +146,13 @@ class Boards(Env):
         return (ending != 0, rewards) if ends else (None, None)
 
     def _rules(self, acts, live, ending, rewards) -> int:
-        """The rules of the rows' actions (`_play_rows`; the cap's distToWin
-        here): the count of rows ended."""
-        rows = (self.grid, self.chains, self.known, self.rec, self.mover, self.spec, self.near)
-        rows += (self.sides, self.blocks)
-        ends, capped = _play_rows(acts, live, *rows, ending, rewards)
+        """The rules of the rows' actions (`_play_rows`, which checks them first;
+        the cap's distToWin here): the count of rows ended."""
+        ok, rows = np.empty(len(acts), bool), (self.grid, self.chains, self.known, self.rec)
+        rows += (self.mover, self.spec, self.wins, self.sides, self.blocks)
+        bad, ends, capped = _play_rows(acts, live, ok, *rows, ending, rewards)
+        if bad:
+            self._refuse(live, acts, ok)
         for b in np.flatnonzero(ending == CAPPED).tolist() if capped else ():  # (rare: row by row)
             board = self.grid[b].tolist()  # (rules' EMPTY / X_STONE / O_STONE)
             d0, d1 = (rules.dist_to_win(self.geo, board, p, p + 1, 2 - p) for p in (0, 1))
@@ -248,44 +248,60 @@ def _blank_rows(index, store, blank, shown):
 def _legal_rows(known, mover, rec, terminated, spec, mask):
     """mask (A, B): the cells the movers do not know, or the senses at a recon sense
     step, across rows in bytes through one-dimensional rows (vectorized): the movers'
-    unknown cells (none where no attempt) cut into bytes once, a cell a bit of its byte."""
-    C, B, W = spec[CELLS], len(mover), known.shape[1]
-    sensing, words = np.empty(B, np.uint8), np.empty(B, np.uint64)
-    free, out = np.empty((8 * W, B), np.uint8), mask.view(np.uint8)
-    for b in range(B):
-        sensing[b] = (spec[BLOCK] > 0) & (rec[b, SENSED] < 0) & (not terminated[b])
-    for w in range(W):
+    unknown cells (none where no attempt) cut into bytes, a cell a bit of its byte.
+    (Selects by arithmetic and explicit loops: numba vectorizes neither a branch
+    nor a slice assignment, which it runs an entry at a time.)"""
+    C, A, K, B = spec[CELLS], spec[ACTIONS], spec[BLOCK], len(mover)
+    out, sensing = mask.view(np.uint8), np.zeros(B, np.uint8)
+    live, words, free = np.empty(B, np.uint64), np.empty(B, np.uint64), np.empty(B, np.uint8)
+    for b in range(B if K else 0):
+        sensing[b] = (rec[b, SENSED] < 0) & (not terminated[b])
+    for b in range(B):  # (all ones in a row that attempts, else zeros)
+        live[b] = np.uint64(0) - np.uint64(not (terminated[b] | sensing[b]))
+    for w in range(known.shape[1]):
         k0, k1 = known[0, w], known[1, w]
         for b in range(B):
-            mine = k1[b] if mover[b] else k0[b]
-            words[b] = np.uint64(0) if terminated[b] | sensing[b] else ~mine
-        for k in range(8):
-            row, shift = free[8 * w + k], np.uint64(8 * k)
+            words[b] = ~(k0[b] ^ (k0[b] ^ k1[b]) & np.uint64(0) - np.uint64(mover[b])) & live[b]
+        for c0 in range(64 * w, min(C, 64 * w + 64), 8):
+            shift = np.uint64(c0 & 63)
             for b in range(B):
-                row[b] = np.uint8((words[b] >> shift) & np.uint64(255))
-    for c in range(C):
-        row, bit, entries = free[c >> 3], np.uint8(1 << (c & 7)), out[c]
+                free[b] = np.uint8(words[b] >> shift)
+            for c in range(c0, min(C, c0 + 8)):
+                bit, entries = np.uint8(1 << (c & 7)), out[c]
+                for b in range(B):
+                    entries[b] = np.uint8(free[b] & bit) != 0
+    for a in range(C, A):
+        entries = out[a]
         for b in range(B):
-            entries[b] = np.uint8(row[b] & bit) != 0
-    for a in range(C, spec[ACTIONS]):
-        out[a, :] = sensing
+            entries[b] = sensing[b]
 
 
 @kernel
 def _check_rows(acts, live, known, mover, rec, spec, ok) -> int:
-    """ok[b]: row b's action is legal, or row b does not play; the count of rows not ok."""
-    C, bad = spec[CELLS], 0
+    """ok[b]: row b's action is legal, or row b does not play; the count of rows
+    not ok. Without senses the rows are first counted in a pass numba vectorizes
+    (the movers' words picked by arithmetic from both seats' words and, for a
+    cell past 64, both of the second: indices computed per row keep it scalar),
+    ok written only if a row is bad."""
+    C, A, K, hi, one = spec[CELLS], spec[ACTIONS], spec[BLOCK], known.shape[1] - 1, np.uint64(1)
+    k0, k1, h0, h1, bad = known[0, 0], known[1, 0], known[0, hi], known[1, hi], 0
+    for b in range(0 if K else len(acts)):
+        a = acts[b]
+        c, pick = min(max(a, 0), C - 1), np.uint64(0) - np.uint64(mover[b])
+        low, high = k0[b] ^ (k0[b] ^ k1[b]) & pick, h0[b] ^ (h0[b] ^ h1[b]) & pick
+        word = low ^ (low ^ high) & np.uint64(0) - np.uint64(c >> 6)
+        bad += np.int64(live[b] & ((a != c) | (word >> np.uint64(c & 63) & one != 0)))
+    if not (K or bad):
+        return 0
+    bad = 0
     for b in range(len(acts)):
         a = acts[b]
-        if not live[b]:
-            ok[b] = True
-        elif spec[BLOCK] and rec[b, SENSED] < 0:
-            ok[b] = C <= a < spec[ACTIONS]
-        elif 0 <= a < C:
-            ok[b] = not (known[mover[b], a >> 6, b] >> np.uint64(a & 63)) & np.uint64(1)
-        else:
-            ok[b] = False
-        bad += not ok[b]
+        c = min(max(a, 0), C - 1)  # (a cell to read whatever the action)
+        fresh = (known[mover[b], c >> 6, b] >> np.uint64(c & 63)) & one == 0
+        sensing = (K > 0) & (rec[b, SENSED] < 0)
+        good = (C <= a) & (a < A) if sensing else (a == c) & fresh
+        ok[b] = good = good | (not live[b])
+        bad += not good
     return bad
 
 
@@ -302,68 +318,101 @@ def _flood(n0, n1, loose0, loose1, files, inner0, inner1, outer0, outer1):
         g1 = n1 | n1 << fn | n1 >> fn | n0 >> fn64 | (n1 << one | n0 >> s63 | dn1) & inner1
         g0 |= (n0 >> one | n1 << s63 | up0) & outer0
         g1 |= (n1 >> one | up1) & outer1
-        if g0 & loose0 == n0 and g1 & loose1 == n1:
+        if (g0 & loose0 == n0) & (g1 & loose1 == n1):
             return n0, n1, g0, g1
         n0, n1 = g0 & loose0, g1 & loose1
 
 
 @kernel
+def _flood1(n, loose, files, inner, outer):
+    """_flood on a board of up to 64 cells: one word (half the work a round)."""
+    one, fn = np.uint64(1), np.uint64(files)
+    f1 = fn - one
+    while True:
+        g = n | n << fn | n >> fn | (n << one | n >> f1) & inner | (n >> one | n << f1) & outer
+        if g & loose == n:
+            return n, g
+        n = g & loose
+
+
+@inline
+def _join(k, b, p, n0, n1, sides, wide, walls) -> bool:
+    """Hex: the new stone n's chain, flooded through seat p's loose stones (k[b, p],
+    as `chains` keeps them), joins an edge if a stone of it is on it (`sides`)
+    or next to a stone joined to it, else stays loose; whether it joined both.
+    (Inlined: a call would pass its tuples through memory.)"""
+    e = 2 + 2 * p
+    if not wide:  # (up to 64 cells: a word a set, half the row's cache line)
+        loose, first, far = k[b, p, 0] | n0, k[b, p, 1], k[b, p, 2]
+        n, g = _flood1(n0, loose, walls[0], walls[1], walls[3])
+        on, to = g & first | n & sides[e, 0] != 0, g & far | n & sides[e + 1, 0] != 0
+        k[b, p, 0] = loose ^ n * np.uint64(on | to)
+        k[b, p, 1], k[b, p, 2] = first | n * np.uint64(on), far | n * np.uint64(to)
+        return on & to
+    loose0, loose1, first0, first1, far0, far1 = k[b, p, 0], k[b, p, 1], k[b, p, 2], k[b, p, 3], k[b, p, 4], k[b, p, 5]  # fmt: skip
+    loose0, loose1 = loose0 | n0, loose1 | n1
+    n0, n1, g0, g1 = _flood(n0, n1, loose0, loose1, *walls)
+    first = g0 & first0 | g1 & first1 | n0 & sides[e, 0] | n1 & sides[e, 1] != 0
+    far = g0 & far0 | g1 & far1 | n0 & sides[e + 1, 0] | n1 & sides[e + 1, 1] != 0
+    on, to, joined = np.uint64(first), np.uint64(far), np.uint64(first | far)
+    k[b, p, 0], k[b, p, 1] = loose0 ^ n0 * joined, loose1 ^ n1 * joined
+    k[b, p, 2], k[b, p, 3] = first0 | n0 * on, first1 | n1 * on
+    k[b, p, 4], k[b, p, 5] = far0 | n0 * to, far1 | n1 * to
+    return first & far
+
+
+@kernel
 def _play_rows(
-    acts, live, grid, chains, known, rec, mover, spec, near, sides, blocks, ending, rewards
+    acts, live, ok, grid, chains, known, rec, mover, spec, wins, sides, blocks, ending, rewards
 ):
-    """Each playing row's (checked) action, as rules.Match.play: a sense (opponent
+    """Each playing row's action, checked first (`_check_rows`: the count of rows
+    not ok, and nothing played, if any), as rules.Match.play: a sense (opponent
     stones in the anchor's block proven), or an attempt (a stone placed, or an
     opponent stone proven), its ending (a line through the stone, hex's edges
-    joined, the full board, the ply cap: CAPPED for Boards._rules; 1 + the
-    outcome entry, RETURNS, in `ending`, and `rewards`) and the turn; the counts
-    of rows ended and capped. (One loop: docs/batch.md#where-the-time-goes.)"""
-    C, count, capped, one = spec[CELLS], 0, 0, np.uint64(1)
-    walls = sides[0, 0], sides[0, 1], sides[1, 0], sides[1, 1]  # (see _flood)
+    joined (`_join`), the full board, the ply cap: CAPPED for Boards._rules; 1 +
+    the outcome entry, RETURNS, in `ending`, and `rewards`) and the turn; the
+    counts of rows ended and capped. (One loop: docs/batch.md#where-the-time-goes.)"""
+    bad = _check_rows(acts, live, known, mover, rec, spec, ok)
+    if bad:
+        return bad, 0, 0
+    # The facts in locals: numba cannot tell the stores below from `spec`'s entries.
+    C, K, ttt, abrupt, cap, files = spec[CELLS], spec[BLOCK], spec[TTT], spec[ABRUPT], spec[CAP], spec[FILES]  # fmt: skip
+    count, capped, one, wide = 0, 0, np.uint64(1), C > 64
+    board = (one << np.uint64(C & 63)) - one  # (every cell: tic-tac-toe's full board)
+    walls = files, sides[0, 0], sides[0, 1], sides[1, 0], sides[1, 1]  # (see _flood)
     for b in range(len(acts)):
         a, p = acts[b], mover[b]
         if not live[b]:
             continue
         rec[b, LAST] = p
-        if spec[BLOCK] and rec[b, SENSED] < 0:
+        if K and rec[b, SENSED] < 0:
             rec[b, SENSED] = a - C
-            for i in range(spec[BLOCK]):
+            for i in range(K):
                 c = blocks[a - C, i]
                 known[p, c >> 6, b] |= np.uint64(grid[b, c] == 2 - p) << np.uint64(c & 63)
             continue
         rec[b, PLIES] += 1
         rec[b, OWN0 + p] += 1
         rec[b, SENSED] = -1
-        known[p, a >> 6, b] |= one << np.uint64(a & 63)
-        stone, old, win, full = p + 1, grid[b, a], False, False
+        w, bit = a >> 6, one << np.uint64(a & 63)
+        known[p, w, b] |= bit
+        old, win, full = grid[b, a], False, False
         placed = old == 0  # (else an opponent stone: own stones are not legal)
-        grid[b, a] = old + placed * stone
-        if spec[TTT]:
-            rec[b, STONES] += placed
-            for i in range(0, 8, 2):  # (-1 past the lines: read cell 0, masked)
-                x, y = near[a, i], near[a, i + 1]
-                line = (grid[b, max(x, 0)] == stone) & (grid[b, max(y, 0)] == stone)
-                win |= (x >= 0) & line
-            win, full = win & placed, rec[b, STONES] == C
-        elif placed:  # hex: the stone's loose chain joins an edge on it or next to it
-            k, e, bit = chains[b, p], 2 + 2 * p, one << np.uint64(a & 63)
-            n0, n1 = bit * np.uint64(a < 64), bit * np.uint64(a >= 64)
-            n0, n1, g0, g1 = _flood(n0, n1, k[LOOSE, 0] | n0, k[LOOSE, 1] | n1, spec[FILES], *walls)
-            first = g0 & k[FIRST, 0] | g1 & k[FIRST, 1] | n0 & sides[e, 0] | n1 & sides[e, 1]
-            far = g0 & k[FAR, 0] | g1 & k[FAR, 1] | n0 & sides[e + 1, 0] | n1 & sides[e + 1, 1]
-            to_first, to_far = np.uint64(first != 0), np.uint64(far != 0)
-            k[FIRST, 0], k[FIRST, 1] = k[FIRST, 0] | n0 * to_first, k[FIRST, 1] | n1 * to_first
-            k[FAR, 0], k[FAR, 1] = k[FAR, 0] | n0 * to_far, k[FAR, 1] | n1 * to_far
-            joined = to_first | to_far  # (else the chain stays loose)
-            k[LOOSE, 0] = (k[LOOSE, 0] | n0) ^ n0 * joined
-            k[LOOSE, 1] = (k[LOOSE, 1] | n1) ^ n1 * joined
-            win = to_first & to_far
+        grid[b, a] = old + placed * (p + 1)
+        if ttt:  # (selects: placed and win are coin flips)
+            mine = chains[b, p, LOOSE] | bit * np.uint64(placed)
+            chains[b, p, LOOSE] = mine
+            win = wins[mine] & placed
+            full = mine | chains[b, 1 - p, LOOSE] == board
+        elif placed:  # hex
+            win = _join(chains, b, p, bit * np.uint64(w == 0), bit * np.uint64(w == 1), sides, wide, walls)  # fmt: skip
         end = win * (1 + 2 * p) + ((not win) & full) * 2
-        mover[b] = p ^ (placed | spec[ABRUPT])  # (a collision: the turn kept if classical)
-        cap = (end == 0) & (rec[b, PLIES] >= spec[CAP])
-        ending[b] = e = end + cap * CAPPED
+        mover[b] = p ^ (placed | abrupt)  # (a collision: the turn kept if classical)
+        stop = (end == 0) & (rec[b, PLIES] >= cap)
+        ending[b] = e = end + stop * CAPPED
         rewards[b, 0], rewards[b, 1] = RETURNS[e, 0], RETURNS[e, 1]
-        count, capped = count + (e != 0), capped + cap
-    return count, capped
+        count, capped = count + (e != 0), capped + stop
+    return 0, count, capped
 
 
 @kernel
