@@ -509,7 +509,7 @@ def test_hex_wins_agree_with_a_flood(sides):
 
 def test_random_actions_are_legal_and_uniform():
     rng = np.random.default_rng(0)
-    for actions in (1, 2, 9, 25, 300):  # (over 255 actions the counts are uint16)
+    for actions in (1, 2, 9, 25, 127, 128, 300):  # (counts in int8 up to 127 actions)
         mask = rng.random((actions, 500)) < 0.3
         mask[:, :5] = False  # rows with no legal action get A - 1
         picked = random_actions(rng, mask.T)
@@ -538,11 +538,11 @@ def _kth_legal(u, mask):
     return np.where(counts > 0, picked, mask.shape[1] - 1)
 
 
-@pytest.mark.parametrize("actions", [9, 16, 25, 49, 64, 121, 244, 300])
+@pytest.mark.parametrize("actions", [9, 16, 25, 49, 64, 121, 127, 128, 244, 300])
 def test_random_actions_is_uniform_per_row_and_the_documented_draw(actions):
-    """Either way of drawing (running counts up to RUNNING_COUNT_UP_TO actions,
-    blocks of 8 above) plays uniformly over each row's legal actions, and
-    exactly the (floor(u * c) + 1)-th legal action of the same float64 u."""
+    """The draw (its counts in int8 up to 127 actions, int16 above) plays
+    uniformly over each row's legal actions, and exactly the (floor(u * c) +
+    1)-th legal action of the same float64 u."""
     rng = np.random.default_rng(actions)
     kinds = np.zeros((7, actions), bool)
     kinds[0, actions - 1] = True  # one legal action, the last

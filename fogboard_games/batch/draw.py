@@ -22,7 +22,10 @@ def random_actions(rng, mask):
     u = rng.random(len(mask))
     by_action = mask.T
     if by_action.flags.c_contiguous and len(by_action) < 2**15:  # (the environment's layout)
-        return _pick_by_action(by_action.view(np.uint8), u)
+        # (counts in the narrowest type that holds them, from -A to A - 1: the
+        # more rows a vector instruction takes, the faster the passes run)
+        count = np.zeros(len(mask), np.int8 if len(by_action) < 2**7 else np.int16)
+        return _pick_by_action(by_action.view(np.uint8), u, count, np.zeros_like(count))
     return _pick(np.ascontiguousarray(mask).view(np.uint8), u)
 
 
@@ -47,21 +50,18 @@ def _pick(mask, u):
 
 
 @kernel
-def _pick_by_action(by_action, u):
+def _pick_by_action(by_action, u, k, out):
     """The draw over an (A, B) mask, an action at a time across the rows (in
     memory order: a row's actions are B apart), without a branch, so the
-    compiler works on many rows at once: a row's count goes below zero at
-    its (k + 1)-th legal action, which is then the number of actions passed
-    at a count still at or above zero. Counts in int16 (fewer than 2**15
-    actions): twice the rows a vector instruction takes as in int32."""
+    compiler works on many rows at once: a row's count `k` goes below zero
+    at its (k + 1)-th legal action, which is then the number of actions
+    passed (`out`) at a count still at or above zero."""
     A, B = by_action.shape
-    k = np.zeros(B, np.int16)
     for a in range(A):
         for b in range(B):
             k[b] += by_action[a, b]
     for b in range(B):
-        k[b] = np.int16(u[b] * k[b])
-    out = np.zeros(B, np.int16)
+        k[b] = int(u[b] * k[b])
     for a in range(A - 1):  # (the last action is the one left when all others are passed)
         for b in range(B):
             k[b] -= by_action[a, b]
