@@ -31,7 +31,6 @@ import fogboard_games
 from fogboard_games import batch
 from fogboard_games.__main__ import main
 from fogboard_games.batch import env as batch_env
-from fogboard_games.batch.env import hand_out
 from fogboard_games.bench import random_actions
 
 EXTRAS = [
@@ -639,21 +638,6 @@ def test_a_legal_mask_read_late_is_the_one_its_state_had(preset):
         assert not state.legal_action_mask.flags.writeable
     with pytest.raises(ValueError, match="read-only"):
         t.legal_action_mask[0, 0] = True
-
-
-@pytest.mark.parametrize("dtype", [np.float32, np.uint8, np.bool_])
-def test_a_hand_out_gathers_the_rows_asked_and_zeros_for_finished_ones(dtype):
-    """env.hand_out, which engines keeping every seat's rows hand out through:
-    row b shows tensors[want[b]], zeros where want[b] is -1 (whatever the row
-    held before), in the kept array, handed out read-only."""
-    B, D = 6, 5
-    tensors = np.arange(2 * B * D, dtype=np.uint8).reshape(2 * B, D) % 2
-    kept = np.ones((B, D), dtype)
-    want = np.array([0, 7, -1, 3, 11, -1])
-    view = hand_out(tensors, want, kept)
-    assert np.shares_memory(view, kept) and not view.flags.writeable
-    assert not view[[2, 5]].any()
-    assert np.array_equal(view[[0, 1, 3, 4]], tensors[[0, 7, 3, 11]].astype(dtype))
 
 
 def batch_sources():

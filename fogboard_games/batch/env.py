@@ -155,10 +155,10 @@ class Env:
     `_mover_tensor()` (what `State.observation` hands out: the movers'
     tensors of the environment's form, (B, D) in its dtype, zeros in
     finished rows, read-only, valid until the next step or reset: an
-    engine keeps the array and brings it up to date, `hand_out` gathering
-    rows) and `_seat_tensors(form, p)` (seat p's tensors of the form in
-    every row, (B, D) in any dtype that holds them: `information_state_tensor`
-    and `observation_tensor` check the seat and hand out a copy in the
+    engine keeps the array and brings it up to date) and
+    `_seat_tensors(form, p)` (seat p's tensors of the form in every row,
+    (B, D) in any dtype that holds them: `information_state_tensor` and
+    `observation_tensor` check the seat and hand out a copy in the
     environment's dtype). Each engine keeps its tensors as its game
     needs (docs/batch.md#observations): built at their first read, so play
     that never reads one pays nothing for it.
@@ -511,27 +511,6 @@ def _is_index(x) -> bool:
     """A count, seat or row: an int or a numpy int, never a bool (an int to
     isinstance, which would read True as 1)."""
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
-def hand_out(tensors: np.ndarray, want: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """Fill `out` (B, D), kept by an engine in its dtype (bool viewed as uint8),
-    with row want[b] of `tensors` (R, D) in row b, zeros where want[b] is -1
-    (a finished row), and return a read-only view of it: what
-    `State.observation` hands out where an engine keeps every seat's rows."""
-    _gather(tensors, want, out.view(np.uint8) if out.dtype == np.bool_ else out)
-    view = out[:]
-    view.flags.writeable = False
-    return view
-
-
-@kernel
-def _gather(tensors, want, out):
-    for b in range(len(want)):
-        if want[b] < 0:
-            out[b, :] = 0
-        else:
-            for c in range(out.shape[1]):
-                out[b, c] = tensors[want[b], c]
 
 
 @kernel
