@@ -76,9 +76,6 @@ class Parley(Env):
         self.turns = np.zeros((B, s.rounds, s.max_turns, T_SPEAKERS + 2 * s.max_reactions), np.int8)
         self.nturns = np.zeros((B, s.rounds), np.int16)  # turns started in each round
         self.legal = np.zeros(B, np.int64)  # the mover's legal actions, bit a for action a
-        # The rows' records and the game's sizes, as the kernels take them.
-        self.records = (self.legal, self.mover, self.st, self.cogs, self.cards, self.points)
-        self.records += (self.turns, self.nturns, self.sizes)
         # The movers' tensors of the environment's form, kept from their first
         # read, and what each row showed at the last (its cog and turn under way).
         self.hand = self.shown = self.done = None
@@ -87,6 +84,12 @@ class Parley(Env):
     def totals(self) -> np.ndarray:
         """(B, P): each cog's points so far (the returns at the end)."""
         return self.cogs[:, :, TOTAL]
+
+    @property
+    def records(self) -> tuple:
+        """The rows' records and the game's sizes, as the kernels take them."""
+        rows = self.legal, self.mover, self.st, self.cogs, self.cards, self.points
+        return (*rows, self.turns, self.nturns, self.sizes)
 
     # ---- restarts, chance and the moves ------------------------------------------------
 
@@ -119,12 +122,13 @@ class Parley(Env):
             self._refuse(active, acts, ok)
         # The hip-shots' results (a hit: 0 of 0..2) in row order; `shots`: their rows, outcomes.
         draws = self.rng.integers(0, 3, size=hips) if hips else np.zeros(0, np.int64)
-        shots = np.empty((hips, 2), np.int64)
-        paid, over = np.zeros((B, n), np.float32), np.zeros(B, np.int8)  # (_end_round)
-        ends = _play_rows(acts, active, draws, shots, paid, over, *self.records)
+        shots, over = np.empty((hips, 2), np.int64), np.zeros(B, np.int8)
+        ends = _play_rows(acts, active, draws, shots, over, *self.records)
         self._log_later(shots[:, 0], shots[:, 1:])
         if not ends:
             return None, None
+        paid = np.zeros((B, n), np.float32)
+        _end_rounds(over, paid, *self.records)  # (then 1 where a round follows, 2 the match over)
         rows = np.flatnonzero(over == 1)
         if len(rows):
             self._deal(rows)
@@ -215,22 +219,31 @@ def _next_speaker(actor, place, it, living, said, X, n):
 
 
 @kernel
+def _standing(living, n):
+    """The count of cogs standing, the bits set in `living`."""
+    count = 0
+    for q in range(n):
+        count += (living >> q) & 1
+    return count
+
+
+@kernel
 def _play_rows(
-    acts, play, draws, shots, paid, over, legal, mover, st, cogs, cards, points, turns, nturns, c
+    acts, play, draws, shots, over, legal, mover, st, cogs, cards, points, turns, nturns, c
 ):
     """Each playing row's decision (Match.play): IT's line; its shot or pass (a
     hip-shot's result the next of chance's `draws`, its row and outcome then in
     `shots`): a hit costs the target 1 hp, at 0 it is OUT, the shooter keeps the
-    gun and scores if it was its ENEMY, and the round may be over (`_end_round`);
-    otherwise, hit or miss, the target is IT (a pass leaves the gun with IT); or
-    a reaction. Then the next cog reacts, or the next IT's turn starts. Returns
-    the rounds over."""
+    gun, scores if it was its ENEMY and the round may be `over`; otherwise, hit
+    or miss, the target is IT (a pass leaves the gun with IT); or a reaction.
+    Then the next cog reacts, or the next IT's turn starts. Returns the rounds
+    over (`_end_rounds` pays them)."""
     n, X, ends, j = c[COGS], c[MAX_X], 0, 0
     for b in range(len(acts)):
         if not play[b]:
             continue
         a, r, k, phase = acts[b], st[b, ROUND], st[b, TURN], st[b, PHASE]
-        actor, place, said, out = st[b, ACTOR], 1, st[b, SAID], False
+        actor, place, said = st[b, ACTOR], 1, st[b, SAID]
         if phase == LINE:
             turns[b, r, k, T_LINE] = a
             st[b, PHASE] = ACT
@@ -258,15 +271,15 @@ def _play_rows(
                 st[b, MISSES] += not hit
             if hit:
                 cogs[b, target, HP] -= 1
-                out = cogs[b, target, HP] == 0
-            if out:
-                st[b, LIVING] &= ~(1 << target)
-                cogs[b, actor, KILLS] += cards[b, r, actor, 1] == target
-                target = actor
+                if cogs[b, target, HP] == 0:
+                    st[b, LIVING] &= ~(1 << target)
+                    cogs[b, actor, KILLS] += cards[b, r, actor, 1] == target
+                    over[b] = _standing(st[b, LIVING], n) == c[SURVIVORS]
+                    target = actor
             st[b, IT] = target
-        if out and _end_round(b, paid, over, st, cogs, cards, points, c):
-            ends += 1
-            continue
+            if over[b]:
+                ends += 1
+                continue  # (the actor stays the mover; `_end_rounds` ends the round)
         speaker = _next_speaker(actor, place, st[b, IT], st[b, LIVING], said, X, n)
         st[b, PHASE] = REACT
         mover[b] = speaker
@@ -277,26 +290,21 @@ def _play_rows(
 
 
 @kernel
-def _end_round(b, paid, over, st, cogs, cards, points, c):
-    """Whether row b's round is over, as few cogs standing as survivors: then
-    each cog's points, paid (3 standing, 1 for a standing FRIEND, its ENEMY
-    kills), and `over` 2 where it was the match's last round, else 1 (the
-    next round is to be dealt)."""
-    r, living, n = st[b, ROUND], st[b, LIVING], c[COGS]
-    standing = 0
-    for q in range(n):
-        standing += (living >> q) & 1
-    if standing > c[SURVIVORS]:
-        return False
-    for q in range(n):
-        got = rules.SURVIVOR_POINTS * ((living >> q) & 1) + cogs[b, q, KILLS]
-        got += rules.FRIEND_POINTS * ((living >> cards[b, r, q, 0]) & 1)
-        points[b, r, q], paid[b, q] = got, got
-        cogs[b, q, TOTAL] += got
-    last = r + 1 == c[ROUNDS]
-    over[b] = 2 if last else 1
-    st[b, PHASE], st[b, ROUND] = OVER, r + (not last)
-    return True
+def _end_rounds(over, paid, legal, mover, st, cogs, cards, points, turns, nturns, c):
+    """Each cog's points of a round `over`, paid: 3 standing, 1 for a standing
+    FRIEND, its ENEMY kills; `over` then 2 where that was the match's last."""
+    for b in range(len(over)):
+        if not over[b]:
+            continue
+        r, living = st[b, ROUND], st[b, LIVING]
+        for q in range(c[COGS]):
+            got = rules.SURVIVOR_POINTS * ((living >> q) & 1) + cogs[b, q, KILLS]
+            got += rules.FRIEND_POINTS * ((living >> cards[b, r, q, 0]) & 1)
+            points[b, r, q], paid[b, q] = got, got
+            cogs[b, q, TOTAL] += got
+        last = r + 1 == c[ROUNDS]
+        over[b] += last
+        st[b, PHASE], st[b, ROUND] = OVER, r + (not last)
 
 
 @kernel
