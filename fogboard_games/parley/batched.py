@@ -162,15 +162,16 @@ class Parley(Env):
     def _encode(self, out, seats, shown, done, form: str) -> None:
         recall = form == "information_state"
         at = self.at_info if recall else self.at_obs
-        _encode_rows(out, seats, shown, done, at, recall, *self.records[1:])
+        _encode_rows(out, seats, shown, done, at, recall, *self.records)
 
 
 # The kernels loop over the rows, each doing for one row what the rules (or the
-# encoder) do for one state. A helper's array arguments can cost their reference
-# counts at every call (about 30 ns an array where measured): the helpers called
-# for most rows (`_options`, `_start_turn`, `_put_turn`) take three at most, and
-# the encoder writes the status itself (a helper taking the five arrays it reads
-# made a read of parley-tiny twice as long).
+# encoder) do for one state; each takes the rows' records whole (`records`). A
+# helper's array arguments can cost their reference counts at every call (about
+# 30 ns an array where measured): the helpers called for most rows (`_options`,
+# `_start_turn`, `_put_turn`) take three at most; the encoder writes the status
+# itself, and a round's end is a pass of its own (as helpers, taking five and
+# seven arrays, they made a read and a step of parley-tiny twice as long).
 
 
 @kernel
@@ -340,14 +341,14 @@ def _start_turn(st, turns, nturns, b, k, talk):
 
 @kernel
 def _encode_rows(
-    out, seats, shown, done, at, recall, mover, st, cogs, cards, points, turns, nturns, c
+    out, seats, shown, done, at, recall, legal, mover, st, cogs, cards, points, turns, nturns, c
 ):
-    """Row b of `out` made cog seats[b]'s tensor but the status (none where
-    -1), as ParleyEncoder.encode does: with perfect recall every round's
-    cards, turns and points, else this round's cards, its latest turn and the
-    totals. A view is written whole. An information state goes on from what
-    the row showed at its last read, cog shown[b]'s (BLANK: zeros) when the
-    turn done[b] (r * max_turns + k) was under way: the public pieces are
+    """Row b of `out` made cog seats[b]'s tensor (zeros where -1), as
+    ParleyEncoder.encode does: with perfect recall every round's cards, turns
+    and points, else this round's cards, its latest turn and the totals; then
+    the status. A view is written whole. An information state goes on from
+    what the row showed at its last read, cog shown[b]'s (BLANK: zeros) when
+    the turn done[b] (r * max_turns + k) was under way: the public pieces are
     written from that turn on (it may have gained a shot or reactions since)
     and, where the cog changed, the private ones (player, cards, own shots)
     swapped over every turn; a finished row is cleared once."""
