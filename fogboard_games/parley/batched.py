@@ -37,7 +37,8 @@ PIECES += ["passes_left", "misses"]
 NOW = {"cards": "cards_now", "shots": "shot_now", "points": "totals"}
 PLAYER, CARDS, SHOTS, P_IT, P_LINE, P_TARGET, P_PASS, P_RESULT, P_REACT, POINTS = range(10)
 S_ROUND, S_MOVER, S_PHASE, S_IT, S_HP, S_PASSES, S_MISSES = range(10, 17)
-BLANK = -1  # what a kept row shows where it shows no cog's tensor: zeros
+# What a kept row shows besides a cog's tensor: zeros, or a game gone (to clear).
+BLANK, STALE = -1, -2
 
 
 class Parley(Env):
@@ -94,8 +95,8 @@ class Parley(Env):
     # ---- restarts, chance and the moves ------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
-        if self.hand is not None:  # (what the rows showed is of a game gone)
-            self.hand[rows], self.shown[rows], self.done[rows] = 0, BLANK, 0
+        if self.hand is not None:
+            self.shown[rows] = STALE  # (cleared at the next read, in its kernel)
         self.st[rows, ROUND], self.cogs[rows, :, TOTAL] = 0, 0
         self._deal(rows)
 
@@ -347,7 +348,7 @@ def _encode_rows(
     ParleyEncoder.encode does: with perfect recall every round's cards, turns
     and points, else this round's cards, its latest turn and the totals; then
     the status. A view is written whole. An information state goes on from
-    what the row showed at its last read, cog shown[b]'s (BLANK: zeros) when
+    what the row showed at its last read, cog shown[b]'s (or BLANK, STALE) when
     the turn done[b] (r * max_turns + k) was under way: the public pieces are
     written from that turn on (it may have gained a shot or reactions since)
     and, where the cog changed, the private ones (player, cards, own shots)
@@ -355,13 +356,14 @@ def _encode_rows(
     n, E, X = c[COGS], c[MAX_TURNS], c[MAX_X]
     for b in range(len(seats)):
         p, was, now = seats[b], shown[b], st[b, ROUND]
-        if not recall or p < 0 and was != BLANK:
+        if not recall or was == STALE or p < 0 and was != BLANK:
             out[b, :] = 0
             was, done[b] = BLANK, 0
-        shown[b] = p
+        shown[b] = p  # (BLANK where -1)
         if p < 0:
             continue
-        first = done[b] if was == p else 0  # (the first turn to visit)
+        seen = done[b]  # (a local: numba reloads an array's entry after each store)
+        first = seen if was == p else 0  # (the first turn to visit)
         if was >= 0:
             out[b, at[PLAYER] + was] = 0
         out[b, at[PLAYER] + p] = 1
@@ -380,7 +382,7 @@ def _encode_rows(
                 if (it == p or it == was) and 0 <= act <= 4 * n:  # a cog's own shot:
                     shot = at[SHOTS] + row * (2 + n)  # its aim (head, hip), then its target
                     out[b, shot + (act > 3 * n)] = out[b, shot + 2 + (act - 1) % n] = it == p
-                if row >= done[b]:  # (else its public pieces are written already)
+                if row >= seen:  # (else its public pieces are written already)
                     _put_turn(out, b, at, row, turns, r, k, n, X)
         for q in range(0 if recall else n):
             out[b, at[POINTS] + q] = cogs[b, q, TOTAL]
