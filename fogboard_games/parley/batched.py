@@ -393,7 +393,7 @@ def _encode_rows(
             out[b, at[S_MOVER] + mover[b]] = 1
         out[b, at[S_PHASE] + phase] = 1
         out[b, at[S_IT] + st[b, IT]] = 1
-        for q in range(c[COGS]):
+        for q in range(n):
             out[b, at[S_HP] + q * (c[HP0] + 1) + cogs[b, q, HP]] = 1
             out[b, at[S_PASSES] + q * (c[PASSES] + 1) + c[PASSES] - cogs[b, q, USED]] = 1
         out[b, at[S_MISSES] + st[b, MISSES]] = 1
