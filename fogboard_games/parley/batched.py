@@ -5,8 +5,8 @@ A row keeps what a `rules.Match` keeps, the turns' records included;
 `_play_rows` does for each row what `Match.play` does at a decision, with
 chance (a hip-shot's result, a round's deals and wake) drawn from the
 environment's Generator and logged after the decision, as pyspiel's chance
-outcomes. `_encode_rows` and `_status_rows` write a seat's tensors from the
-records, as `observer.ParleyEncoder` does (docs/batch.md#observations).
+outcomes. `_encode_rows` writes a seat's tensor from the records, as
+`observer.ParleyEncoder` does (docs/batch.md#observations).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numpy as np
 from fogboard_games.batch.env import Env
 from fogboard_games.jit import kernel
 from fogboard_games.parley import rules
-from fogboard_games.parley.observer import PHASE_ORDER, SHOWN_PHASE
+from fogboard_games.parley.observer import SHOWN_PHASE
 
 # Phases as the tensors' `phase` piece numbers them (a row is never at chance).
 LINE, ACT, REACT, OVER = (SHOWN_PHASE[p] for p in (rules.LINE, rules.ACT, rules.REACT, rules.OVER))
@@ -29,14 +29,16 @@ COGS, ROUNDS, MAX_TURNS, MAX_X, HP0, PASSES, SURVIVORS, HIP_LIMIT, TALK, IT_BASE
 # reactions said, then their speakers and (MAX_X further on) their lines.
 T_IT, T_LINE, T_ACT, T_RESULT, T_SAID, T_SPEAKERS = range(6)
 # The pieces of each form, at the same index in both (-1: absent): per round and
-# turn with perfect recall; in the view now the round's, its latest turn's, totals.
+# turn with perfect recall; in the view now the round's, its latest turn's, totals;
+# the status pieces (from `round` on, the layout's last) in both.
 PIECES = ["player", "cards", "shots"] + ["turn_" + p for p in ("it", "line", "target", "pass")]
-PIECES += ["turn_result", "turn_reactions", "points", "round"]
+PIECES += ["turn_result", "turn_reactions", "points", "round", "mover", "phase", "it", "hp"]
+PIECES += ["passes_left", "misses"]
 NOW = {"cards": "cards_now", "shots": "shot_now", "points": "totals"}
-PLAYER, CARDS, SHOTS, P_IT, P_LINE, P_TARGET, P_PASS, P_RESULT, P_REACT, POINTS, STATUS = range(11)
-PHASES = len(PHASE_ORDER)  # the `phase` piece's width
-# A kept information state's seat, besides a cog: to encode whole, or zeros (finished).
-STALE, BLANK = -1, -2
+PLAYER, CARDS, SHOTS, P_IT, P_LINE, P_TARGET, P_PASS, P_RESULT, P_REACT, POINTS = range(10)
+S_ROUND, S_MOVER, S_PHASE, S_IT, S_HP, S_PASSES, S_MISSES = range(10, 17)
+# What a kept row shows besides a cog's tensor: zeros, or a game gone (to clear).
+BLANK, STALE = -1, -2
 
 
 class Parley(Env):
@@ -75,34 +77,37 @@ class Parley(Env):
         self.turns = np.zeros((B, s.rounds, s.max_turns, T_SPEAKERS + 2 * s.max_reactions), np.int8)
         self.nturns = np.zeros((B, s.rounds), np.int16)  # turns started in each round
         self.legal = np.zeros(B, np.int64)  # the mover's legal actions, bit a for action a
-        # The movers' information states, once read: each row's seat shown and the
-        # turn under way (r * max_turns + k) at the last read.
-        self.hand = self.hand_seat = self.hand_done = None
-        self.views = None  # the movers' observations, once read
+        # The movers' tensors of the environment's form, kept from their first
+        # read, and what each row showed at the last (its cog and turn under way).
+        self.hand = self.shown = self.done = None
 
     @property
     def totals(self) -> np.ndarray:
         """(B, P): each cog's points so far (the returns at the end)."""
         return self.cogs[:, :, TOTAL]
 
-    def _rows(self) -> tuple:
-        return self.mover, self.st, self.cogs, self.cards, self.turns, self.nturns, self.sizes
+    @property
+    def records(self) -> tuple:
+        """The rows' records and the game's sizes, as the kernels take them."""
+        rows = self.legal, self.mover, self.st, self.cogs, self.cards, self.points
+        return (*rows, self.turns, self.nturns, self.sizes)
 
     # ---- restarts, chance and the moves ------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
         if self.hand is not None:
-            self.hand_seat[rows] = STALE
-        self._deal(rows, fresh=True)
+            self.shown[rows] = STALE  # (cleared at the next read, in its kernel)
+        self.st[rows, ROUND], self.cogs[rows, :, TOTAL] = 0, 0
+        self._deal(rows)
 
-    def _deal(self, rows: np.ndarray, fresh: bool) -> None:
+    def _deal(self, rows: np.ndarray) -> None:
         """The rows' round starts: every cog's deal (an ordered pair, uniform),
-        then the wake (uniform), logged (after the step's action unless `fresh`,
-        a restart); the woken IT's turn starts."""
+        then the wake (uniform), logged after the step's action (or the
+        restart); the woken IT's turn starts."""
         picks = self.rng.integers(0, self.round_highs, size=(len(rows), self.num_players + 1))
         outcomes = self.round_outcomes.take(picks + self.round_at)
-        (self._log if fresh else self._log_later)(rows, outcomes)
-        _deal_rows(rows, outcomes, fresh, self.legal, *self._rows())
+        self._log_later(rows, outcomes)
+        _deal_rows(rows, outcomes, *self.records)
 
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (docs/batch.md#interface)."""
@@ -111,67 +116,63 @@ class Parley(Env):
         return mask.T
 
     def _play(self, acts: np.ndarray, active):
-        B, play = self.batch_size, active
+        B, n = self.batch_size, self.num_players
         ok = np.empty(B, bool)
-        bad, hips = _check_rows(acts, play, ok, self.legal, *self._rows())
+        bad, hips = _check_rows(acts, active, ok, self.legal, self.st, n)
         if bad:
             self._refuse(active, acts, ok)
         # The hip-shots' results (a hit: 0 of 0..2) in row order; `shots`: their rows, outcomes.
-        draws = self.rng.integers(0, 3, size=(hips, 1)) if hips else np.zeros((0, 1), np.int64)
-        shots, over = np.empty((hips, 2), np.int64), np.zeros(B, bool)
-        ends = _play_rows(acts, play, draws, shots, over, self.legal, *self._rows())
+        draws = self.rng.integers(0, 3, size=hips) if hips else np.zeros(0, np.int64)
+        shots, over = np.empty((hips, 2), np.int64), np.zeros(B, np.int8)
+        ends = _play_rows(acts, active, draws, shots, over, *self.records)
         self._log_later(shots[:, 0], shots[:, 1:])
         if not ends:
             return None, None
-        rewards, (ended, deal) = np.zeros((B, self.num_players), np.float32), np.zeros((2, B), bool)
-        _end_rounds(over, rewards, ended, deal, self.points, *self._rows())
-        rows = np.flatnonzero(deal)
+        paid = np.zeros((B, n), np.float32)
+        _end_rounds(over, paid, *self.records)  # (then 1 where a round follows, 2 the match over)
+        rows = np.flatnonzero(over == 1)
         if len(rows):
-            self._deal(rows, fresh=False)
-        return ended, rewards
+            self._deal(rows)
+        return over == 2, paid
 
     # ---- tensors ---------------------------------------------------------------------
 
-    def _movers(self, form: str) -> np.ndarray:
-        """The movers' tensors of the form, kept in place and brought to the rows
-        now (zeros in finished rows): the information states kept from their
-        first read, the observations encoded whole."""
-        B = self.batch_size
-        if form == "information_state":
-            if self.hand is None:
-                self.hand = np.zeros((B, self.tensor_size), self.dtype)
-                self.hand_seat = np.full(B, STALE, np.int8)
-                self.hand_done = np.zeros(B, np.int16)
-            seen = (self.hand_seat, self.hand_done)
-            _hand_rows(self.hand, *seen, self.terminated, self.at_info, *self._rows())
-            return self._encode(self.hand, *seen, self.at_info, True)
-        if self.views is None:
-            self.views = np.zeros((B, self.obs_size), self.dtype)
-        self.views[:] = 0
-        seats = np.where(self.terminated, -1, self.mover).astype(np.int8)
-        return self._encode(self.views, seats, np.zeros(B, np.int16), self.at_obs, False)
-
-    def _encode(self, out, seats, done, at, recall: bool) -> np.ndarray:
-        _encode_rows(out, seats, done, at, recall, *self._rows(), self.points)
-        _status_rows(out, seats, at, *self._rows())
-        return out
-
     def _mover_tensor(self) -> np.ndarray:
-        view = self._movers(self.form)[:]
+        """The movers' tensors of the environment's form (zeros in finished
+        rows), kept in place from their first read and brought to the rows now."""
+        B = self.batch_size
+        if self.hand is None:
+            self.hand = self._zeros(self.form)
+            self.shown, self.done = np.full(B, BLANK, np.int8), np.zeros(B, np.int16)
+        seats = np.where(self.terminated, -1, self.mover)
+        self._encode(self.hand, seats, self.shown, self.done, self.form)
+        view = self.hand[:]
         view.flags.writeable = False
         return view
 
     def _seat_tensors(self, form: str, player: int) -> np.ndarray:
-        B, info = self.batch_size, form == "information_state"
-        out = np.zeros((B, self.tensor_size if info else self.obs_size), self.dtype)
-        seats, done = np.full(B, player, np.int8), np.zeros(B, np.int16)
-        return self._encode(out, seats, done, self.at_info if info else self.at_obs, info)
+        B, out = self.batch_size, self._zeros(form)
+        shown, done = np.full(B, BLANK, np.int8), np.zeros(B, np.int16)
+        self._encode(out, np.full(B, player), shown, done, form)
+        return out
+
+    def _zeros(self, form: str) -> np.ndarray:
+        size = self.tensor_size if form == "information_state" else self.obs_size
+        return np.zeros((self.batch_size, size), self.dtype)
+
+    def _encode(self, out, seats, shown, done, form: str) -> None:
+        recall = form == "information_state"
+        at = self.at_info if recall else self.at_obs
+        _encode_rows(out, seats, shown, done, at, recall, *self.records)
 
 
 # The kernels loop over the rows, each doing for one row what the rules (or the
-# encoder) do for one state. A helper's array arguments can cost their reference
-# counts at every call (about 30 ns an array where measured): `_options` and
-# `_start_turn` take three and still measured faster than the passes they replaced.
+# encoder) do for one state; each takes the rows' records whole (`records`). A
+# helper's array arguments can cost their reference counts at every call (about
+# 30 ns an array where measured): the helpers called for most rows (`_options`,
+# `_start_turn`, `_put_turn`) take three at most; the encoder writes the status
+# itself, and a round's end is a pass of its own (as helpers, taking five and
+# seven arrays, they made a read and a step of parley-tiny twice as long).
 
 
 @kernel
@@ -195,10 +196,10 @@ def _legal_rows(mask, legal, terminated):
 
 
 @kernel
-def _check_rows(acts, play, ok, legal, mover, st, cogs, cards, turns, nturns, c):
+def _check_rows(acts, play, ok, legal, st, n):
     """Whether each playing row's action is legal (`ok`, True in the others);
     returns the illegal count and the hip-shots' (whose results chance draws)."""
-    n, bad, hips = c[COGS], 0, 0
+    bad, hips = 0, 0
     for b in range(len(acts)):
         a = acts[b]
         ok[b] = not play[b] or 0 <= a < 64 and (legal[b] >> a) & 1 == 1
@@ -220,13 +221,25 @@ def _next_speaker(actor, place, it, living, said, X, n):
 
 
 @kernel
-def _play_rows(acts, play, draws, shots, over, legal, mover, st, cogs, cards, turns, nturns, c):
+def _standing(living, n):
+    """The count of cogs standing, the bits set in `living`."""
+    count = 0
+    for q in range(n):
+        count += (living >> q) & 1
+    return count
+
+
+@kernel
+def _play_rows(
+    acts, play, draws, shots, over, legal, mover, st, cogs, cards, points, turns, nturns, c
+):
     """Each playing row's decision (Match.play): IT's line; its shot or pass (a
     hip-shot's result the next of chance's `draws`, its row and outcome then in
     `shots`): a hit costs the target 1 hp, at 0 it is OUT, the shooter keeps the
     gun, scores if it was its ENEMY and the round may be `over`; otherwise, hit
     or miss, the target is IT (a pass leaves the gun with IT); or a reaction.
-    Then the next cog reacts, or the next IT's turn starts. Returns the rounds over."""
+    Then the next cog reacts, or the next IT's turn starts. Returns the rounds
+    over (`_end_rounds` pays them)."""
     n, X, ends, j = c[COGS], c[MAX_X], 0, 0
     for b in range(len(acts)):
         if not play[b]:
@@ -253,7 +266,7 @@ def _play_rows(acts, play, draws, shots, over, legal, mover, st, cogs, cards, tu
                 target = a - 1 - 2 * n if a <= 3 * n else a - 1 - 3 * n
                 hit = a <= 3 * n  # (a head-shot always hits)
                 if not hit:  # (outcome ids: hit n^3 + n, miss the next)
-                    hit = draws[j, 0] == 0
+                    hit = draws[j] == 0
                     shots[j, 0], shots[j, 1] = b, n * n * n + n + (not hit)
                     j += 1
                 turns[b, r, k, T_RESULT] = rules.HIT if hit else rules.MISS
@@ -263,26 +276,25 @@ def _play_rows(acts, play, draws, shots, over, legal, mover, st, cogs, cards, tu
                 if cogs[b, target, HP] == 0:
                     st[b, LIVING] &= ~(1 << target)
                     cogs[b, actor, KILLS] += cards[b, r, actor, 1] == target
-                    standing = 0
-                    for q in range(n):
-                        standing += (st[b, LIVING] >> q) & 1
-                    over[b] = standing == c[SURVIVORS]
+                    over[b] = _standing(st[b, LIVING], n) == c[SURVIVORS]
                     target = actor
             st[b, IT] = target
+            if over[b]:
+                ends += 1
+                continue  # (the actor stays the mover; `_end_rounds` ends the round)
         speaker = _next_speaker(actor, place, st[b, IT], st[b, LIVING], said, X, n)
         st[b, PHASE] = REACT
-        mover[b] = actor if speaker < 0 or over[b] else speaker
-        if speaker < 0 and not over[b]:
+        mover[b] = speaker
+        if speaker < 0:
             mover[b] = _start_turn(st, turns, nturns, b, k + 1, c[TALK])
         legal[b] = _options(st, cogs, b, mover[b], c)
-        ends += over[b]
     return ends
 
 
 @kernel
-def _end_rounds(over, rewards, ended, deal, points, mover, st, cogs, cards, turns, nturns, c):
-    """Each cog's points of a round `over`: 3 standing, 1 for a standing FRIEND,
-    its ENEMY kills; then the match is `ended`, or the next round to `deal`."""
+def _end_rounds(over, paid, legal, mover, st, cogs, cards, points, turns, nturns, c):
+    """Each cog's points of a round `over`, paid: 3 standing, 1 for a standing
+    FRIEND, its ENEMY kills; `over` then 2 where that was the match's last."""
     for b in range(len(over)):
         if not over[b]:
             continue
@@ -290,23 +302,20 @@ def _end_rounds(over, rewards, ended, deal, points, mover, st, cogs, cards, turn
         for q in range(c[COGS]):
             got = rules.SURVIVOR_POINTS * ((living >> q) & 1) + cogs[b, q, KILLS]
             got += rules.FRIEND_POINTS * ((living >> cards[b, r, q, 0]) & 1)
-            points[b, r, q], rewards[b, q] = got, got
+            points[b, r, q], paid[b, q] = got, got
             cogs[b, q, TOTAL] += got
-        ended[b], deal[b] = r + 1 == c[ROUNDS], r + 1 < c[ROUNDS]
-        st[b, PHASE], st[b, ROUND] = OVER, r + deal[b]
+        last = r + 1 == c[ROUNDS]
+        over[b] += last
+        st[b, PHASE], st[b, ROUND] = OVER, r + (not last)
 
 
 @kernel
-def _deal_rows(rows, outcomes, fresh, legal, mover, st, cogs, cards, turns, nturns, c):
-    """Each row's round starts (the match too where `fresh`) with chance's
-    `outcomes`: every cog's deal, then the cog that wakes up IT, whose turn starts."""
+def _deal_rows(rows, outcomes, legal, mover, st, cogs, cards, points, turns, nturns, c):
+    """Each row's round starts with chance's `outcomes`: every cog's deal, then
+    the cog that wakes up IT, whose turn starts."""
     n = c[COGS]
     for i in range(len(rows)):
-        b = rows[i]
-        if fresh:
-            st[b, ROUND] = 0
-            cogs[b, :, TOTAL] = 0
-        r = st[b, ROUND]
+        b, r = rows[i], st[rows[i], ROUND]
         st[b, LIVING], st[b, MISSES] = (1 << n) - 1, 0
         for q in range(n):
             cogs[b, q, HP], cogs[b, q, USED], cogs[b, q, KILLS] = c[HP0], 0, 0
@@ -332,104 +341,80 @@ def _start_turn(st, turns, nturns, b, k, talk):
 
 
 @kernel
-def _put_shot(out, b, base, act, n, v) -> None:
-    """A cog's own shot: its aim (head, hip), then its target."""
-    out[b, base + (1 if act > 3 * n else 0)] = v
-    out[b, base + 2 + (act - 1) % n] = v
-
-
-@kernel
-def _encode_rows(out, seats, done, at, recall, mover, st, cogs, cards, turns, nturns, c, points):
-    """Each row's tensor of cog `seats[b]` (none where -1) but the status, from
-    the turn under way at the last read, `done[b]` (r * max_turns + k), over
-    what it holds already (zeros for a whole one), `done` moved on to the
-    turn under way: with perfect recall every round's cards, turns and
-    points, else this round's cards, its latest turn and the totals."""
+def _encode_rows(
+    out, seats, shown, done, at, recall, legal, mover, st, cogs, cards, points, turns, nturns, c
+):
+    """Row b of `out` made cog seats[b]'s tensor (zeros where -1), as
+    ParleyEncoder.encode does: with perfect recall every round's cards, turns
+    and points, else this round's cards, its latest turn and the totals; then
+    the status. A view is written whole. An information state goes on from
+    what the row showed at its last read, cog shown[b]'s (or BLANK, STALE) when
+    the turn done[b] (r * max_turns + k) was under way: the public pieces are
+    written from that turn on (it may have gained a shot or reactions since)
+    and, where the cog changed, the private ones (player, cards, own shots)
+    swapped over every turn; a finished row is cleared once."""
     n, E, X = c[COGS], c[MAX_TURNS], c[MAX_X]
     for b in range(len(seats)):
-        p, now = seats[b], st[b, ROUND]
+        p, was, now = seats[b], shown[b], st[b, ROUND]
+        if not recall or was == STALE or p < 0 and was != BLANK:
+            out[b, :] = 0
+            was, done[b] = BLANK, 0
+        shown[b] = p  # (BLANK where -1)
         if p < 0:
             continue
+        seen = done[b]  # (a local: numba reloads an array's entry after each store)
+        first = seen if was == p else 0  # (the first turn to visit)
+        if was >= 0:
+            out[b, at[PLAYER] + was] = 0
         out[b, at[PLAYER] + p] = 1
-        first = done[b] // E if recall else now
-        for r in range(first, now + 1):
+        for r in range(first // E if recall else now, now + 1):
             base = at[CARDS] + (r * 2 * n if recall else 0)
+            if was >= 0:
+                out[b, base + cards[b, r, was, 0]] = out[b, base + n + cards[b, r, was, 1]] = 0
             out[b, base + cards[b, r, p, 0]] = out[b, base + n + cards[b, r, p, 1]] = 1
             if recall and (r < now or st[b, PHASE] == OVER):
                 for q in range(n):
                     out[b, at[POINTS] + r * n + q] = points[b, r, q]
-            k0 = (done[b] % E if r == first else 0) if recall else nturns[b, r] - 1
+            k0 = (first % E if r == first // E else 0) if recall else nturns[b, r] - 1
             for k in range(k0, nturns[b, r]):
                 row = r * E + k if recall else 0
-                it, line, act = turns[b, r, k, T_IT], turns[b, r, k, T_LINE], turns[b, r, k, T_ACT]
-                out[b, at[P_IT] + row * n + it] = 1
-                if line >= 0:
-                    out[b, at[P_LINE] + row * (1 + 2 * n) + line] = 1
-                if act == 4 * n + 1:
-                    out[b, at[P_PASS] + row] = 1
-                elif act >= 0:  # (the table learns a shot with its result)
-                    out[b, at[P_TARGET] + row * n + (act - 1) % n] = 1
-                    out[b, at[P_RESULT] + row * 2 + turns[b, r, k, T_RESULT]] = 1
-                    if it == p:
-                        _put_shot(out, b, at[SHOTS] + row * (2 + n), act, n, 1)
-                for x in range(turns[b, r, k, T_SAID]):
-                    said = at[P_REACT] + (row * X + x) * (1 + 3 * n)  # (speaker, then line)
-                    out[b, said + turns[b, r, k, T_SPEAKERS + x]] = 1
-                    out[b, said + n + turns[b, r, k, T_SPEAKERS + X + x]] = 1
+                it, act = turns[b, r, k, T_IT], turns[b, r, k, T_ACT]
+                if (it == p or it == was) and 0 <= act <= 4 * n:  # a cog's own shot:
+                    shot = at[SHOTS] + row * (2 + n)  # its aim (head, hip), then its target
+                    out[b, shot + (act > 3 * n)] = out[b, shot + 2 + (act - 1) % n] = it == p
+                if row >= seen:  # (else its public pieces are written already)
+                    _put_turn(out, b, at, row, turns, r, k, n, X)
         for q in range(0 if recall else n):
             out[b, at[POINTS] + q] = cogs[b, q, TOTAL]
+        phase = st[b, PHASE]
+        out[b, at[S_ROUND] :] = 0
+        out[b, at[S_ROUND] + st[b, ROUND]] = 1
+        if phase != OVER:
+            out[b, at[S_MOVER] + mover[b]] = 1
+        out[b, at[S_PHASE] + phase] = 1
+        out[b, at[S_IT] + st[b, IT]] = 1
+        for q in range(n):
+            out[b, at[S_HP] + q * (c[HP0] + 1) + cogs[b, q, HP]] = 1
+            out[b, at[S_PASSES] + q * (c[PASSES] + 1) + c[PASSES] - cogs[b, q, USED]] = 1
+        out[b, at[S_MISSES] + st[b, MISSES]] = 1
         done[b] = now * E + nturns[b, now] - 1
 
 
 @kernel
-def _status_rows(out, seats, at, mover, st, cogs, cards, turns, nturns, c):
-    """The status pieces of each row's tensor (none where seats[b] is -1),
-    written anew: round, mover, phase, it, every cog's hp and passes left,
-    misses (one-hot each)."""
-    n = c[COGS]
-    for b in range(len(seats)):
-        if seats[b] < 0:
-            continue
-        out[b, at[STATUS] :] = 0
-        phase, base = st[b, PHASE], at[STATUS] + c[ROUNDS]
-        out[b, at[STATUS] + st[b, ROUND]] = 1
-        if phase != OVER:
-            out[b, base + mover[b]] = 1
-        out[b, base + n + phase] = 1
-        base += n + PHASES
-        out[b, base + st[b, IT]] = 1
-        base += n
-        for q in range(n):
-            out[b, base + q * (c[HP0] + 1) + cogs[b, q, HP]] = 1
-        base += n * (c[HP0] + 1)
-        for q in range(n):
-            out[b, base + q * (c[PASSES] + 1) + c[PASSES] - cogs[b, q, USED]] = 1
-        out[b, base + n * (c[PASSES] + 1) + st[b, MISSES]] = 1
-
-
-@kernel
-def _hand_rows(hand, seat, done, terminated, at, mover, st, cogs, cards, turns, nturns, c):
-    """The kept information states made ready for `_encode_rows` from `done`
-    on: zeros in a finished row (seat BLANK), a restarted (or never read)
-    row zeros to encode whole, and where the mover changed the seats'
-    private pieces (player, cards, own shots) swapped."""
-    n, E = c[COGS], c[MAX_TURNS]
-    for b in range(len(seat)):
-        was, p = seat[b], mover[b]
-        if was < 0 or terminated[b]:
-            if was != BLANK:
-                hand[b, :] = 0
-            seat[b], done[b] = BLANK if terminated[b] else p, 0
-            continue
-        if was == p:
-            continue
-        hand[b, at[PLAYER] + was] = 0
-        for r in range(st[b, ROUND] + 1):
-            base = at[CARDS] + r * 2 * n
-            hand[b, base + cards[b, r, was, 0]] = hand[b, base + n + cards[b, r, was, 1]] = 0
-            hand[b, base + cards[b, r, p, 0]] = hand[b, base + n + cards[b, r, p, 1]] = 1
-            for k in range(nturns[b, r]):
-                q, act = turns[b, r, k, T_IT], turns[b, r, k, T_ACT]
-                if (q == was or q == p) and 0 <= act < 4 * n + 1:
-                    _put_shot(hand, b, at[SHOTS] + (r * E + k) * (2 + n), act, n, q == p)
-        seat[b] = p
+def _put_turn(out, b, at, row, turns, r, k, n, X) -> None:
+    """Turn k of round r's public record at its row of the turn pieces: IT,
+    its line, its pass or its shot's target and result (the table learns a
+    shot with its result), and the reactions said (speaker, then line)."""
+    act, line = turns[b, r, k, T_ACT], turns[b, r, k, T_LINE]
+    out[b, at[P_IT] + row * n + turns[b, r, k, T_IT]] = 1
+    if line >= 0:
+        out[b, at[P_LINE] + row * (1 + 2 * n) + line] = 1
+    if act == 4 * n + 1:
+        out[b, at[P_PASS] + row] = 1
+    elif act >= 0:
+        out[b, at[P_TARGET] + row * n + (act - 1) % n] = 1
+        out[b, at[P_RESULT] + row * 2 + turns[b, r, k, T_RESULT]] = 1
+    for x in range(turns[b, r, k, T_SAID]):
+        said = at[P_REACT] + (row * X + x) * (1 + 3 * n)
+        out[b, said + turns[b, r, k, T_SPEAKERS + x]] = 1
+        out[b, said + n + turns[b, r, k, T_SPEAKERS + X + x]] = 1
