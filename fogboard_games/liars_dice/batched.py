@@ -90,8 +90,9 @@ class LiarsDice(Env):
     def _play(self, acts: np.ndarray, active):
         B, P = self.batch_size, self.num_players
         ok, ended, rewards = np.empty(B, bool), np.zeros(B, bool), np.zeros((B, P), np.float32)
+        legal = self._state.legal_action_mask.T  # (A, B: Env made it before the step)
         state = (self.row, self.seats, self.hands, self.g, self.round_rows, self.tensors)
-        bad, rolls, done = _play_rows(acts, active, *state, ok, ended, rewards)
+        bad, rolls, done = _play_rows(acts, active, legal, *state, ok, ended, rewards)
         if bad:
             self._refuse(active, acts, ok)
         if rolls:
@@ -176,17 +177,6 @@ def _options(choosing, bid, holder, mover, in_play, g):
 
 
 @kernel
-def _legal(a, choosing, bid, holder, mover, in_play, g):
-    """Whether action a (any int) is legal for the mover."""
-    lo, hi, calls, passes, chooses = _options(choosing, bid, holder, mover, in_play, g)
-    said = a - g[PROPHECY]  # (a prophecy's bid)
-    legal = (a < g[NUM_BIDS]) & (lo <= a) & (a < hi)  # (a negative id too: lo >= 0)
-    legal |= (g[PROPHECY] >= 0) & (a >= g[PROPHECY]) & calls & (lo <= said) & (said < hi)
-    legal |= (a == g[LIAR]) & calls | (a == g[PASS]) & passes & (a >= 0)
-    return legal | ((a == g[KEEP]) | (a == g[KEEP] + 1)) & chooses & (a >= 0)
-
-
-@kernel
 def _restart_rows(rows, faces, history, hstart, hpos, row, seats, hands, g, t, first):
     """The rows at their game's start: the roll `faces` (every seat's D dice,
     seat by seat) logged and counted; their tensors blank but for it. (A loop
@@ -252,14 +242,15 @@ def _roll_rows(rows, faces, at, row, seats, hands, g, t, real):
 
 
 @kernel
-def _play_rows(acts, plays, row, seats, hands, g, round_rows, t, ok, ended, rewards):
-    """Every playing row's decision, if all are legal (else none: `ok` False where
-    illegal): the bids (`_bid_rows`), then the choices, passes, writes and calls.
-    Returns the counts of illegal ones, of rows waiting for a roll, of games ended."""
+def _play_rows(acts, plays, legal, row, seats, hands, g, round_rows, t, ok, ended, rewards):
+    """Every playing row's decision, if all are legal by the mask `legal` (A, B) (else
+    none: `ok` False where illegal; `legal` empty: a history, not checked): the bids
+    (`_bid_rows`), then the choices, passes, writes and calls. Returns the counts
+    of illegal ones, of rows waiting for a roll, of games ended."""
     P, B, bad = g[PLAYERS], len(acts), 0
-    for b in range(B):
-        old = row[CHOOSING, b], row[BID, b], row[HOLDER, b], row[MOVER, b], row[IN_PLAY, b]
-        ok[b] = (not plays[b]) | _legal(acts[b], *old, g)
+    for b in range(B if len(legal) else 0):
+        a = acts[b]
+        ok[b] = not plays[b] or 0 <= a < len(legal) and legal[a, b]
         bad += not ok[b]
     if bad:
         return bad, 0, 0
@@ -382,6 +373,7 @@ def _replay_rows(history, hstart, hpos, row, seats, hands, g, round_rows, t):
     B, PD = len(hstart), g[PLAYERS] * g[NUMDICE]
     plays, ok, ended = np.zeros(B, np.bool_), np.zeros(B, np.bool_), np.zeros(B, np.bool_)
     acts, rewards = np.zeros(B, np.int64), np.zeros((B, g[PLAYERS]), np.float32)
+    unchecked = np.zeros((0, B), np.bool_)
     roll = history.reshape(B, -1)[:, :PD]  # (logged again as it is)
     _restart_rows(np.arange(B), roll, history, hstart, hstart.copy(), row, seats, hands, g, t, True)
     at = hstart + PD
@@ -392,7 +384,7 @@ def _replay_rows(history, hstart, hpos, row, seats, hands, g, round_rows, t):
             at[b] += plays[b]
         if not plays.any():
             return
-        _play_rows(acts, plays, row, seats, hands, g, round_rows, t, ok, ended, rewards)
+        _play_rows(acts, plays, unchecked, row, seats, hands, g, round_rows, t, ok, ended, rewards)
         rolls = np.nonzero(row[ROLLING] >= 0)[0]
         _roll_rows(rolls, history, at, row, seats, hands, g, t, np.zeros(0, np.bool_))
 
