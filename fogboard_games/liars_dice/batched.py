@@ -115,8 +115,10 @@ class LiarsDice(Env):
     # ---- the tensors ----------------------------------------------------------------
 
     def _track(self) -> None:
-        """Keep every seat's information state from now on, the rows played
-        again from their histories with the tensor writes on."""
+        """Keep every seat's information state from now on (once: the rows played
+        again from their histories with the tensor writes on)."""
+        if self.info is not None:
+            return
         self.info = np.zeros((self.batch_size * self.num_players, self.tensor_size), np.uint8)
         self.tensors = (self.info, *NOTHING[1:])
         state = (self.row, self.seats, self.hands, self.g, self.round_rows, self.tensors)
@@ -129,8 +131,7 @@ class LiarsDice(Env):
             out = np.zeros((self.batch_size, self.obs_size), np.uint8)
             _observe(out, np.full(self.batch_size, player), *self.view)
             return out
-        if self.info is None:
-            self._track()
+        self._track()
         return self.info[player :: self.num_players]
 
     def _mover_tensor(self) -> np.ndarray:
@@ -143,8 +144,7 @@ class LiarsDice(Env):
             self.hand_view.flags.writeable = False
             self.out = self.hand.view(np.uint8) if self.dtype == np.bool_ else self.hand
             if self.form == "information_state":
-                if self.info is None:
-                    self._track()
+                self._track()
                 self.hand_seat = np.full(self.batch_size, -1, np.int64)  # (copied whole)
                 self.tensors = (self.info, self.out, self.hand_seat)  # (the steps write it too)
         if self.form == "observation":
@@ -165,15 +165,6 @@ def _next_seat(alive, s, P):
     low = after & -after
     step = 1 + (low > 1) + (low > 2) + (low > 4) + (low > 8) + (low > 16)
     return s + step - P * (s + step >= P)
-
-
-@kernel
-def _options(choosing, bid, holder, mover, in_play, g):
-    """A mover's legal actions (Match.bidding_actions), bitwise: (lo, hi, calls, passes,
-    chooses), the raises lo..hi-1, liar and those raises' prophecies, pass, keep and reroll."""
-    top = 0 if choosing else in_play * g[SIDES]
-    calls = (bid >= 0) & (holder != mover) & (choosing == 0)
-    return bid + 1, top, calls, calls & (g[PASS] >= 0) & (bid < top - 1), choosing != 0
 
 
 @kernel
@@ -397,16 +388,19 @@ def _mask_rows(mask, row, terminated, g):
     B, base = len(terminated), g[PROPHECY]
     lo, raises, prophecies = np.empty(B, np.uint8), np.empty(B, np.uint8), np.empty(B, np.uint8)
     for b in range(B):
-        old = row[CHOOSING, b], row[BID, b], row[HOLDER, b], row[MOVER, b], row[IN_PLAY, b]
-        first, top, calls, passes, chooses = _options(*old, g)
-        live = not terminated[b]
-        lo[b], raises[b] = first, max(top - first, 0) * live
+        # The mover's legal actions (Match.bidding_actions): the raises lo..top-1; once
+        # another seat's bid stands, liar, those raises' prophecies and a pass (below the
+        # top bid); keep and reroll while choosing.
+        choosing, bid, live = row[CHOOSING, b], row[BID, b], not terminated[b]
+        top = 0 if choosing else row[IN_PLAY, b] * g[SIDES]
+        calls = (bid >= 0) & (row[HOLDER, b] != row[MOVER, b]) & (choosing == 0) & live
+        lo[b], raises[b] = bid + 1, max(top - bid - 1, 0) * live
         prophecies[b] = raises[b] * calls
-        mask[g[LIAR], b] = calls & live
+        mask[g[LIAR], b] = calls
         if g[PASS] >= 0:
-            mask[g[PASS], b] = passes & live
+            mask[g[PASS], b] = calls & (bid < top - 1)
         if g[KEEP] >= 0:
-            mask[g[KEEP], b] = mask[g[KEEP] + 1, b] = chooses & live
+            mask[g[KEEP], b] = mask[g[KEEP] + 1, b] = (choosing != 0) & live
     for a in range(g[NUM_BIDS]):
         for b in range(B):
             mask[a, b] = np.uint8(a - lo[b]) < raises[b]
