@@ -5,6 +5,8 @@ docs/bots.md#fair-seats; the table's mechanism is fogboard_games/batch/bots.py's
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from fogboard_games.batch.bots import BatchBot, Table
@@ -44,7 +46,7 @@ class LiarsDiceBatchBot(BatchBot):
         self.at_holder, self.at_seat = obs.offset["holder"], obs.offset["seat"]
         self.at_counts = None if s.chips else obs.offset["dice_counts"]
         self.radix = (D + 1, T + 1, NB + 1)
-        self.hand_radix = [(D + 1) ** f for f in range(S)]
+        self.hand_radix = (D + 1) ** np.arange(S)
         self.table = Table()
         # The scalar bot's odds, from its own functions (stand_chance and
         # exact_chance read them): [unseen dice, face - 1, Q - own count + D].
@@ -72,52 +74,45 @@ class LiarsDiceBatchBot(BatchBot):
         s = self.setup
         if s.rerolls:
             key += mask[:, s.keep] * 4 + mask[:, s.reroll] * 2
-
-        def decide(new, rows):
-            return self._fill(new, np.ascontiguousarray(mask[rows]))
-
-        return self.table.actions(key, running, decide, self.rng)[0]
+        return self.table.actions(key, running, partial(self._fill, mask), self.rng)[0]
 
     def _decode(self, obs, rows):
         """(R,) int64 keys of the rows `rows` of observation tensors (the
         mover's own), the two bits the legal mask gives (`_choose`) left 0.
 
         The hand counts the dice per face; the standing bid, its holder, the
-        seat and each seat's dice count are one-hot, read by argmax and the
-        value there (argmax reads 0 in a row of zeros)."""
+        seat and each seat's dice count are one-hot, read by argmax (the bid
+        where it is set: argmax reads 0 in a row of zeros)."""
         s = self.setup
         D1, T1, NB1 = self.radix
         if len(rows) < len(obs):
             obs = obs[rows]
-        R = np.arange(len(obs))
-        code = np.zeros(len(obs), np.int64)
-        for f, r in enumerate(self.hand_radix):
-            code += obs[:, self.at_hand + f].astype(np.int64) * r
-        if self.at_counts is None:
-            in_play = s.total
-        else:
+        hand = obs[:, self.at_hand : self.at_hand + s.sides]
+        code = (hand @ self.hand_radix.astype(np.float32)).astype(np.int64)  # (< 6 ** 6: exact)
+        in_play = s.total
+        if self.at_counts is not None:
             counts = obs[:, self.at_counts : self.at_counts + s.players * D1]
             in_play = counts.reshape(len(obs), s.players, D1).argmax(axis=2).sum(axis=1)
         bids = obs[:, self.at_bid : self.at_bid + s.num_bids]
         bid = bids.argmax(axis=1)
-        bid1 = np.where(bids[R, bid] > 0, bid + 1, 0)
+        bid1 = np.where(bids[np.arange(len(obs)), bid] > 0, bid + 1, 0)
         holder = obs[:, self.at_holder : self.at_holder + s.players]
         seat = obs[:, self.at_seat : self.at_seat + s.players]
         holds = (holder * seat).sum(axis=1) > 0  # (the mover holds the standing bid)
         return ((code * T1 + in_play) * NB1 + bid1) * 8 + holds
 
-    def _fill(self, new, legal):
-        """The decisions of new keys, given the legal mask of a row that has
+    def _fill(self, mask, new, rows):
+        """The decisions of new keys, given the legal mask and a row that has
         each: (values, tied sets). The rules make the mask a function of the
         key (dice in play, standing bid, holds; or the choice and a reroll
         left), so any row with the key has the same one."""
         s = self.setup
+        legal = np.ascontiguousarray(mask[rows])  # (a row for each key)
         D1, T1, NB1 = self.radix
         rest = new >> 3
         bid = rest % NB1 - 1
         in_play = rest // NB1 % T1
-        counts = rest // NB1 // T1 // D1 ** np.arange(s.sides)[:, None] % D1  # (S, M)
-        counts = counts.T
+        counts = (rest // NB1 // T1)[:, None] // self.hand_radix % D1  # (M, S)
         choosing = (new >> 2 & 1).astype(bool)
         value = np.zeros(len(new), np.int64)
         sets = []
@@ -136,7 +131,6 @@ class LiarsDiceBatchBot(BatchBot):
         The odds are the scalar bot's own numbers, so every comparison comes
         out as its does."""
         s = self.setup
-        M = len(bid)
         NB, D = s.num_bids, s.numdice
         unseen = in_play - counts.sum(axis=1)
         own = counts @ self.wilds  # (M, S): the seat's dice counting for each face
@@ -152,9 +146,7 @@ class LiarsDiceBatchBot(BatchBot):
         best_raise = NB - 1 - top_bids[:, ::-1].argmax(axis=1)
         liar_ok = legal[:, s.liar]
         action = np.where(has_raise, best_raise, legal.argmax(axis=1))
-        m = np.arange(M)
-        standing = np.maximum(bid, 0)
-        stand = odds[m, standing]  # (odds of every bid, the standing one included)
+        stand = odds[np.arange(len(bid)), np.maximum(bid, 0)]  # (odds has the standing bid's too)
         liar_value = 1 - 2 * stand
         call = liar_ok & (~has_raise | (stand < 0.5) | (1 - stand > best))
         passing = ~call & liar_ok & (best < 0.5)
