@@ -115,10 +115,8 @@ class LiarsDiceBatchBot(BatchBot):
         counts = (rest // NB1 // T1)[:, None] // self.hand_radix % D1  # (M, S)
         choosing = (new >> 2 & 1).astype(bool)
         value = np.zeros(len(new), np.int64)
-        sets = []
-        if (~choosing).any():
-            b = ~choosing
-            value[b], sets = self._bids(counts[b], in_play[b], bid[b], legal[b])
+        b = ~choosing  # (the keys of bids: _bids takes none too)
+        value[b], sets = self._bids(counts[b], in_play[b], bid[b], legal[b])
         for i in np.flatnonzero(choosing).tolist():  # a hand's keep or reroll: few keys
             hand = tuple(f for f, c in enumerate(counts[i].tolist(), 1) for _ in range(c))
             view = SeatView(s, 0, ld_rules.CHOOSING, hand, int(in_play[i]), -1)
@@ -139,8 +137,7 @@ class LiarsDiceBatchBot(BatchBot):
         odds = self.stand[u, self.face, need]
         raises = legal[:, :NB]
         has_raise = raises.any(axis=1)
-        best = np.where(raises, odds, -np.inf).max(axis=1)
-        best = np.where(has_raise, best, -1.0)
+        best = np.where(raises, odds, -1.0).max(axis=1)  # (-1 without a raise: odds >= 0)
         # The highest of the most likely bids.
         top_bids = raises & (odds >= (best - EPS)[:, None])
         best_raise = NB - 1 - top_bids[:, ::-1].argmax(axis=1)
@@ -159,7 +156,7 @@ class LiarsDiceBatchBot(BatchBot):
             props = legal[:, s.prophecy_base : s.prophecy_base + NB]
             exact = self.exact[u, self.face, need]
             top = np.where(props, exact, -np.inf).max(axis=1)
-            prophesy = liar_ok & props.any(axis=1) & (top >= PROPHECY_AT)
+            prophesy = liar_ok & (top >= PROPHECY_AT)  # (top -inf without one)
             prophesy &= s.payout * top - (1 - top) > liar_value
             for i in np.flatnonzero(prophesy).tolist():
                 tie = np.flatnonzero(props[i] & (exact[i] >= top[i] - EPS)) + s.prophecy_base
