@@ -51,16 +51,10 @@ class LiarsDiceBatchBot(BatchBot):
         # The scalar bot's odds, from its own functions (stand_chance and
         # exact_chance read them): [unseen dice, face - 1, Q - own count + D].
         faces, needs = range(1, S + 1), range(-D, T + 1)
-
-        def odds(chance):
-            return np.array(
-                [
-                    [[chance(u, face_chance(s, f), k) for k in needs] for f in faces]
-                    for u in range(T + 1)
-                ]
-            )
-
-        self.stand, self.exact = odds(at_least), odds(exactly)
+        cells = [(u, face_chance(s, f), k) for u in range(T + 1) for f in faces for k in needs]
+        shape = (T + 1, S, len(needs))
+        self.stand = np.array([at_least(*cell) for cell in cells]).reshape(shape)
+        self.exact = np.array([exactly(*cell) for cell in cells]).reshape(shape)
         self.quantity = np.array(s.bid_quantity, np.int64)
         self.face = np.array(s.bid_face, np.int64) - 1
         # own[f] = counts @ wilds[:, f]: the dice counting for face f + 1.
