@@ -77,8 +77,9 @@ class LiarsDice(Env):
         # Every seat rolls its D dice, seat by seat: face - 1, as pyspiel logs them.
         P, D = self.num_players, self.setup.numdice
         faces = self.rng.integers(0, self.setup.sides, (len(rows), P * D), self.draw)
-        state = (self.hpos, self.row, self.seats, self.hands, self.g, self.tensors)
-        _restart_rows(rows, faces, self.history.reshape(-1), self.hstart, *state, self.first)
+        self._log(rows, faces)
+        state = (self.row, self.seats, self.hands, self.g, self.tensors)
+        _restart_rows(rows, faces, *state, self.first)
         self.first = False
 
     def _legal_mask(self) -> np.ndarray:
@@ -168,22 +169,19 @@ def _next_seat(alive, s, P):
 
 
 @kernel
-def _restart_rows(rows, faces, history, hstart, hpos, row, seats, hands, g, t, first):
+def _restart_rows(rows, faces, row, seats, hands, g, t, first):
     """The rows at their game's start: the roll `faces` (every seat's D dice,
-    seat by seat) logged and counted; their tensors blank but for it. (A loop
+    seat by seat) counted; their tensors blank but for it. (A loop
     for each part: one loop doing all keeps fewer of its values in registers.)"""
     P, D, S = g[PLAYERS], g[NUMDICE], g[SIDES]
     for i, b in enumerate(rows):
         row[MOVER, b], row[BID, b], row[HOLDER, b] = 0, -1, -1
-        for j in range(P * D):
-            history[hstart[b] + j] = faces[i, j]
         for s in range(P):
             count = 0  # a byte a face, in loops of the most dice and faces (unrolled)
             for j in range(5):
                 count += 1 << 8 * faces[i, s * D + j] if j < D else 0
             for f in range(6):
                 hands[b, NOW, s, f] = count >> 8 * f & 255
-        hpos[b] = hstart[b] + P * D
     whole = not g[CHIPS] or g[REROLLS] or first  # (else never changed since the first)
     for b in rows if whole else rows[:0]:
         row[ROUND, b], row[IN_PLAY, b], row[OPENER, b] = 0, P * D, 0
@@ -365,8 +363,7 @@ def _replay_rows(history, hstart, hpos, row, seats, hands, g, round_rows, t):
     plays, ok, ended = np.zeros(B, np.bool_), np.zeros(B, np.bool_), np.zeros(B, np.bool_)
     acts, rewards = np.zeros(B, np.int64), np.zeros((B, g[PLAYERS]), np.float32)
     unchecked = np.zeros((0, B), np.bool_)
-    roll = history.reshape(B, -1)[:, :PD]  # (logged again as it is)
-    _restart_rows(np.arange(B), roll, history, hstart, hstart.copy(), row, seats, hands, g, t, True)
+    _restart_rows(np.arange(B), history.reshape(B, -1)[:, :PD], row, seats, hands, g, t, True)
     at = hstart + PD
     while True:
         for b in range(B):
