@@ -93,12 +93,12 @@ class LiarsDice(Env):
         ok, ended, rewards = np.empty(B, bool), np.zeros(B, bool), np.zeros((B, P), np.float32)
         legal = self._state.legal_action_mask.T  # (A, B: Env made it before the step)
         state = (self.row, self.seats, self.hands, self.g, self.round_rows, self.tensors)
-        bad, rolls, done = _play_rows(acts, active, legal, *state, ok, ended, rewards)
+        bad, rolls, calls = _play_rows(acts, active, legal, *state, ok, ended, rewards)
         if bad:
             self._refuse(active, acts, ok)
         if rolls:
             self._roll()
-        return (ended, rewards) if done else (None, None)
+        return (ended, rewards) if calls else (None, None)  # (only a call ends a game)
 
     def _roll(self) -> None:
         """The dice the step's decisions call for: D faces a seat drawn (as many as it
@@ -235,7 +235,7 @@ def _play_rows(acts, plays, legal, row, seats, hands, g, round_rows, t, ok, ende
     """Every playing row's decision, if all are legal by the mask `legal` (A, B) (else
     none: `ok` False where illegal; `legal` empty: a history, not checked): the bids
     (`_bid_rows`), then the choices, passes, writes and calls. Returns the counts
-    of illegal ones, of rows waiting for a roll, of games ended."""
+    of illegal ones, of rows waiting for a roll, of calls."""
     P, B, bad = g[PLAYERS], len(acts), 0
     for b in range(B if len(legal) else 0):
         a = acts[b]
@@ -271,8 +271,8 @@ def _play_rows(acts, plays, legal, row, seats, hands, g, round_rows, t, ok, ende
                 info[b * P + p, col[b]] = 1
             if len(hand):
                 hand[b, col[b]] = 1
-    done, rounds = _settle_rows(calls[:n], row, seats, hands, g, t, ended, rewards)
-    return 0, rolls + rounds, done
+    rounds = _settle_rows(calls[:n], row, seats, hands, g, t, ended, rewards)
+    return 0, rolls + rounds, n
 
 
 @kernel
@@ -301,10 +301,10 @@ def _settle_rows(calls, row, seats, hands, g, t, ended, rewards):
     pays (chips) or loses dice. In dice mode the loser gives up as many of its dice as
     it lost (public in the dice counts); the last seat with dice wins, else the loser
     (or the next seat with dice) opens the next round, which waits for its roll.
-    Returns the counts of games ended and of rounds begun."""
+    Returns the count of rounds begun."""
     P, S, D, wild = g[PLAYERS], g[SIDES], g[NUMDICE], g[WILD] - 1
     info, hand, _ = t
-    done = rounds = 0
+    rounds = 0
     for i in range(len(calls)):
         b, said, prophecy = calls[i, 0], calls[i, 1] >> 1, calls[i, 1] & 1
         quantity, face = said // S + 1, said % S
@@ -326,7 +326,6 @@ def _settle_rows(calls, row, seats, hands, g, t, ended, rewards):
                     hand[b, at + s * S + f] = hands[b, NOW, s, f]
         if g[CHIPS]:
             rewards[b, winner], rewards[b, loser], ended[b] = lost, -lost, True
-            done += 1
             continue
         had = seats[b, loser, DICE]
         left = had - min(lost, had)
@@ -345,14 +344,13 @@ def _settle_rows(calls, row, seats, hands, g, t, ended, rewards):
             else:
                 seats[b, s, USED] = 0
                 in_play += seats[b, s, DICE]
-        done += ended[b]
         if not ended[b]:
             opener = loser if left else _next_seat(alive, loser, P)
             row[ROUND, b], row[IN_PLAY, b] = row[ROUND, b] + 1, in_play
             row[OPENER, b], row[MOVER, b], row[BID, b], row[HOLDER, b] = opener, opener, -1, -1
             row[CHOOSING, b], row[ROLLING, b] = g[REROLLS] > 0, P
             rounds += 1
-    return done, rounds
+    return rounds
 
 
 @kernel
@@ -385,9 +383,8 @@ def _mask_rows(mask, row, terminated, g):
     B, base = len(terminated), g[PROPHECY]
     lo, raises, prophecies = np.empty(B, np.uint8), np.empty(B, np.uint8), np.empty(B, np.uint8)
     for b in range(B):
-        # The mover's legal actions (Match.bidding_actions): the raises lo..top-1; once
-        # another seat's bid stands, liar, those raises' prophecies and a pass (below the
-        # top bid); keep and reroll while choosing.
+        # The mover's options (Match.bidding_actions): raises lo..top-1; against another's
+        # bid, liar, those raises' prophecies and a pass (below the top); keep, reroll.
         choosing, bid, live = row[CHOOSING, b], row[BID, b], not terminated[b]
         top = 0 if choosing else row[IN_PLAY, b] * g[SIDES]
         calls = (bid >= 0) & (row[HOLDER, b] != row[MOVER, b]) & (choosing == 0) & live

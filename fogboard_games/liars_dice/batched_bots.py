@@ -124,10 +124,9 @@ class LiarsDiceBatchBot(BatchBot):
         out as its does."""
         s = self.setup
         NB, D = s.num_bids, s.numdice
-        unseen = in_play - counts.sum(axis=1)
+        u = (in_play - counts.sum(axis=1))[:, None]  # the unseen dice
         own = counts @ self.wilds  # (M, S): the seat's dice counting for each face
         need = self.quantity - own[:, self.face] + D  # (M, NB)
-        u = unseen[:, None]
         odds = self.stand[u, self.face, need]
         raises = legal[:, :NB]
         has_raise = raises.any(axis=1)
