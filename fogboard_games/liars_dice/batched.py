@@ -7,7 +7,7 @@ dice, drawn in Python from the env's Generator and logged after the decision tha
 for them, as pyspiel's history holds them. Tensors cost nothing until read: the first
 read of an information state plays every row again with the writes on (`_replay_rows`),
 then the steps write every seat's (`info`, row b * P + p) and the movers' hand-out.
-Observations are encoded from the rows at each read.
+Observations are encoded from the rows at each read, for the seat read (or the movers).
 """
 
 from __future__ import annotations
@@ -30,8 +30,7 @@ PIECES = ("seat hands dice_counts rerolled kept bids passes liar prophecies show
 MOVER, BID, HOLDER, ROUND, IN_PLAY, OPENER, CHOOSING, ROLLING, ALIVE = range(9)
 DICE, USED = 0, 1  # a seat's, (B, P, 2)
 NOW, SHOWN = 0, 1  # dice per face, (B, 2, P, 6): six faces whatever S (restarts write all)
-# What the steps write, t = (info, hand, hand_seat): every seat's information state and
-# the movers' hand-out once kept (no rows before: the kernels then write none).
+# What the steps write, t = (info, hand, hand_seat), each with no rows until kept.
 NOTHING = (np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.float32), np.zeros(0, np.int64))
 
 
@@ -296,12 +295,11 @@ def _bid_rows(acts, plays, row, g):
 
 @kernel
 def _settle_rows(calls, row, seats, hands, g, t, ended, rewards):
-    """The rows that called, calls[i] = (b, 2 * the bid called + 1 for a prophecy):
-    every hand shown and counted (a wild die counts for every other face), and who
-    pays (chips) or loses dice. In dice mode the loser gives up as many of its dice as
-    it lost (public in the dice counts); the last seat with dice wins, else the loser
-    (or the next seat with dice) opens the next round, which waits for its roll.
-    Returns the count of rounds begun."""
+    """The rows that called, calls[i] = (b, 2 * the bid called + 1 for a prophecy): every
+    hand shown and counted (a wild die counts for every other face), and who pays (chips)
+    or loses dice: the loser gives up as many of its dice as it lost (public in the dice
+    counts); the last seat with dice wins, else the loser (or the next seat with dice)
+    opens the next round, which waits for its roll. Returns the count of rounds begun."""
     P, S, D, wild = g[PLAYERS], g[SIDES], g[NUMDICE], g[WILD] - 1
     info, hand, _ = t
     rounds = 0

@@ -107,11 +107,10 @@ class LiarsDiceBatchBot(BatchBot):
         bid = rest % NB1 - 1
         in_play = rest // NB1 % T1
         counts = (rest // NB1 // T1)[:, None] // self.hand_radix % D1  # (M, S)
-        choosing = (new >> 2 & 1).astype(bool)
         value = np.zeros(len(new), np.int64)
-        b = ~choosing  # (the keys of bids: _bids takes none too)
+        b = (new >> 2 & 1) == 0  # the keys of bids, not of keep or reroll (_bids takes none too)
         value[b], sets = self._bids(counts[b], in_play[b], bid[b], legal[b])
-        for i in np.flatnonzero(choosing).tolist():  # a hand's keep or reroll: few keys
+        for i in np.flatnonzero(~b).tolist():  # a hand's keep or reroll: few keys
             hand = tuple(f for f, c in enumerate(counts[i].tolist(), 1) for _ in range(c))
             view = SeatView(s, 0, ld_rules.CHOOSING, hand, int(in_play[i]), -1)
             value[i] = self.scalar.choose_reroll(view, np.flatnonzero(legal[i]).tolist())
