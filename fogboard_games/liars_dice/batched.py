@@ -7,7 +7,7 @@ dice, drawn in Python from the env's Generator and logged after the decision tha
 for them, as pyspiel's history holds them. Tensors cost nothing until read: the first
 read of an information state plays every row again with the writes on (`_replay_rows`),
 then the steps write every seat's (`info`, row b * P + p) and the movers' hand-out.
-Observations are encoded from the rows at each read.
+Observations are encoded from the rows at each read, for the seat read (or the movers).
 """
 
 from __future__ import annotations
@@ -30,9 +30,8 @@ PIECES = ("seat hands dice_counts rerolled kept bids passes liar prophecies show
 MOVER, BID, HOLDER, ROUND, IN_PLAY, OPENER, CHOOSING, ROLLING, ALIVE = range(9)
 DICE, USED = 0, 1  # a seat's, (B, P, 2)
 NOW, SHOWN = 0, 1  # dice per face, (B, 2, P, 6): six faces whatever S (restarts write all)
-# What the steps write: nothing, every seat's information state, the hand-out too.
-NONE, INFO, HAND = 0, 1, 2
-NOTHING = (NONE, np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.float32), np.zeros(0, np.int64))
+# What the steps write, t = (info, hand, hand_seat), each with no rows until kept.
+NOTHING = (np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.float32), np.zeros(0, np.int64))
 
 
 class LiarsDice(Env):
@@ -67,7 +66,8 @@ class LiarsDice(Env):
         self.hands = np.zeros((B, 2, P, 6), np.int8)
         self.mover, self.round = self.row[MOVER], self.row[ROUND]
         self.first = True  # (the first restart sets every row whole)
-        self.info, self.obs, self.hand, self.tensors = None, None, None, NOTHING
+        self.info, self.hand, self.tensors = None, None, NOTHING
+        self.view = (self.row, self.seats, self.hands, self.terminated, self.g)  # (_observe's)
         # The dtype today's games drew their first roll in (a seed plays the same games).
         one_round = s.chips and not s.rerolls and not s.allow_pass
         self.draw = np.int16 if one_round else np.int64
@@ -76,8 +76,9 @@ class LiarsDice(Env):
         # Every seat rolls its D dice, seat by seat: face - 1, as pyspiel logs them.
         P, D = self.num_players, self.setup.numdice
         faces = self.rng.integers(0, self.setup.sides, (len(rows), P * D), self.draw)
-        state = (self.hpos, self.row, self.seats, self.hands, self.g, self.tensors)
-        _restart_rows(rows, faces, self.history.reshape(-1), self.hstart, *state, self.first)
+        self._log(rows, faces)
+        state = (self.row, self.seats, self.hands, self.g, self.tensors)
+        _restart_rows(rows, faces, *state, self.first)
         self.first = False
 
     def _legal_mask(self) -> np.ndarray:
@@ -89,13 +90,14 @@ class LiarsDice(Env):
     def _play(self, acts: np.ndarray, active):
         B, P = self.batch_size, self.num_players
         ok, ended, rewards = np.empty(B, bool), np.zeros(B, bool), np.zeros((B, P), np.float32)
+        legal = self._state.legal_action_mask.T  # (A, B: Env made it before the step)
         state = (self.row, self.seats, self.hands, self.g, self.round_rows, self.tensors)
-        bad, rolls, done = _play_rows(acts, active, *state, ok, ended, rewards)
+        bad, rolls, calls = _play_rows(acts, active, legal, *state, ok, ended, rewards)
         if bad:
             self._refuse(active, acts, ok)
         if rolls:
             self._roll()
-        return (ended, rewards) if done else (None, None)
+        return (ended, rewards) if calls else (None, None)  # (only a call ends a game)
 
     def _roll(self) -> None:
         """The dice the step's decisions call for: D faces a seat drawn (as many as it
@@ -113,35 +115,24 @@ class LiarsDice(Env):
     # ---- the tensors ----------------------------------------------------------------
 
     def _track(self) -> None:
-        """Keep the information states from now on (and the hand-out's, once
-        made): at the first, every row played again with the tensor writes on."""
-        first = self.info is None
-        if first:
-            self.info = np.zeros((self.batch_size * self.num_players, self.tensor_size), np.uint8)
-        if self.form == "information_state" and self.hand is not None:
-            self.hand_seat = np.full(self.batch_size, -1, np.int64)  # (copied whole)
-            out = self.hand.view(np.uint8) if self.dtype == np.bool_ else self.hand
-            self.tensors = (HAND, self.info, out, self.hand_seat)
-        else:
-            self.tensors = (INFO, self.info, *NOTHING[2:])
-        if first:
-            state = (self.row, self.seats, self.hands, self.g, self.round_rows, self.tensors)
-            _replay_rows(self.history.reshape(-1), self.hstart, self.hpos, *state)
+        """Keep every seat's information state from now on (once: the rows played
+        again from their histories with the tensor writes on)."""
+        if self.info is not None:
+            return
+        self.info = np.zeros((self.batch_size * self.num_players, self.tensor_size), np.uint8)
+        self.tensors = (self.info, *NOTHING[1:])
+        state = (self.row, self.seats, self.hands, self.g, self.round_rows, self.tensors)
+        _replay_rows(self.history.reshape(-1), self.hstart, self.hpos, *state)
 
     def _seat_tensors(self, form: str, player: int) -> np.ndarray:
         """Seat `player`'s rows of the form: the information states kept from
-        their first read, the observations encoded afresh (every seat's)."""
-        if form == "information_state":
-            if self.info is None:
-                self._track()
-            tensors = self.info
-        else:
-            if self.obs is None:
-                self.obs = np.zeros((self.batch_size * self.num_players, self.obs_size), np.uint8)
-            state = (self.row, self.seats, self.hands, self.terminated, self.g)
-            _observe(self.obs, self.num_players, *state)
-            tensors = self.obs
-        return tensors[player :: self.num_players]
+        their first read, the observations encoded afresh."""
+        if form == "observation":
+            out = np.zeros((self.batch_size, self.obs_size), np.uint8)
+            _observe(out, np.full(self.batch_size, player), *self.view)
+            return out
+        self._track()
+        return self.info[player :: self.num_players]
 
     def _mover_tensor(self) -> np.ndarray:
         """The movers' tensors, kept in place in the env's dtype (read-only): the information
@@ -151,13 +142,15 @@ class LiarsDice(Env):
             self.hand = np.zeros((self.batch_size, size), self.dtype)
             self.hand_view = self.hand[:]
             self.hand_view.flags.writeable = False
+            self.out = self.hand.view(np.uint8) if self.dtype == np.bool_ else self.hand
             if self.form == "information_state":
                 self._track()
-        out = self.hand.view(np.uint8) if self.dtype == np.bool_ else self.hand
+                self.hand_seat = np.full(self.batch_size, -1, np.int64)  # (copied whole)
+                self.tensors = (self.info, self.out, self.hand_seat)  # (the steps write it too)
         if self.form == "observation":
-            _observe(out, 1, self.row, self.seats, self.hands, self.terminated, self.g)
+            _observe(self.out, np.where(self.terminated, -1, self.mover), *self.view)
         else:
-            _hand_out(out, self.info, self.hand_seat, self.row, self.terminated, self.own)
+            _hand_out(self.out, self.info, self.hand_seat, self.row, self.terminated, self.own)
         return self.hand_view
 
 
@@ -175,49 +168,26 @@ def _next_seat(alive, s, P):
 
 
 @kernel
-def _options(choosing, bid, holder, mover, in_play, g):
-    """A mover's legal actions (Match.bidding_actions), bitwise: (lo, hi, calls, passes,
-    chooses), the raises lo..hi-1, liar and those raises' prophecies, pass, keep and reroll."""
-    top = 0 if choosing else in_play * g[SIDES]
-    calls = (bid >= 0) & (holder != mover) & (choosing == 0)
-    return bid + 1, top, calls, calls & (g[PASS] >= 0) & (bid < top - 1), choosing != 0
-
-
-@kernel
-def _legal(a, choosing, bid, holder, mover, in_play, g):
-    """Whether action a (any int) is legal for the mover."""
-    lo, hi, calls, passes, chooses = _options(choosing, bid, holder, mover, in_play, g)
-    said = a - g[PROPHECY]  # (a prophecy's bid)
-    legal = (a < g[NUM_BIDS]) & (lo <= a) & (a < hi)  # (a negative id too: lo >= 0)
-    legal |= (g[PROPHECY] >= 0) & (a >= g[PROPHECY]) & calls & (lo <= said) & (said < hi)
-    legal |= (a == g[LIAR]) & calls | (a == g[PASS]) & passes & (a >= 0)
-    return legal | ((a == g[KEEP]) | (a == g[KEEP] + 1)) & chooses & (a >= 0)
-
-
-@kernel
-def _restart_rows(rows, faces, history, hstart, hpos, row, seats, hands, g, t, first):
+def _restart_rows(rows, faces, row, seats, hands, g, t, first):
     """The rows at their game's start: the roll `faces` (every seat's D dice,
-    seat by seat) logged and counted; their tensors blank but for it. (A loop
+    seat by seat) counted; their tensors blank but for it. (A loop
     for each part: one loop doing all keeps fewer of its values in registers.)"""
     P, D, S = g[PLAYERS], g[NUMDICE], g[SIDES]
     for i, b in enumerate(rows):
         row[MOVER, b], row[BID, b], row[HOLDER, b] = 0, -1, -1
-        for j in range(P * D):
-            history[hstart[b] + j] = faces[i, j]
         for s in range(P):
             count = 0  # a byte a face, in loops of the most dice and faces (unrolled)
             for j in range(5):
                 count += 1 << 8 * faces[i, s * D + j] if j < D else 0
             for f in range(6):
                 hands[b, NOW, s, f] = count >> 8 * f & 255
-        hpos[b] = hstart[b] + P * D
     whole = not g[CHIPS] or g[REROLLS] or first  # (else never changed since the first)
     for b in rows if whole else rows[:0]:
         row[ROUND, b], row[IN_PLAY, b], row[OPENER, b] = 0, P * D, 0
         row[CHOOSING, b], row[ROLLING, b], row[ALIVE, b] = g[REROLLS] > 0, -1, (1 << P) - 1
         seats[b, :, DICE], seats[b, :, USED] = D, 0
-    track, info, hand, hand_seat = t
-    for b in rows if track != NONE else rows[:0]:
+    info, hand, hand_seat = t
+    for b in rows if len(info) else rows[:0]:
         info[b * P : b * P + P] = 0
         for s in range(P):
             info[b * P + s, g[I_SEAT] + s] = 1
@@ -225,7 +195,7 @@ def _restart_rows(rows, faces, history, hstart, hpos, row, seats, hands, g, t, f
                 info[b * P + s, g[I_HANDS] + f] = hands[b, NOW, s, f]
             for p in range(P if g[I_COUNTS] >= 0 else 0):  # every seat has D dice
                 info[b * P + p, g[I_COUNTS] + s * (D + 1) + D] = 1
-        if track == HAND:
+        if len(hand):
             hand_seat[b] = -1  # (copied whole at the next read)
 
 
@@ -237,7 +207,7 @@ def _roll_rows(rows, faces, at, row, seats, hands, g, t, real):
     `real` marks those kept (as many as the seat has dice); else (`real` empty: a
     history) only those kept; at[b] is moved on past them."""
     P, S, D = g[PLAYERS], g[SIDES], g[NUMDICE]
-    track, info, hand, hand_seat = t
+    info, hand, hand_seat = t
     drawn = len(real) > 0
     for i, b in enumerate(rows):
         r = row[ROLLING, b]
@@ -252,28 +222,29 @@ def _roll_rows(rows, faces, at, row, seats, hands, g, t, real):
                 at_b += 1
             for f in range(S):
                 hands[b, NOW, s, f] = dice_f = count >> 8 * f & 255
-                if track != NONE:
+                if len(info):
                     info[b * P + s, col + f] += dice_f
-                if track == HAND and hand_seat[b] == s:
+                if len(hand) and hand_seat[b] == s:
                     hand[b, col + f] += dice_f
         at[b], row[ROLLING, b] = at_b, -1
 
 
 @kernel
-def _play_rows(acts, plays, row, seats, hands, g, round_rows, t, ok, ended, rewards):
-    """Every playing row's decision, if all are legal (else none: `ok` False where
-    illegal): the bids (`_bid_rows`), then the choices, passes, writes and calls.
-    Returns the counts of illegal ones, of rows waiting for a roll, of games ended."""
+def _play_rows(acts, plays, legal, row, seats, hands, g, round_rows, t, ok, ended, rewards):
+    """Every playing row's decision, if all are legal by the mask `legal` (A, B) (else
+    none: `ok` False where illegal; `legal` empty: a history, not checked): the bids
+    (`_bid_rows`), then the choices, passes, writes and calls. Returns the counts
+    of illegal ones, of rows waiting for a roll, of calls."""
     P, B, bad = g[PLAYERS], len(acts), 0
-    for b in range(B):
-        old = row[CHOOSING, b], row[BID, b], row[HOLDER, b], row[MOVER, b], row[IN_PLAY, b]
-        ok[b] = (not plays[b]) | _legal(acts[b], *old, g)
+    for b in range(B if len(legal) else 0):
+        a = acts[b]
+        ok[b] = not plays[b] or 0 <= a < len(legal) and legal[a, b]
         bad += not ok[b]
     if bad:
         return bad, 0, 0
     col, said = _bid_rows(acts, plays, row, g)
-    track, info, hand, _ = t
-    calls, n, rolls = np.empty((B, 3), np.int64), 0, 0  # the rows that called
+    info, hand, _ = t
+    calls, n, rolls = np.empty((B, 2), np.int64), 0, 0  # the rows that called
     for b in range(B):
         calls[n, 0], calls[n, 1] = b, said[b]
         n += said[b] >= 0
@@ -291,16 +262,16 @@ def _play_rows(acts, plays, row, seats, hands, g, round_rows, t, ok, ended, rewa
         elif said[b] == -2:  # pass
             col[b] = g[I_PASSES] + (round_rows[r] + row[BID, b]) * P + s
             row[MOVER, b] = _next_seat(row[ALIVE, b], s, P)
-    for b in range(B if track != NONE else 0):  # (a loop of its own: see _restart_rows)
+    for b in range(B if len(info) else 0):  # (a loop of its own: see _restart_rows)
         if plays[b]:
             bid = said[b] != -2 and acts[b] != g[LIAR]
             col[b] += round_rows[row[ROUND, b]] * P if bid else 0  # (a bid's)
             for p in range(P):  # the decision, public
                 info[b * P + p, col[b]] = 1
-            if track == HAND:
+            if len(hand):
                 hand[b, col[b]] = 1
-    done, rounds = _settle_rows(calls[:n], row, seats, hands, g, t, ended, rewards)
-    return 0, rolls + rounds, done
+    rounds = _settle_rows(calls[:n], row, seats, hands, g, t, ended, rewards)
+    return 0, rolls + rounds, n
 
 
 @kernel
@@ -324,11 +295,14 @@ def _bid_rows(acts, plays, row, g):
 
 @kernel
 def _settle_rows(calls, row, seats, hands, g, t, ended, rewards):
-    """The rows that called, calls[i] = (b, 2 * the bid called + 1 for a prophecy):
-    every hand shown and counted (a wild die counts for every other face), and who
-    pays (chips) or loses dice (`_lose_rows`). Returns the games ended and rounds."""
-    P, S, wild = g[PLAYERS], g[SIDES], g[WILD] - 1
-    track, info, hand, _ = t
+    """The rows that called, calls[i] = (b, 2 * the bid called + 1 for a prophecy): every
+    hand shown and counted (a wild die counts for every other face), and who pays (chips)
+    or loses dice: the loser gives up as many of its dice as it lost (public in the dice
+    counts); the last seat with dice wins, else the loser (or the next seat with dice)
+    opens the next round, which waits for its roll. Returns the count of rounds begun."""
+    P, S, D, wild = g[PLAYERS], g[SIDES], g[NUMDICE], g[WILD] - 1
+    info, hand, _ = t
+    rounds = 0
     for i in range(len(calls)):
         b, said, prophecy = calls[i, 0], calls[i, 1] >> 1, calls[i, 1] & 1
         quantity, face = said // S + 1, said % S
@@ -341,38 +315,23 @@ def _settle_rows(calls, row, seats, hands, g, t, ended, rewards):
         winner, loser = caller if wins else holder, holder if wins else caller
         lost = g[PAYOUT] if prophecy & wins else 1
         at = g[I_SHOWN] + row[ROUND, b] * P * S
-        for s in range(P if track != NONE or not g[CHIPS] else 0):  # (chips: the last hands)
+        for s in range(P if len(info) or not g[CHIPS] else 0):  # (chips: the last hands)
             for f in range(S):
                 hands[b, SHOWN, s, f] = hands[b, NOW, s, f]
-                for p in range(P if track != NONE else 0):
+                for p in range(P if len(info) else 0):
                     info[b * P + p, at + s * S + f] = hands[b, NOW, s, f]
-                if track == HAND:
+                if len(hand):
                     hand[b, at + s * S + f] = hands[b, NOW, s, f]
         if g[CHIPS]:
             rewards[b, winner], rewards[b, loser], ended[b] = lost, -lost, True
-        calls[i, 1], calls[i, 2] = loser, lost
-    if g[CHIPS]:
-        return len(calls), 0
-    return _lose_rows(calls, row, seats, g, t, ended, rewards)
-
-
-@kernel
-def _lose_rows(calls, row, seats, g, t, ended, rewards):
-    """Dice mode: the loser of each calls[i] = (b, loser, dice) gives up as many dice as
-    it has of those (public in the dice counts); the last seat with dice wins, else the
-    loser (or the next seat with dice) opens the next round, which waits for its roll."""
-    P, D = g[PLAYERS], g[NUMDICE]
-    track, info, hand, _ = t
-    done = rounds = 0
-    for i in range(len(calls)):
-        b, loser = calls[i, 0], calls[i, 1]
+            continue
         had = seats[b, loser, DICE]
-        left = had - min(calls[i, 2], had)
+        left = had - min(lost, had)
         seats[b, loser, DICE] = left
         at = g[I_COUNTS] + loser * (D + 1)
-        for p in range(P if track != NONE else 0):
+        for p in range(P if len(info) else 0):
             info[b * P + p, at + had], info[b * P + p, at + left] = 0, 1
-        if track == HAND:
+        if len(hand):
             hand[b, at + had], hand[b, at + left] = 0, 1
         row[ALIVE, b] &= ~(1 << loser) if left == 0 else -1
         alive, in_play = row[ALIVE, b], 0
@@ -383,14 +342,13 @@ def _lose_rows(calls, row, seats, g, t, ended, rewards):
             else:
                 seats[b, s, USED] = 0
                 in_play += seats[b, s, DICE]
-        done += ended[b]
         if not ended[b]:
             opener = loser if left else _next_seat(alive, loser, P)
             row[ROUND, b], row[IN_PLAY, b] = row[ROUND, b] + 1, in_play
             row[OPENER, b], row[MOVER, b], row[BID, b], row[HOLDER, b] = opener, opener, -1, -1
             row[CHOOSING, b], row[ROLLING, b] = g[REROLLS] > 0, P
             rounds += 1
-    return done, rounds
+    return rounds
 
 
 @kernel
@@ -400,8 +358,8 @@ def _replay_rows(history, hstart, hpos, row, seats, hands, g, round_rows, t):
     B, PD = len(hstart), g[PLAYERS] * g[NUMDICE]
     plays, ok, ended = np.zeros(B, np.bool_), np.zeros(B, np.bool_), np.zeros(B, np.bool_)
     acts, rewards = np.zeros(B, np.int64), np.zeros((B, g[PLAYERS]), np.float32)
-    roll = history.reshape(B, -1)[:, :PD]  # (logged again as it is)
-    _restart_rows(np.arange(B), roll, history, hstart, hstart.copy(), row, seats, hands, g, t, True)
+    unchecked = np.zeros((0, B), np.bool_)
+    _restart_rows(np.arange(B), history.reshape(B, -1)[:, :PD], row, seats, hands, g, t, True)
     at = hstart + PD
     while True:
         for b in range(B):
@@ -410,7 +368,7 @@ def _replay_rows(history, hstart, hpos, row, seats, hands, g, round_rows, t):
             at[b] += plays[b]
         if not plays.any():
             return
-        _play_rows(acts, plays, row, seats, hands, g, round_rows, t, ok, ended, rewards)
+        _play_rows(acts, plays, unchecked, row, seats, hands, g, round_rows, t, ok, ended, rewards)
         rolls = np.nonzero(row[ROLLING] >= 0)[0]
         _roll_rows(rolls, history, at, row, seats, hands, g, t, np.zeros(0, np.bool_))
 
@@ -423,16 +381,18 @@ def _mask_rows(mask, row, terminated, g):
     B, base = len(terminated), g[PROPHECY]
     lo, raises, prophecies = np.empty(B, np.uint8), np.empty(B, np.uint8), np.empty(B, np.uint8)
     for b in range(B):
-        old = row[CHOOSING, b], row[BID, b], row[HOLDER, b], row[MOVER, b], row[IN_PLAY, b]
-        first, top, calls, passes, chooses = _options(*old, g)
-        live = not terminated[b]
-        lo[b], raises[b] = first, max(top - first, 0) * live
+        # The mover's options (Match.bidding_actions): raises lo..top-1; against another's
+        # bid, liar, those raises' prophecies and a pass (below the top); keep, reroll.
+        choosing, bid, live = row[CHOOSING, b], row[BID, b], not terminated[b]
+        top = 0 if choosing else row[IN_PLAY, b] * g[SIDES]
+        calls = (bid >= 0) & (row[HOLDER, b] != row[MOVER, b]) & (choosing == 0) & live
+        lo[b], raises[b] = bid + 1, max(top - bid - 1, 0) * live
         prophecies[b] = raises[b] * calls
-        mask[g[LIAR], b] = calls & live
+        mask[g[LIAR], b] = calls
         if g[PASS] >= 0:
-            mask[g[PASS], b] = passes & live
+            mask[g[PASS], b] = calls & (bid < top - 1)
         if g[KEEP] >= 0:
-            mask[g[KEEP], b] = mask[g[KEEP] + 1, b] = chooses & live
+            mask[g[KEEP], b] = mask[g[KEEP] + 1, b] = (choosing != 0) & live
     for a in range(g[NUM_BIDS]):
         for b in range(B):
             mask[a, b] = np.uint8(a - lo[b]) < raises[b]
@@ -456,30 +416,29 @@ def _hand_out(hand, info, hand_seat, row, terminated, own):
 
 
 @kernel
-def _observe(out, m, row, seats, hands, terminated, g):
-    """Observation tensors (observer.encode's view now): out row i shows seat i % m of
-    row i // m, or with m == 1 the mover of row i (zeros where its game ended)."""
+def _observe(out, viewers, row, seats, hands, terminated, g):
+    """Observation tensors (observer.encode's view now): out row b shows seat
+    viewers[b] of row b (zeros where -1)."""
     P, S, D, k = g[PLAYERS], g[SIDES], g[NUMDICE], g[REROLLS]
     out[:] = 0
-    for i in range(out.shape[0]):
-        b, p = i // m, i % m if m > 1 else row[MOVER, i]
-        if m == 1 and terminated[b]:
+    for b, p in enumerate(viewers):
+        if p < 0:
             continue
-        out[i, g[O_SEAT] + p] = 1
+        out[b, g[O_SEAT] + p] = 1
         shown = terminated[b] or row[ROUND, b] > 0  # (a showdown has been: in chips mode the end)
         last = NOW if g[CHIPS] else SHOWN
         for s in range(P):
             if g[O_COUNTS] >= 0:
-                out[i, g[O_COUNTS] + s * (D + 1) + seats[b, s, DICE]] = 1
+                out[b, g[O_COUNTS] + s * (D + 1) + seats[b, s, DICE]] = 1
             if g[O_USED] >= 0:
-                out[i, g[O_USED] + s * (k + 1) + seats[b, s, USED]] = 1
+                out[b, g[O_USED] + s * (k + 1) + seats[b, s, USED]] = 1
             for f in range(S):
                 if s == p:
-                    out[i, g[O_HAND] + f] = hands[b, NOW, s, f]
+                    out[b, g[O_HAND] + f] = hands[b, NOW, s, f]
                 if shown:
-                    out[i, g[O_SHOWN] + s * S + f] = hands[b, last, s, f]
+                    out[b, g[O_SHOWN] + s * S + f] = hands[b, last, s, f]
         if row[BID, b] >= 0:
-            out[i, g[O_BID] + row[BID, b]] = 1
-            out[i, g[O_HOLDER] + row[HOLDER, b]] = 1
+            out[b, g[O_BID] + row[BID, b]] = 1
+            out[b, g[O_HOLDER] + row[HOLDER, b]] = 1
         if not terminated[b]:
-            out[i, g[O_MOVE] + row[MOVER, b]] = 1
+            out[b, g[O_MOVE] + row[MOVER, b]] = 1
