@@ -5,9 +5,9 @@ A row is one game kept as rules.Match keeps a state: the true board, a hex
 seat's stones as bit sets (loose, joined to each edge), the cells each seat
 knows (a bitset), the mover, the ply counts and the sense under way.
 `_play_rows` does for each row what Match.play does for one state; once a
-kind of tensor has been read, `_write_rows` (and `_write_senses`) write what
-the ply changed into both seats' tensors of that kind, which a replay of the
-rows' histories built at that first read (docs/batch.md#how-the-boards-are-kept).
+kind of tensor has been read, `_write_rows` writes what the ply changed into
+both seats' tensors of that kind, which a replay of the rows' histories built
+at that first read (docs/batch.md#how-the-boards-are-kept).
 """
 
 from __future__ import annotations
@@ -164,8 +164,6 @@ class Boards(Env):
         """The rows' actions, just played, into form f's tensors."""
         facts = (self.grid, self.rec, self.spec, self.blocks, *self._kept(f), f)
         _write_rows(acts, live, ending, *facts)
-        if self.sense:
-            _write_senses(acts, live, *facts)
 
     # ---- tensors ------------------------------------------------------------------
 
@@ -417,10 +415,14 @@ def _play_rows(
 
 @kernel
 def _write_rows(acts, live, ending, grid, rec, spec, blocks, store, hand0, hand1, shown, f):
-    """Each playing row's attempt, just played, in its tensors of form f (0: the
-    information state, 1: the observation): seat p's j-th, ply k of the game, in
-    p's tensor, then the public entries (the ply's mover or count, the outcome)
-    in both seats', each into the store and the hands showing its store row."""
+    """Each playing row's action, just played, in its tensors of form f (0: the
+    information state, 1: the observation), each entry into the store and the
+    hands showing its store row. A sense of seat p: the opponent stones it
+    proved on p's board, and the block's cells (empty / own / opponent stone)
+    in the record of p's ply j, or in the view the ages of the empty cells seen
+    now (1) and of opponent stones (0), and the anchor sensed. An attempt, ply
+    k of the game: the cell and its result in p's tensor, then the public
+    entries (the ply's mover or count, the outcome) in both seats'."""
 
     def put(b, r, c, v):  # (a closure, inlined: a kernel called per entry costs far more)
         store[r, c] = v
@@ -429,13 +431,27 @@ def _write_rows(acts, live, ending, grid, rec, spec, blocks, store, hand0, hand1
         if shown[1, b] == r:
             hand1[b, c] = v
 
-    C, B = spec[CELLS], len(store) // 2
+    C, B, K = spec[CELLS], len(store) // 2, spec[BLOCK]
     board = spec[I_BOARD] if f == 0 else spec[O_BOARD]
     for b in range(len(acts)):
-        a, p, flip = acts[b], rec[b, LAST], rec[b, FLIP]
-        if not live[b] or a >= C:  # (senses: _write_senses)
+        if not live[b]:
             continue
-        r, j, k = (p ^ flip) * B + b, rec[b, OWN0 + p] - 1, rec[b, PLIES] - 1
+        a, p, flip, k = acts[b], rec[b, LAST], rec[b, FLIP], rec[b, PLIES] - 1
+        r, j = (p ^ flip) * B + b, rec[b, OWN0 + p] - (a < C)  # (a sense's ply: under way)
+        if a >= C:  # a sense
+            for i in range(K):
+                c = blocks[a - C, i]
+                v = grid[b, c]
+                seen = UNKNOWN if v == 0 else OWN if v == p + 1 else PROVEN
+                if seen == PROVEN:
+                    put(b, r, board + 3 * c, 0)
+                    put(b, r, board + 3 * c + 2, 1)
+                if f == 0:
+                    put(b, r, spec[I_SENSED] + (j * K + i) * 3 + seen, 1)
+                elif seen != OWN:
+                    put(b, r, spec[O_AGE] + c, 1 if seen == UNKNOWN else 0)
+            put(b, r, (spec[I_SENSES] + j * len(blocks) if f == 0 else spec[O_NOW]) + a - C, 1)
+            continue
         result = 0 if grid[b, a] == p + 1 else 1  # placed / occupied
         put(b, r, board + 3 * a, 0)
         put(b, r, board + 3 * a + 1 + result, 1)
@@ -457,44 +473,6 @@ def _write_rows(acts, live, ending, grid, rec, spec, blocks, store, hand0, hand1
                 put(b, q, spec[O_COUNT] + k + 1, 1)
             if ending[b]:  # seat 0 won / draw / seat 1 won
                 put(b, q, (spec[I_OUTCOME] if f == 0 else spec[O_OUTCOME]) + ending[b] - 1, 1)
-
-
-@kernel
-def _write_senses(acts, live, grid, rec, spec, blocks, store, hand0, hand1, shown, f):
-    """Each playing row's sense, just made, in its mover's tensor of form f: the
-    opponent stones it proved on the board, and the block's cells (empty / own /
-    opponent stone) in the record of its ply j, or in the view the ages of the
-    empty cells seen now (1) and of opponent stones (0), and the anchor sensed."""
-
-    def put(b, r, c, v):  # (as in _write_rows)
-        store[r, c] = v
-        if shown[0, b] == r:
-            hand0[b, c] = v
-        if shown[1, b] == r:
-            hand1[b, c] = v
-
-    C, B, K = spec[CELLS], len(store) // 2, spec[BLOCK]
-    board = spec[I_BOARD] if f == 0 else spec[O_BOARD]
-    for b in range(len(acts)):
-        if not live[b] or acts[b] < C:
-            continue
-        anchor, p = acts[b] - C, rec[b, LAST]
-        r, j = (p ^ rec[b, FLIP]) * B + b, rec[b, OWN0 + p]  # (the ply under way: not yet counted)
-        for i in range(K):
-            c = blocks[anchor, i]
-            v = grid[b, c]
-            seen = UNKNOWN if v == 0 else OWN if v == p + 1 else PROVEN
-            if seen == PROVEN:
-                put(b, r, board + 3 * c, 0)
-                put(b, r, board + 3 * c + 2, 1)
-            if f == 0:
-                put(b, r, spec[I_SENSED] + (j * K + i) * 3 + seen, 1)
-            elif seen != OWN:
-                put(b, r, spec[O_AGE] + c, 1 if seen == UNKNOWN else 0)
-        if f == 0:
-            put(b, r, spec[I_SENSES] + j * len(blocks) + anchor, 1)
-        else:
-            put(b, r, spec[O_NOW] + anchor, 1)
 
 
 @kernel
