@@ -41,6 +41,7 @@ O_BOARD, O_AGE, O_NOW, O_COUNT, O_OUTCOME = range(14, 19)
 # at the ply cap, until the true distToWin decides.
 RETURNS = np.array([[0, 0], [1, -1], [0, 0], [-1, 1], [0, 0]], np.float32)
 CAPPED = 4
+NO_HAND = np.zeros((0, 1), np.uint8)  # (a hand not made yet: never shown, never written)
 
 
 class Boards(Env):
@@ -55,7 +56,6 @@ class Boards(Env):
         self.tensor_size = game.info_layout.size
         self.obs_size = game.obs_layout.size
         self.max_history = geo.max_game_length
-        self.sense = geo.sense
         # Imperfect recall (docs/boards.md#imperfect-recall): the information state is
         self.forgets = geo.imperfect_recall  # the observation's board piece (its tensors)
         # Abrupt without a sense: every ply passes the turn in every row (`slot`).
@@ -94,32 +94,23 @@ class Boards(Env):
         self.known = np.zeros((2, -(-C // 64), B), np.uint64)
         self.rec = np.zeros((B, 6), np.int16)
         self.mover = np.zeros(B, np.int64)  # 0 or 1 (the last mover in finished rows)
-        # Tensors, once read: per form a uint8 store of both seats' (seat p of row b at
-        # store row (p ^ flip) * B + b) and the handed-out arrays in the dtype (`info_hand0`
-        # ..., made at their first read), hand h row b showing store row `info_shown`[h, b]
-        # (-1: zeros, -2: to copy at the next read), written by the steps with the store;
-        # under always_passes the movers' are slot `slot` of every row, a hand a slot.
-        self.tracking = False
-        self.info = self.obs = None
-        self.slot = 0
-        self._none = (np.zeros((0, 1), np.uint8), np.full((2, 1), -1, np.int32))
-
-    def _kept(self, f: int) -> tuple:
-        """Form f's store, hands and what they show (empty where none is kept)."""
-        name = ("info", "obs")[f]
-        store, shown = getattr(self, name), getattr(self, name + "_shown", None)
-        hands = [getattr(self, f"{name}_hand{h}", None) for h in (0, 1)]
-        hands = [self._none[0] if a is None else a.view(np.uint8) if a.dtype == bool else a for a in hands]  # fmt: skip
-        return (store, *hands, self._none[1] if shown is None else shown)
+        # Tensors, once read: kept[f] = (store, shown) per form f (0: the information
+        # state, 1: the observation): a uint8 store of both seats' (seat p of row b at
+        # store row (p ^ flip) * B + b), and the store row shown[h, b] that row b of hand
+        # h (hands[2 f + h], in the dtype, as uint8 if bool, made at its first read)
+        # shows (-1: zeros, -2: to copy at the next read), written by the steps with the
+        # store; under always_passes the movers' are slot `slot` of every row, a hand a
+        # slot. Imperfect recall's information state is handed out in hands[4 + h].
+        self.kept, self.hands = [None, None], [NO_HAND] * 6
+        self.slot, self.tracking = 0, False
 
     # ---- restart and play ---------------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
         _restart_rows(rows, self.grid, self.chains, self.known, self.rec, self.mover, self.slot)
-        for f, blank in enumerate((self.blank, self.obs_blank)):
-            if (self.info, self.obs)[f] is not None:  # (plain play: no _kept to build)
-                store, _, _, shown = self._kept(f)
-                _blank_rows(rows, store, blank, shown)
+        for kept, blank in zip(self.kept, (self.blank, self.obs_blank)):
+            if kept:  # (plain play: none)
+                _blank_rows(rows, kept[0], blank, kept[1])
 
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array: per action, every row
@@ -133,12 +124,11 @@ class Boards(Env):
         ending, rewards = np.zeros(B, np.int8), np.zeros((B, 2), np.float32)
         ends = self._rules(acts, live, ending, rewards)
         idle = self.always_passes and self._sitting  # (rows sitting out keep their slots)
-        for f in (0, 1):
-            if (self.info, self.obs)[f] is not None:
+        for f, kept in enumerate(self.kept):
+            if kept:
                 self._write(acts, live, ending, f)
                 if idle:
-                    store, _, _, shown = self._kept(f)
-                    _swap_rows(live, self.terminated, self.rec, store, shown)
+                    _swap_rows(live, self.terminated, self.rec, *kept)
         if idle:
             self.rec[:, FLIP] ^= ~live & ~self.terminated
         if self.always_passes:
@@ -162,7 +152,8 @@ class Boards(Env):
 
     def _write(self, acts, live, ending, f: int) -> None:
         """The rows' actions, just played, into form f's tensors."""
-        facts = (self.grid, self.rec, self.spec, self.blocks, *self._kept(f), f)
+        (store, shown), hands = self.kept[f], self.hands[2 * f : 2 * f + 2]
+        facts = (self.grid, self.rec, self.spec, self.blocks, store, *hands, shown, f)
         _write_rows(acts, live, ending, *facts)
 
     # ---- tensors ------------------------------------------------------------------
@@ -171,14 +162,12 @@ class Boards(Env):
         """The form's store of both seats' tensors (its columns under imperfect
         recall), made and filled at the first read of any tensor of the form."""
         f = 0 if form == "information_state" and not self.forgets else 1
-        name = ("info", "obs")[f]
-        if getattr(self, name) is None:
-            width = (self.tensor_size, self.obs_size)[f]
-            setattr(self, name, np.zeros((2 * self.batch_size, width), np.uint8))
-            setattr(self, name + "_shown", np.full((2, self.batch_size), -2, np.int32))
-            self.tracking = True
+        if self.kept[f] is None:
+            B, width = self.batch_size, (self.tensor_size, self.obs_size)[f]
+            store, shown = np.zeros((2 * B, width), np.uint8), np.full((2, B), -2, np.int32)
+            self.kept[f], self.tracking = (store, shown), True
             self._replay(f)
-        store = getattr(self, name)
+        store = self.kept[f][0]
         if form == "information_state" and self.forgets:
             lo = self.spec[O_BOARD]
             store = store[:, lo : lo + self.tensor_size]
@@ -187,9 +176,9 @@ class Boards(Env):
     def _replay(self, f: int) -> None:
         """Every row played again from its start, ply by ply, with the tensors of
         form f written (blank first): it ends as it was, with those tensors made."""
-        kept, length, B = self._kept(f), self.history_len, self.batch_size
+        (store, shown), length, B = self.kept[f], self.history_len, self.batch_size
         _restart_rows(self.rows, self.grid, self.chains, self.known, self.rec, self.mover, -1)
-        _blank_rows(self.rows, kept[0], (self.blank, self.obs_blank)[f], kept[3])
+        _blank_rows(self.rows, store, (self.blank, self.obs_blank)[f], shown)
         for k in range(int(length.max())):
             acts, live = self.history[:, k].astype(np.int64), length > k
             ending = np.zeros(B, np.int8)
@@ -201,20 +190,20 @@ class Boards(Env):
         return self._tensors(form).take(rows, axis=0)
 
     def _mover_tensor(self) -> np.ndarray:
-        """The movers' tensors in a kept array, brought up to date by `_hand_out`."""
-        store = self._tensors(self.form)
-        h = self.slot if self.always_passes else 0
-        name = "info" if self.form == "information_state" else "obs"
-        if self.forgets and name == "info":
-            name = "ir"  # (the observation's columns: copied whole at every read)
-            self.ir_shown = np.full((2, self.batch_size), -2, np.int32)
-        if getattr(self, f"{name}_hand{h}", None) is None:
+        """The movers' tensors in a kept hand (slot `slot`'s under always_passes),
+        brought up to date by `_hand_out`."""
+        store, h = self._tensors(self.form), self.slot if self.always_passes else 0
+        f = 0 if self.form == "information_state" else 1
+        if self.forgets and f == 0:  # (the observation's columns: copied whole at every read)
+            f, shown = 2, np.full(self.batch_size, -2, np.int32)
+        else:
+            shown = self.kept[f][1][h]
+        if self.hands[2 * f + h] is NO_HAND:
             hand = np.zeros((self.batch_size, store.shape[1]), self.dtype)
-            setattr(self, f"{name}_hand{h}", hand)
-        hand, shown = getattr(self, f"{name}_hand{h}"), getattr(self, name + "_shown")
-        out = hand.view(np.uint8) if hand.dtype == bool else hand
-        _hand_out(store, out, shown[h], self.mover, self.rec, self.terminated)
-        view = hand[:]
+            self.hands[2 * f + h] = hand.view(np.uint8) if hand.dtype == bool else hand
+        hand = self.hands[2 * f + h]
+        _hand_out(store, hand, shown, self.mover, self.rec, self.terminated)
+        view = hand.view(self.dtype)
         view.flags.writeable = False
         return view
 
