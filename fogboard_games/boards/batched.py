@@ -293,12 +293,20 @@ def _check_rows(acts, live, known, mover, rec, spec, ok) -> int:
 
 
 @kernel
-def _flood(n0, n1, loose0, loose1, files, inner0, inner1, outer0, outer1):
+def _flood(n0, n1, loose0, loose1, wide, files, inner0, inner1, outer0, outer1):
     """Hex: the chain of stone n in `loose`, flooded with shifts (a few rounds:
     loose chains are short), and it with its neighbours; `inner`, `outer`: the
-    cells off the first file, off the last. (Scalars: no array to count.)"""
+    cells off the first file, off the last. On a board of up to 64 cells (not
+    `wide`: the second words empty) one word is flooded, half the shifts a
+    round. (Scalars: no array to count.)"""
     one, s63, fn = np.uint64(1), np.uint64(63), np.uint64(files)
     f1, f63, fn64 = fn - one, np.uint64(65) - fn, np.uint64(64) - fn
+    while not wide:  # (one word: its shifts along a rank and a diagonal stay in it)
+        g = n0 | n0 << fn | n0 >> fn | (n0 << one | n0 >> f1) & inner0
+        g |= (n0 >> one | n0 << f1) & outer0
+        if g & loose0 == n0:
+            return n0, n1, g, n1
+        n0 = g & loose0
     while True:  # (ranks are `files` bits apart; diagonals files - 1)
         up0, up1, dn0, dn1 = n0 << f1, n1 << f1 | n0 >> f63, n0 >> f1 | n1 << f63, n1 >> f1
         g0 = n0 | n0 << fn | n0 >> fn | n1 << fn64 | (n0 << one | dn0) & inner0
@@ -310,28 +318,16 @@ def _flood(n0, n1, loose0, loose1, files, inner0, inner1, outer0, outer1):
         n0, n1 = g0 & loose0, g1 & loose1
 
 
-@kernel
-def _flood1(n, loose, files, inner, outer):
-    """_flood on a board of up to 64 cells: one word (half the work a round)."""
-    one, fn = np.uint64(1), np.uint64(files)
-    f1 = fn - one
-    while True:
-        g = n | n << fn | n >> fn | (n << one | n >> f1) & inner | (n >> one | n << f1) & outer
-        if g & loose == n:
-            return n, g
-        n = g & loose
-
-
 @inline
-def _join(k, b, p, n0, n1, sides, wide, walls) -> bool:
+def _join(k, b, p, n0, n1, sides, walls) -> bool:
     """Hex: the new stone n's chain, flooded through seat p's loose stones (k[b, p],
     as `chains` keeps them), joins an edge if a stone of it is on it (`sides`)
     or next to a stone joined to it, else stays loose; whether it joined both.
     (Inlined: a call would pass its tuples through memory.)"""
     e = 2 + 2 * p
-    if not wide:  # (up to 64 cells: a word a set, half the row's cache line)
+    if not walls[0]:  # (up to 64 cells: a word a set, half the row's cache line)
         loose, first, far = k[b, p, 0] | n0, k[b, p, 1], k[b, p, 2]
-        n, g = _flood1(n0, loose, walls[0], walls[1], walls[3])
+        n, _, g, _ = _flood(n0, n1, loose, n1, *walls)
         on, to = g & first | n & sides[e, 0] != 0, g & far | n & sides[e + 1, 0] != 0
         k[b, p, 0] = loose ^ n * np.uint64(on | to)
         k[b, p, 1], k[b, p, 2] = first | n * np.uint64(on), far | n * np.uint64(to)
@@ -366,7 +362,7 @@ def _play_rows(
     C, K, ttt, abrupt, cap, files = spec[CELLS], spec[BLOCK], spec[TTT], spec[ABRUPT], spec[CAP], spec[FILES]  # fmt: skip
     count, capped, one, wide = 0, 0, np.uint64(1), C > 64
     board = (one << np.uint64(C & 63)) - one  # (every cell: tic-tac-toe's full board)
-    walls = files, sides[0, 0], sides[0, 1], sides[1, 0], sides[1, 1]  # (see _flood)
+    walls = wide, files, sides[0, 0], sides[0, 1], sides[1, 0], sides[1, 1]  # (see _flood)
     for b in range(len(acts)):
         a, p = acts[b], mover[b]
         if not live[b]:
@@ -392,7 +388,7 @@ def _play_rows(
             win = wins[mine] & placed
             full = mine | chains[b, 1 - p, LOOSE] == board
         elif placed:  # hex
-            win = _join(chains, b, p, bit * np.uint64(w == 0), bit * np.uint64(w == 1), sides, wide, walls)  # fmt: skip
+            win = _join(chains, b, p, bit * np.uint64(w == 0), bit * np.uint64(w == 1), sides, walls)  # fmt: skip
         end = win * (1 + 2 * p) + ((not win) & full) * 2
         mover[b] = p ^ (placed | abrupt)  # (a collision: the turn kept if classical)
         stop = (end == 0) & (rec[b, PLIES] >= cap)
