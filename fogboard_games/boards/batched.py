@@ -79,14 +79,10 @@ class Boards(Env):
         on[:, :C] = [f > 0, f < geo.files - 1, *(np.array(e) >> i & 1 for e in edges for i in (0, 1))]  # fmt: skip
         self.sides = np.packbits(on, 1, bitorder="little").view(np.uint64)
         self.blocks = np.array(geo.blocks or [[0]], np.int16)
-        # Each form's tensor at the start: every cell unknown, no ply yet.
-        self.blank = np.zeros(self.tensor_size, np.uint8)
-        self.obs_blank = np.zeros(self.obs_size, np.uint8)
-        for blank, board in ((self.blank, I_BOARD), (self.obs_blank, O_BOARD)):
-            if self.spec[board] >= 0:
-                blank[self.spec[board] : self.spec[board] + 3 * C : 3] = 1
-        if self.spec[O_COUNT] >= 0:
-            self.obs_blank[self.spec[O_COUNT]] = 1
+        # Each form's tensor at the start (every cell unknown, no ply yet), as encoded.
+        start = game.new_initial_state()
+        self.blank = np.array(start.information_state_tensor(0), np.uint8)
+        self.obs_blank = np.array(start.observation_tensor(0), np.uint8)
         self.grid = np.zeros((B, C), np.int8)
         self.chains = np.zeros((B, 2, 3 * -(-C // 64)), np.uint64)
         # known[p, w, b]: bit i of word w, the cells seat p knows (rules' view other
@@ -123,14 +119,18 @@ class Boards(Env):
         B, live = self.batch_size, active
         ending, rewards = np.zeros(B, np.int8), np.zeros((B, 2), np.float32)
         ends = self._rules(acts, live, ending, rewards)
-        idle = self.always_passes and self._sitting  # (rows sitting out keep their slots)
         for f, kept in enumerate(self.kept):
             if kept:
                 self._write(acts, live, ending, f)
-                if idle:
-                    _swap_rows(live, self.terminated, self.rec, *kept)
-        if idle:
-            self.rec[:, FLIP] ^= ~live & ~self.terminated
+        if self.always_passes and self._sitting:
+            # The rows sitting a step out exchange their seats' store rows (and the
+            # hands' shown rows: b <-> B + b), so their mover's is in the next step's slot.
+            idle = np.flatnonzero(~live & ~self.terminated)
+            self.rec[idle, FLIP] ^= 1
+            for store, shown in filter(None, self.kept):
+                store[idle], store[B + idle] = store[B + idle], store[idle]
+                was = shown[:, idle]
+                shown[:, idle] = np.where(was >= 0, B + 2 * idle - was, was)
         if self.always_passes:
             self.slot ^= 1
         return (ending != 0, rewards) if ends else (None, None)
@@ -458,21 +458,6 @@ def _write_rows(acts, live, ending, grid, rec, spec, blocks, store, hand0, hand1
                 put(b, q, spec[O_COUNT] + k + 1, 1)
             if ending[b]:  # seat 0 won / draw / seat 1 won
                 put(b, q, (spec[I_OUTCOME] if f == 0 else spec[O_OUTCOME]) + ending[b] - 1, 1)
-
-
-@kernel
-def _swap_rows(live, terminated, rec, store, shown):
-    """Under always_passes, the running rows sitting a step out: their seats'
-    store rows (and hands) exchanged, so their mover's is in the next step's slot."""
-    B = len(live)
-    for b in range(B):
-        if live[b] or terminated[b]:
-            continue
-        for c in range(store.shape[1]):
-            store[b, c], store[B + b, c] = store[B + b, c], store[b, c]
-        for h in range(2):
-            if shown[h, b] >= 0:
-                shown[h, b] = B + b if shown[h, b] == b else b
 
 
 @kernel
