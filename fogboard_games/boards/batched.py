@@ -104,9 +104,16 @@ class Boards(Env):
 
     def _restart(self, rows: np.ndarray) -> None:
         _restart_rows(rows, self.grid, self.chains, self.known, self.rec, self.mover, self.slot)
-        for kept, blank in zip(self.kept, (self.blank, self.obs_blank)):
-            if kept:  # (plain play: none)
-                _blank_rows(rows, kept[0], blank, kept[1])
+        for f in (0, 1):
+            if self.kept[f]:  # (plain play: none)
+                self._blank(rows, f)
+
+    def _blank(self, rows: np.ndarray, f: int) -> None:
+        """Both seats' tensors of form f blank in the rows (the hands copy them
+        at the next read)."""
+        (store, shown), B = self.kept[f], self.batch_size
+        store[rows] = store[B + rows] = (self.blank, self.obs_blank)[f]
+        shown[:, rows] = -2
 
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array: per action, every row
@@ -176,9 +183,9 @@ class Boards(Env):
     def _replay(self, f: int) -> None:
         """Every row played again from its start, ply by ply, with the tensors of
         form f written (blank first): it ends as it was, with those tensors made."""
-        (store, shown), length, B = self.kept[f], self.history_len, self.batch_size
+        length, B = self.history_len, self.batch_size
         _restart_rows(self.rows, self.grid, self.chains, self.known, self.rec, self.mover, -1)
-        _blank_rows(self.rows, store, (self.blank, self.obs_blank)[f], shown)
+        self._blank(self.rows, f)
         for k in range(int(length.max())):
             acts, live = self.history[:, k].astype(np.int64), length > k
             ending = np.zeros(B, np.int8)
@@ -219,16 +226,6 @@ def _restart_rows(index, grid, chains, known, rec, mover, slot):
         flip = rec[b, FLIP] if slot < 0 else slot
         grid[b, :], chains[b], known[:, :, b], rec[b, :] = 0, 0, 0, 0
         rec[b, SENSED], rec[b, FLIP], mover[b] = -1, flip, 0
-
-
-@kernel
-def _blank_rows(index, store, blank, shown):
-    """Both seats' tensors of the rows blank (the hands copy them at the next read)."""
-    B = len(store) // 2
-    for b in index:
-        store[b, :] = blank
-        store[B + b, :] = blank
-        shown[:, b] = -2
 
 
 @kernel
