@@ -102,18 +102,15 @@ class Boards(Env):
 
     # ---- restart and play ---------------------------------------------------------
 
-    def _restart(self, rows: np.ndarray) -> None:
-        _restart_rows(rows, self.grid, self.chains, self.known, self.rec, self.mover, self.slot)
-        for f in (0, 1):
-            if self.kept[f]:  # (plain play: none)
-                self._blank(rows, f)
-
-    def _blank(self, rows: np.ndarray, f: int) -> None:
-        """Both seats' tensors of form f blank in the rows (the hands copy them
-        at the next read)."""
-        (store, shown), B = self.kept[f], self.batch_size
-        store[rows] = store[B + rows] = (self.blank, self.obs_blank)[f]
-        shown[:, rows] = -2
+    def _restart(self, rows: np.ndarray, slot=None) -> None:
+        """The rows at their start, their kept tensors blank (the hands copy them at
+        the next read), the movers' in slot `slot` (-1: where they were)."""
+        slot, B = self.slot if slot is None else slot, self.batch_size
+        _restart_rows(rows, self.grid, self.chains, self.known, self.rec, self.mover, slot)
+        for kept, blank in zip(self.kept, (self.blank, self.obs_blank)):
+            if kept:  # (plain play: none)
+                kept[0][rows] = kept[0][B + rows] = blank
+                kept[1][:, rows] = -2
 
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array: per action, every row
@@ -126,9 +123,7 @@ class Boards(Env):
         B, live = self.batch_size, active
         ending, rewards = np.zeros(B, np.int8), np.zeros((B, 2), np.float32)
         ends = self._rules(acts, live, ending, rewards)
-        for f, kept in enumerate(self.kept):
-            if kept:
-                self._write(acts, live, ending, f)
+        self._write(acts, live, ending)
         if self.always_passes and self._sitting:
             # The rows sitting a step out exchange their seats' store rows (and the
             # hands' shown rows: b <-> B + b), so their mover's is in the next step's slot.
@@ -157,11 +152,12 @@ class Boards(Env):
             rewards[b] = RETURNS[ending[b]]
         return ends
 
-    def _write(self, acts, live, ending, f: int) -> None:
-        """The rows' actions, just played, into form f's tensors."""
-        (store, shown), hands = self.kept[f], self.hands[2 * f : 2 * f + 2]
-        facts = (self.grid, self.rec, self.spec, self.blocks, store, *hands, shown, f)
-        _write_rows(acts, live, ending, *facts)
+    def _write(self, acts, live, ending) -> None:
+        """The rows' actions, just played, into the kept forms' tensors."""
+        for f, kept in enumerate(self.kept):
+            if kept:
+                facts = (self.grid, self.rec, self.spec, self.blocks, kept[0])
+                _write_rows(acts, live, ending, *facts, *self.hands[2 * f : 2 * f + 2], kept[1], f)
 
     # ---- tensors ------------------------------------------------------------------
 
@@ -173,24 +169,23 @@ class Boards(Env):
             B, width = self.batch_size, (self.tensor_size, self.obs_size)[f]
             store, shown = np.zeros((2 * B, width), np.uint8), np.full((2, B), -2, np.int32)
             self.kept[f], self.tracking = (store, shown), True
-            self._replay(f)
+            self._replay()
         store = self.kept[f][0]
         if form == "information_state" and self.forgets:
             lo = self.spec[O_BOARD]
             store = store[:, lo : lo + self.tensor_size]
         return store
 
-    def _replay(self, f: int) -> None:
-        """Every row played again from its start, ply by ply, with the tensors of
-        form f written (blank first): it ends as it was, with those tensors made."""
+    def _replay(self) -> None:
+        """Every row played again from its start, ply by ply, with the kept tensors
+        written (blank first): it ends as it was, with those tensors made."""
         length, B = self.history_len, self.batch_size
-        _restart_rows(self.rows, self.grid, self.chains, self.known, self.rec, self.mover, -1)
-        self._blank(self.rows, f)
+        self._restart(self.rows, -1)
         for k in range(int(length.max())):
             acts, live = self.history[:, k].astype(np.int64), length > k
             ending = np.zeros(B, np.int8)
             self._rules(acts, live, ending, np.zeros((B, 2), np.float32))
-            self._write(acts, live, ending, f)
+            self._write(acts, live, ending)
 
     def _seat_tensors(self, form: str, player: int) -> np.ndarray:
         rows = (self.rec[:, FLIP] ^ player).astype(np.int64) * self.batch_size + self.rows
