@@ -96,8 +96,9 @@ class Boards(Env):
         # h (hands[2 f + h], in the dtype, as uint8 if bool, made at its first read)
         # shows (-1: zeros, -2: to copy at the next read), written by the steps with the
         # store; under always_passes the movers' are slot `slot` of every row, a hand a
-        # slot. Imperfect recall's information state is handed out in hands[4 + h].
-        self.kept, self.hands = [None, None], [NO_HAND] * 6
+        # slot. Under imperfect recall the information state's hands show the
+        # observation's columns (no step writes them: a read copies them whole).
+        self.kept, self.hands = [None, None], [NO_HAND] * 4
         self.slot, self.tracking = 0, False
 
     # ---- restart and play ---------------------------------------------------------
@@ -196,10 +197,8 @@ class Boards(Env):
         brought up to date by `_hand_out`."""
         store, h = self._tensors(self.form), self.slot if self.always_passes else 0
         f = 0 if self.form == "information_state" else 1
-        if self.forgets and f == 0:  # (the observation's columns: copied whole at every read)
-            f, shown = 2, np.full(self.batch_size, -2, np.int32)
-        else:
-            shown = self.kept[f][1][h]
+        kept = self.kept[f]  # (None under imperfect recall: a hand copied whole at every read)
+        shown = kept[1][h] if kept else np.full(self.batch_size, -2, np.int32)
         if self.hands[2 * f + h] is NO_HAND:
             hand = np.zeros((self.batch_size, store.shape[1]), self.dtype)
             self.hands[2 * f + h] = hand.view(np.uint8) if hand.dtype == bool else hand
