@@ -144,7 +144,7 @@ def test_imperfect_recall_agrees_with_pyspiel_in_every_form_and_dtype(game_strin
             game, rows=12, seed=i, steps=24, restart=True, first_read=5 * (i % 2), form=form,
             dtype=dtype,
         )  # fmt: skip
-        assert env.tensor_size == 3 * cells and env.info is None  # (no log of plies kept)
+        assert env.tensor_size == 3 * cells and env.kept[0] is None  # (no log of plies kept)
 
 
 @pytest.mark.parametrize("read_every", [1, 2, 3])

@@ -5,9 +5,9 @@ A row is one game kept as rules.Match keeps a state: the true board, a hex
 seat's stones as bit sets (loose, joined to each edge), the cells each seat
 knows (a bitset), the mover, the ply counts and the sense under way.
 `_play_rows` does for each row what Match.play does for one state; once a
-kind of tensor has been read, `_write_rows` (and `_write_senses`) write what
-the ply changed into both seats' tensors of that kind, which a replay of the
-rows' histories built at that first read (docs/batch.md#how-the-boards-are-kept).
+kind of tensor has been read, `_write_rows` writes what the ply changed into
+both seats' tensors of that kind, which a replay of the rows' histories built
+at that first read (docs/batch.md#how-the-boards-are-kept).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ O_BOARD, O_AGE, O_NOW, O_COUNT, O_OUTCOME = range(14, 19)
 # at the ply cap, until the true distToWin decides.
 RETURNS = np.array([[0, 0], [1, -1], [0, 0], [-1, 1], [0, 0]], np.float32)
 CAPPED = 4
+NO_HAND = np.zeros((0, 1), np.uint8)  # (a hand not made yet: never shown, never written)
 
 
 class Boards(Env):
@@ -55,7 +56,6 @@ class Boards(Env):
         self.tensor_size = game.info_layout.size
         self.obs_size = game.obs_layout.size
         self.max_history = geo.max_game_length
-        self.sense = geo.sense
         # Imperfect recall (docs/boards.md#imperfect-recall): the information state is
         self.forgets = geo.imperfect_recall  # the observation's board piece (its tensors)
         # Abrupt without a sense: every ply passes the turn in every row (`slot`).
@@ -79,14 +79,10 @@ class Boards(Env):
         on[:, :C] = [f > 0, f < geo.files - 1, *(np.array(e) >> i & 1 for e in edges for i in (0, 1))]  # fmt: skip
         self.sides = np.packbits(on, 1, bitorder="little").view(np.uint64)
         self.blocks = np.array(geo.blocks or [[0]], np.int16)
-        # Each form's tensor at the start: every cell unknown, no ply yet.
-        self.blank = np.zeros(self.tensor_size, np.uint8)
-        self.obs_blank = np.zeros(self.obs_size, np.uint8)
-        for blank, board in ((self.blank, I_BOARD), (self.obs_blank, O_BOARD)):
-            if self.spec[board] >= 0:
-                blank[self.spec[board] : self.spec[board] + 3 * C : 3] = 1
-        if self.spec[O_COUNT] >= 0:
-            self.obs_blank[self.spec[O_COUNT]] = 1
+        # Each form's tensor at the start (every cell unknown, no ply yet), as encoded.
+        start = game.new_initial_state()
+        self.blank = np.array(start.information_state_tensor(0), np.uint8)
+        self.obs_blank = np.array(start.observation_tensor(0), np.uint8)
         self.grid = np.zeros((B, C), np.int8)
         self.chains = np.zeros((B, 2, 3 * -(-C // 64)), np.uint64)
         # known[p, w, b]: bit i of word w, the cells seat p knows (rules' view other
@@ -94,32 +90,28 @@ class Boards(Env):
         self.known = np.zeros((2, -(-C // 64), B), np.uint64)
         self.rec = np.zeros((B, 6), np.int16)
         self.mover = np.zeros(B, np.int64)  # 0 or 1 (the last mover in finished rows)
-        # Tensors, once read: per form a uint8 store of both seats' (seat p of row b at
-        # store row (p ^ flip) * B + b) and the handed-out arrays in the dtype (`info_hand0`
-        # ..., made at their first read), hand h row b showing store row `info_shown`[h, b]
-        # (-1: zeros, -2: to copy at the next read), written by the steps with the store;
-        # under always_passes the movers' are slot `slot` of every row, a hand a slot.
-        self.tracking = False
-        self.info = self.obs = None
-        self.slot = 0
-        self._none = (np.zeros((0, 1), np.uint8), np.full((2, 1), -1, np.int32))
-
-    def _kept(self, f: int) -> tuple:
-        """Form f's store, hands and what they show (empty where none is kept)."""
-        name = ("info", "obs")[f]
-        store, shown = getattr(self, name), getattr(self, name + "_shown", None)
-        hands = [getattr(self, f"{name}_hand{h}", None) for h in (0, 1)]
-        hands = [self._none[0] if a is None else a.view(np.uint8) if a.dtype == bool else a for a in hands]  # fmt: skip
-        return (store, *hands, self._none[1] if shown is None else shown)
+        # Tensors, once read: kept[f] = (store, shown) per form f (0: the information
+        # state, 1: the observation): a uint8 store of both seats' (seat p of row b at
+        # store row (p ^ flip) * B + b), and the store row shown[h, b] that row b of hand
+        # h (hands[2 f + h], in the dtype, as uint8 if bool, made at its first read)
+        # shows (-1: zeros, -2: to copy at the next read), written by the steps with the
+        # store; under always_passes the movers' are slot `slot` of every row, a hand a
+        # slot. Under imperfect recall the information state's hands show the
+        # observation's columns (no step writes them: a read copies them whole).
+        self.kept, self.hands = [None, None], [NO_HAND] * 4
+        self.slot, self.tracking = 0, False
 
     # ---- restart and play ---------------------------------------------------------
 
-    def _restart(self, rows: np.ndarray) -> None:
-        _restart_rows(rows, self.grid, self.chains, self.known, self.rec, self.mover, self.slot)
-        for f, blank in enumerate((self.blank, self.obs_blank)):
-            if (self.info, self.obs)[f] is not None:  # (plain play: no _kept to build)
-                store, _, _, shown = self._kept(f)
-                _blank_rows(rows, store, blank, shown)
+    def _restart(self, rows: np.ndarray, slot=None) -> None:
+        """The rows at their start, their kept tensors blank (the hands copy them at
+        the next read), the movers' in slot `slot` (-1: where they were)."""
+        slot, B = self.slot if slot is None else slot, self.batch_size
+        _restart_rows(rows, self.grid, self.chains, self.known, self.rec, self.mover, slot)
+        for kept, blank in zip(self.kept, (self.blank, self.obs_blank)):
+            if kept:  # (plain play: none)
+                kept[0][rows] = kept[0][B + rows] = blank
+                kept[1][:, rows] = -2
 
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array: per action, every row
@@ -132,15 +124,16 @@ class Boards(Env):
         B, live = self.batch_size, active
         ending, rewards = np.zeros(B, np.int8), np.zeros((B, 2), np.float32)
         ends = self._rules(acts, live, ending, rewards)
-        idle = self.always_passes and self._sitting  # (rows sitting out keep their slots)
-        for f in (0, 1):
-            if (self.info, self.obs)[f] is not None:
-                self._write(acts, live, ending, f)
-                if idle:
-                    store, _, _, shown = self._kept(f)
-                    _swap_rows(live, self.terminated, self.rec, store, shown)
-        if idle:
-            self.rec[:, FLIP] ^= ~live & ~self.terminated
+        self._write(acts, live, ending)
+        if self.always_passes and self._sitting:
+            # The rows sitting a step out exchange their seats' store rows (and the
+            # hands' shown rows: b <-> B + b), so their mover's is in the next step's slot.
+            idle = np.flatnonzero(~live & ~self.terminated)
+            self.rec[idle, FLIP] ^= 1
+            for store, shown in filter(None, self.kept):
+                store[idle], store[B + idle] = store[B + idle], store[idle]
+                was = shown[:, idle]
+                shown[:, idle] = np.where(was >= 0, B + 2 * idle - was, was)
         if self.always_passes:
             self.slot ^= 1
         return (ending != 0, rewards) if ends else (None, None)
@@ -160,12 +153,12 @@ class Boards(Env):
             rewards[b] = RETURNS[ending[b]]
         return ends
 
-    def _write(self, acts, live, ending, f: int) -> None:
-        """The rows' actions, just played, into form f's tensors."""
-        facts = (self.grid, self.rec, self.spec, self.blocks, *self._kept(f), f)
-        _write_rows(acts, live, ending, *facts)
-        if self.sense:
-            _write_senses(acts, live, *facts)
+    def _write(self, acts, live, ending) -> None:
+        """The rows' actions, just played, into the kept forms' tensors."""
+        for f, kept in enumerate(self.kept):
+            if kept:
+                facts = (self.grid, self.rec, self.spec, self.blocks, kept[0])
+                _write_rows(acts, live, ending, *facts, *self.hands[2 * f : 2 * f + 2], kept[1], f)
 
     # ---- tensors ------------------------------------------------------------------
 
@@ -173,50 +166,45 @@ class Boards(Env):
         """The form's store of both seats' tensors (its columns under imperfect
         recall), made and filled at the first read of any tensor of the form."""
         f = 0 if form == "information_state" and not self.forgets else 1
-        name = ("info", "obs")[f]
-        if getattr(self, name) is None:
-            width = (self.tensor_size, self.obs_size)[f]
-            setattr(self, name, np.zeros((2 * self.batch_size, width), np.uint8))
-            setattr(self, name + "_shown", np.full((2, self.batch_size), -2, np.int32))
-            self.tracking = True
-            self._replay(f)
-        store = getattr(self, name)
+        if self.kept[f] is None:
+            B, width = self.batch_size, (self.tensor_size, self.obs_size)[f]
+            store, shown = np.zeros((2 * B, width), np.uint8), np.full((2, B), -2, np.int32)
+            self.kept[f], self.tracking = (store, shown), True
+            self._replay()
+        store = self.kept[f][0]
         if form == "information_state" and self.forgets:
             lo = self.spec[O_BOARD]
             store = store[:, lo : lo + self.tensor_size]
         return store
 
-    def _replay(self, f: int) -> None:
-        """Every row played again from its start, ply by ply, with the tensors of
-        form f written (blank first): it ends as it was, with those tensors made."""
-        kept, length, B = self._kept(f), self.history_len, self.batch_size
-        _restart_rows(self.rows, self.grid, self.chains, self.known, self.rec, self.mover, -1)
-        _blank_rows(self.rows, kept[0], (self.blank, self.obs_blank)[f], kept[3])
+    def _replay(self) -> None:
+        """Every row played again from its start, ply by ply, with the kept tensors
+        written (blank first): it ends as it was, with those tensors made."""
+        length, B = self.history_len, self.batch_size
+        self._restart(self.rows, -1)
         for k in range(int(length.max())):
             acts, live = self.history[:, k].astype(np.int64), length > k
             ending = np.zeros(B, np.int8)
             self._rules(acts, live, ending, np.zeros((B, 2), np.float32))
-            self._write(acts, live, ending, f)
+            self._write(acts, live, ending)
 
     def _seat_tensors(self, form: str, player: int) -> np.ndarray:
         rows = (self.rec[:, FLIP] ^ player).astype(np.int64) * self.batch_size + self.rows
         return self._tensors(form).take(rows, axis=0)
 
     def _mover_tensor(self) -> np.ndarray:
-        """The movers' tensors in a kept array, brought up to date by `_hand_out`."""
-        store = self._tensors(self.form)
-        h = self.slot if self.always_passes else 0
-        name = "info" if self.form == "information_state" else "obs"
-        if self.forgets and name == "info":
-            name = "ir"  # (the observation's columns: copied whole at every read)
-            self.ir_shown = np.full((2, self.batch_size), -2, np.int32)
-        if getattr(self, f"{name}_hand{h}", None) is None:
+        """The movers' tensors in a kept hand (slot `slot`'s under always_passes),
+        brought up to date by `_hand_out`."""
+        store, h = self._tensors(self.form), self.slot if self.always_passes else 0
+        f = 0 if self.form == "information_state" else 1
+        kept = self.kept[f]  # (None under imperfect recall: a hand copied whole at every read)
+        shown = kept[1][h] if kept else np.full(self.batch_size, -2, np.int32)
+        if self.hands[2 * f + h] is NO_HAND:
             hand = np.zeros((self.batch_size, store.shape[1]), self.dtype)
-            setattr(self, f"{name}_hand{h}", hand)
-        hand, shown = getattr(self, f"{name}_hand{h}"), getattr(self, name + "_shown")
-        out = hand.view(np.uint8) if hand.dtype == bool else hand
-        _hand_out(store, out, shown[h], self.mover, self.rec, self.terminated)
-        view = hand[:]
+            self.hands[2 * f + h] = hand.view(np.uint8) if hand.dtype == bool else hand
+        hand = self.hands[2 * f + h]
+        _hand_out(store, hand, shown, self.mover, self.rec, self.terminated)
+        view = hand.view(self.dtype)
         view.flags.writeable = False
         return view
 
@@ -232,16 +220,6 @@ def _restart_rows(index, grid, chains, known, rec, mover, slot):
         flip = rec[b, FLIP] if slot < 0 else slot
         grid[b, :], chains[b], known[:, :, b], rec[b, :] = 0, 0, 0, 0
         rec[b, SENSED], rec[b, FLIP], mover[b] = -1, flip, 0
-
-
-@kernel
-def _blank_rows(index, store, blank, shown):
-    """Both seats' tensors of the rows blank (the hands copy them at the next read)."""
-    B = len(store) // 2
-    for b in index:
-        store[b, :] = blank
-        store[B + b, :] = blank
-        shown[:, b] = -2
 
 
 @kernel
@@ -306,12 +284,20 @@ def _check_rows(acts, live, known, mover, rec, spec, ok) -> int:
 
 
 @kernel
-def _flood(n0, n1, loose0, loose1, files, inner0, inner1, outer0, outer1):
+def _flood(n0, n1, loose0, loose1, wide, files, inner0, inner1, outer0, outer1):
     """Hex: the chain of stone n in `loose`, flooded with shifts (a few rounds:
     loose chains are short), and it with its neighbours; `inner`, `outer`: the
-    cells off the first file, off the last. (Scalars: no array to count.)"""
+    cells off the first file, off the last. On a board of up to 64 cells (not
+    `wide`: the second words empty) one word is flooded, half the shifts a
+    round. (Scalars: no array to count.)"""
     one, s63, fn = np.uint64(1), np.uint64(63), np.uint64(files)
     f1, f63, fn64 = fn - one, np.uint64(65) - fn, np.uint64(64) - fn
+    while not wide:  # (one word: its shifts along a rank and a diagonal stay in it)
+        g = n0 | n0 << fn | n0 >> fn | (n0 << one | n0 >> f1) & inner0
+        g |= (n0 >> one | n0 << f1) & outer0
+        if g & loose0 == n0:
+            return n0, n1, g, n1
+        n0 = g & loose0
     while True:  # (ranks are `files` bits apart; diagonals files - 1)
         up0, up1, dn0, dn1 = n0 << f1, n1 << f1 | n0 >> f63, n0 >> f1 | n1 << f63, n1 >> f1
         g0 = n0 | n0 << fn | n0 >> fn | n1 << fn64 | (n0 << one | dn0) & inner0
@@ -323,28 +309,16 @@ def _flood(n0, n1, loose0, loose1, files, inner0, inner1, outer0, outer1):
         n0, n1 = g0 & loose0, g1 & loose1
 
 
-@kernel
-def _flood1(n, loose, files, inner, outer):
-    """_flood on a board of up to 64 cells: one word (half the work a round)."""
-    one, fn = np.uint64(1), np.uint64(files)
-    f1 = fn - one
-    while True:
-        g = n | n << fn | n >> fn | (n << one | n >> f1) & inner | (n >> one | n << f1) & outer
-        if g & loose == n:
-            return n, g
-        n = g & loose
-
-
 @inline
-def _join(k, b, p, n0, n1, sides, wide, walls) -> bool:
+def _join(k, b, p, n0, n1, sides, walls) -> bool:
     """Hex: the new stone n's chain, flooded through seat p's loose stones (k[b, p],
     as `chains` keeps them), joins an edge if a stone of it is on it (`sides`)
     or next to a stone joined to it, else stays loose; whether it joined both.
     (Inlined: a call would pass its tuples through memory.)"""
     e = 2 + 2 * p
-    if not wide:  # (up to 64 cells: a word a set, half the row's cache line)
+    if not walls[0]:  # (up to 64 cells: a word a set, half the row's cache line)
         loose, first, far = k[b, p, 0] | n0, k[b, p, 1], k[b, p, 2]
-        n, g = _flood1(n0, loose, walls[0], walls[1], walls[3])
+        n, _, g, _ = _flood(n0, n1, loose, n1, *walls)
         on, to = g & first | n & sides[e, 0] != 0, g & far | n & sides[e + 1, 0] != 0
         k[b, p, 0] = loose ^ n * np.uint64(on | to)
         k[b, p, 1], k[b, p, 2] = first | n * np.uint64(on), far | n * np.uint64(to)
@@ -379,7 +353,7 @@ def _play_rows(
     C, K, ttt, abrupt, cap, files = spec[CELLS], spec[BLOCK], spec[TTT], spec[ABRUPT], spec[CAP], spec[FILES]  # fmt: skip
     count, capped, one, wide = 0, 0, np.uint64(1), C > 64
     board = (one << np.uint64(C & 63)) - one  # (every cell: tic-tac-toe's full board)
-    walls = files, sides[0, 0], sides[0, 1], sides[1, 0], sides[1, 1]  # (see _flood)
+    walls = wide, files, sides[0, 0], sides[0, 1], sides[1, 0], sides[1, 1]  # (see _flood)
     for b in range(len(acts)):
         a, p = acts[b], mover[b]
         if not live[b]:
@@ -405,7 +379,7 @@ def _play_rows(
             win = wins[mine] & placed
             full = mine | chains[b, 1 - p, LOOSE] == board
         elif placed:  # hex
-            win = _join(chains, b, p, bit * np.uint64(w == 0), bit * np.uint64(w == 1), sides, wide, walls)  # fmt: skip
+            win = _join(chains, b, p, bit * np.uint64(w == 0), bit * np.uint64(w == 1), sides, walls)  # fmt: skip
         end = win * (1 + 2 * p) + ((not win) & full) * 2
         mover[b] = p ^ (placed | abrupt)  # (a collision: the turn kept if classical)
         stop = (end == 0) & (rec[b, PLIES] >= cap)
@@ -417,10 +391,14 @@ def _play_rows(
 
 @kernel
 def _write_rows(acts, live, ending, grid, rec, spec, blocks, store, hand0, hand1, shown, f):
-    """Each playing row's attempt, just played, in its tensors of form f (0: the
-    information state, 1: the observation): seat p's j-th, ply k of the game, in
-    p's tensor, then the public entries (the ply's mover or count, the outcome)
-    in both seats', each into the store and the hands showing its store row."""
+    """Each playing row's action, just played, in its tensors of form f (0: the
+    information state, 1: the observation), each entry into the store and the
+    hands showing its store row. A sense of seat p: the opponent stones it
+    proved on p's board, and the block's cells (empty / own / opponent stone)
+    in the record of p's ply j, or in the view the ages of the empty cells seen
+    now (1) and of opponent stones (0), and the anchor sensed. An attempt, ply
+    k of the game: the cell and its result in p's tensor, then the public
+    entries (the ply's mover or count, the outcome) in both seats'."""
 
     def put(b, r, c, v):  # (a closure, inlined: a kernel called per entry costs far more)
         store[r, c] = v
@@ -429,13 +407,27 @@ def _write_rows(acts, live, ending, grid, rec, spec, blocks, store, hand0, hand1
         if shown[1, b] == r:
             hand1[b, c] = v
 
-    C, B = spec[CELLS], len(store) // 2
+    C, B, K = spec[CELLS], len(store) // 2, spec[BLOCK]
     board = spec[I_BOARD] if f == 0 else spec[O_BOARD]
     for b in range(len(acts)):
-        a, p, flip = acts[b], rec[b, LAST], rec[b, FLIP]
-        if not live[b] or a >= C:  # (senses: _write_senses)
+        if not live[b]:
             continue
-        r, j, k = (p ^ flip) * B + b, rec[b, OWN0 + p] - 1, rec[b, PLIES] - 1
+        a, p, flip, k = acts[b], rec[b, LAST], rec[b, FLIP], rec[b, PLIES] - 1
+        r, j = (p ^ flip) * B + b, rec[b, OWN0 + p] - (a < C)  # (a sense's ply: under way)
+        if a >= C:  # a sense
+            for i in range(K):
+                c = blocks[a - C, i]
+                v = grid[b, c]
+                seen = UNKNOWN if v == 0 else OWN if v == p + 1 else PROVEN
+                if seen == PROVEN:
+                    put(b, r, board + 3 * c, 0)
+                    put(b, r, board + 3 * c + 2, 1)
+                if f == 0:
+                    put(b, r, spec[I_SENSED] + (j * K + i) * 3 + seen, 1)
+                elif seen != OWN:
+                    put(b, r, spec[O_AGE] + c, 1 if seen == UNKNOWN else 0)
+            put(b, r, (spec[I_SENSES] + j * len(blocks) if f == 0 else spec[O_NOW]) + a - C, 1)
+            continue
         result = 0 if grid[b, a] == p + 1 else 1  # placed / occupied
         put(b, r, board + 3 * a, 0)
         put(b, r, board + 3 * a + 1 + result, 1)
@@ -457,59 +449,6 @@ def _write_rows(acts, live, ending, grid, rec, spec, blocks, store, hand0, hand1
                 put(b, q, spec[O_COUNT] + k + 1, 1)
             if ending[b]:  # seat 0 won / draw / seat 1 won
                 put(b, q, (spec[I_OUTCOME] if f == 0 else spec[O_OUTCOME]) + ending[b] - 1, 1)
-
-
-@kernel
-def _write_senses(acts, live, grid, rec, spec, blocks, store, hand0, hand1, shown, f):
-    """Each playing row's sense, just made, in its mover's tensor of form f: the
-    opponent stones it proved on the board, and the block's cells (empty / own /
-    opponent stone) in the record of its ply j, or in the view the ages of the
-    empty cells seen now (1) and of opponent stones (0), and the anchor sensed."""
-
-    def put(b, r, c, v):  # (as in _write_rows)
-        store[r, c] = v
-        if shown[0, b] == r:
-            hand0[b, c] = v
-        if shown[1, b] == r:
-            hand1[b, c] = v
-
-    C, B, K = spec[CELLS], len(store) // 2, spec[BLOCK]
-    board = spec[I_BOARD] if f == 0 else spec[O_BOARD]
-    for b in range(len(acts)):
-        if not live[b] or acts[b] < C:
-            continue
-        anchor, p = acts[b] - C, rec[b, LAST]
-        r, j = (p ^ rec[b, FLIP]) * B + b, rec[b, OWN0 + p]  # (the ply under way: not yet counted)
-        for i in range(K):
-            c = blocks[anchor, i]
-            v = grid[b, c]
-            seen = UNKNOWN if v == 0 else OWN if v == p + 1 else PROVEN
-            if seen == PROVEN:
-                put(b, r, board + 3 * c, 0)
-                put(b, r, board + 3 * c + 2, 1)
-            if f == 0:
-                put(b, r, spec[I_SENSED] + (j * K + i) * 3 + seen, 1)
-            elif seen != OWN:
-                put(b, r, spec[O_AGE] + c, 1 if seen == UNKNOWN else 0)
-        if f == 0:
-            put(b, r, spec[I_SENSES] + j * len(blocks) + anchor, 1)
-        else:
-            put(b, r, spec[O_NOW] + anchor, 1)
-
-
-@kernel
-def _swap_rows(live, terminated, rec, store, shown):
-    """Under always_passes, the running rows sitting a step out: their seats'
-    store rows (and hands) exchanged, so their mover's is in the next step's slot."""
-    B = len(live)
-    for b in range(B):
-        if live[b] or terminated[b]:
-            continue
-        for c in range(store.shape[1]):
-            store[b, c], store[B + b, c] = store[B + b, c], store[b, c]
-        for h in range(2):
-            if shown[h, b] >= 0:
-                shown[h, b] = B + b if shown[h, b] == b else b
 
 
 @kernel
