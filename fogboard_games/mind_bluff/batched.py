@@ -60,8 +60,7 @@ class MindBluff(Env):
         legal = np.zeros((M + 4, self.num_actions), bool)
         legal[0, : M + 1] = True
         legal[1, M + 1 : 2 * M + 1] = True
-        for k in range(1, M + 1):
-            legal[1 + k, M + k] = True
+        legal[np.arange(2, M + 2), np.arange(M + 1, 2 * M + 1)] = True
         legal[M + 2, [2 * M + 1, 2 * M + 2]] = True
         self.legal_bits = (legal.T.astype(np.int64) << np.arange(M + 4)).sum(1)  # (bit: key)
         self.respond_key = M + 2
@@ -84,7 +83,8 @@ class MindBluff(Env):
         self.hand = None  # the movers' tensors handed out (_mover_tensor)
         self.fresh = np.ones(B, bool)  # a game started or ended since the hand's last read
         self.chance = np.array([g.first_player == -1 or g.spread > 0 for g in self.setups])
-        self.no_draws = np.zeros(0)
+        # A row's records, in the order the kernels that move the rows take them.
+        self.rec = (self.game_index, self.mover, self.key, self.score, self.state, self.turns)
 
     @property
     def remaining(self) -> np.ndarray:
@@ -103,8 +103,7 @@ class MindBluff(Env):
                 blocks[f, GAME_BLOCK, 0] = _offsets(layout, 0)
                 continue
             at = layout.offset
-            for i, name in enumerate(("player", "score", "game")):
-                outer[f, i] = at.get(name, -1)
+            outer[f] = [at.get(name, -1) for name in ("player", "score", "game")]
             for g in range(G):
                 inner = game.setup.encoder.inner[g]
                 for kind, (name, inner_key) in enumerate(
@@ -125,10 +124,9 @@ class MindBluff(Env):
         `_log_later` (after the step's action, or at once by a reset)."""
         n = len(rows)
         chance = self.chance[self.game_index[rows]].any() if later else self.chance[0]
-        u = (self.rng.random(n), self.rng.random(n)) if chance else (self.no_draws,) * 2
+        u = self.rng.random((2, n)) if chance else np.zeros((2, 0))  # (coins, spreads)
         outcomes, real = np.empty((n, 2), np.int64), np.empty((n, 2), bool)
-        rec = (self.game_index, self.score, self.state, self.turns, self.mover, self.key)
-        _start_rows(rows, *u, not later, self.g_setup, *rec, self.fresh, outcomes, real)
+        _start_rows(rows, *u, not later, self.g_setup, *self.rec, self.fresh, outcomes, real)
         if chance:
             self._log_later(rows, outcomes, real)
 
@@ -146,10 +144,9 @@ class MindBluff(Env):
         if _check_rows(active, acts, self.legal_bits, self.key, ok):
             self._refuse(active, acts, ok)
         ended, rewards = np.zeros(B, bool), np.zeros((B, 2), np.float32)
-        rec = (self.game_index, self.mover, self.key, self.score, self.state, self.turns)
         starts = np.empty(B if self.is_series else 0, np.int64)
         out = (ended, rewards, starts, self.fresh)
-        done, more = _move_rows(active, acts, *rec, self.M, len(self.setups), *out)
+        done, more = _move_rows(active, acts, *self.rec, self.M, len(self.setups), *out)
         if more:
             self._start_games(starts[:more], later=True)
         return (ended, rewards) if done else (None, None)
@@ -215,7 +212,7 @@ S_PHASE, S_REMAINING, S_DEBT0, S_DEBT1, S_TURNS, S_ENDING, S_WINNER, S_FIRST, S_
 
 
 @kernel
-def _start_rows(rows, coins, spreads, restart, g_setup, game_index, score, state, turns, mover, key, fresh, outcomes, real):  # fmt: skip
+def _start_rows(rows, coins, spreads, restart, g_setup, game_index, mover, key, score, state, turns, fresh, outcomes, real):  # fmt: skip
     """Each row's game under way starts (with `restart`, its first: records
     cleared), its chance drawn: the `outcomes` (first seat, start) that are
     `real` (a coin, a secret start)."""
