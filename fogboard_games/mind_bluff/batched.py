@@ -4,7 +4,7 @@ as compiled per-row kernels (fogboard_games.jit; docs/batch.md#observations).
 A row keeps what rules.Match keeps: per game its state (phase, count
 left, debts, turns, ending, winner, first seat, start) and its turns'
 records, with the series' game under way and score. `_move_rows` plays as
-Match.play does; `_encode_outer`, `_encode_game` and `_encode_possible`
+Match.play does; `_encode_outer` and `_encode_game` (with `_possible`)
 write a seat's tensor whole from those records, as observer.MindBluffEncoder
 does, at each read. Chance is drawn where a game starts and logged as
 pyspiel's outcomes. Only the movers' information states (the hand) are
@@ -70,7 +70,6 @@ class MindBluff(Env):
             np.int64,
         )
         self.T = int(self.g_setup[:, 5].max())
-        self.W = -(-(int(self.g_setup[:, 4].max()) + 1) // 64)  # bitset words of totals
         self.blocks, self.outer = self._layouts()
         # The rows: the game under way, the score, and per game its state and turns.
         self.game_index = np.zeros(B, np.int64)
@@ -192,15 +191,13 @@ class MindBluff(Env):
         rows = (seats, self.game_index, self.score)
         if self.is_series:
             _encode_outer(out, *rows, self.outer[f])
-        for g, (_, _, _, low, high, T) in enumerate(self.g_setup.tolist()):
+        for g in range(len(self.setups)):
             for kind in (GAME_BLOCK, REVIEW_BLOCK):
                 at = self.blocks[f, kind, g]
                 if at[13] < 0 and at[1] < 0 and at[2] < 0:  # (no such block)
                     continue
                 review, recall = kind == REVIEW_BLOCK, f == 0
-                _encode_game(out, *rows, self.mover, self.state, self.turns, at, g, review, T, self.M, low, recall, self.is_series)  # fmt: skip
-                if at[12] >= 0:
-                    _encode_possible(out, *rows, self.state, self.turns, at[12], g, low, high, self.M, self.W)  # fmt: skip
+                _encode_game(out, *rows, self.mover, self.state, self.turns, at, g, review, self.g_setup, self.M, recall, self.is_series)  # fmt: skip
 
 
 # A game's state, per row and game (int16).
@@ -345,15 +342,19 @@ def _encode_outer(out, seats, game_index, score, outer):
 
 @kernel
 def _encode_game(
-    out, seats, game_index, score, mover, state, turns, at, g, review, T, M, low, recall, series
+    out, seats, game_index, score, mover, state, turns, at, g, review, g_setup, M, recall, series
 ):
     """Game g's block `at` (offsets, -1: absent) in the seat's tensor, as
     MindBluffEncoder.encode writes it, in every game started (in a current
     view of the series, only the game under way while the series runs):
     every turn's eat, claim, response and verdict with perfect recall, else
     the latest; the mover, phase, forced_now and debts, and at the end its
-    ending, start and count left. A review shows a finished game, every
-    seat's eats."""
+    ending, start and count left; in a running game's current view, the
+    counts left it cannot rule out (`_possible`). A review shows a finished
+    game, every seat's eats."""
+    low, high, T = g_setup[g, 3], g_setup[g, 4], g_setup[g, 5]
+    sums = np.zeros(-(-(high + 1) // 64), np.uint64)  # (_possible's bitsets of totals)
+    shifted = np.zeros(len(sums), np.uint64)
     latest = at[8] >= 0
     eats, claims = (at[2], at[8]) if latest else (at[1], at[4])
     forced, responses, verdicts = (at[9], at[10], at[11]) if latest else (at[5], at[6], at[7])
@@ -384,6 +385,8 @@ def _encode_game(
             if claims >= 0 and turns[b, g, t, VERDICT] >= 0:
                 out[b, verdicts + 2 * k + 1 - turns[b, g, t, VERDICT]] = 1
         _status(out, b, mover[b], state, at, g, low, ended)
+        if at[12] >= 0 and running:
+            _possible(out, b, p, state, turns, at[12], g, low, high, M, sums, shifted)
 
 
 @kernel
@@ -411,45 +414,39 @@ def _status(out, b, mover, state, at, g, low, ended):
 
 
 @kernel
-def _encode_possible(out, seats, game_index, score, state, turns, at, g, low, high, M, W):
-    """rules.remaining_set in a running game's current view: every count left
-    the seat cannot rule out, from the totals one pick of each turn's candidate
-    eats (rules.eat_candidates) makes, kept as a bitset of W words."""
-    sums = np.zeros(W, np.uint64)
-    shifted = np.zeros(W, np.uint64)
-    every = (1 << (M + 1)) - 2  # eats 1 .. M
-    for b in range(len(seats)):
-        p, ended = seats[b], state[b, g, S_ENDING] >= 0
-        if p < 0 or g != game_index[b] or ended or max(score[b, 0], score[b, 1]) == 2:
-            continue
+def _possible(out, b, p, state, turns, at, g, low, high, M, sums, shifted):
+    """rules.remaining_set of seat p in row b's game g under way: every count
+    left it cannot rule out, from the totals one pick of each turn's candidate
+    eats (rules.eat_candidates) makes, kept as a bitset of len(sums) words."""
+    W, every = len(sums), (1 << (M + 1)) - 2  # (every: eats 1 .. M)
+    for w in range(W):
+        sums[w] = 0
+    sums[0] = 1  # the total 0
+    for t in range(state[b, g, S_TURNS]):
+        claim, verdict = turns[b, g, t, CLAIMED], turns[b, g, t, VERDICT]
+        if turns[b, g, t, ACTOR] == p:
+            cands = 1 << turns[b, g, t, ATE]
+        elif claim > 0 and (turns[b, g, t, FORCED] == 1 or verdict == 1):
+            cands = 1 << claim
+        elif verdict == 0:  # BLUFF: anything but the claim
+            cands = every & ~(1 << claim)
+        else:
+            cands = every
         for w in range(W):
-            sums[w] = 0
-        sums[0] = 1  # the total 0
-        for t in range(state[b, g, S_TURNS]):
-            claim, verdict = turns[b, g, t, CLAIMED], turns[b, g, t, VERDICT]
-            if turns[b, g, t, ACTOR] == p:
-                cands = 1 << turns[b, g, t, ATE]
-            elif claim > 0 and (turns[b, g, t, FORCED] == 1 or verdict == 1):
-                cands = 1 << claim
-            elif verdict == 0:  # BLUFF: anything but the claim
-                cands = every & ~(1 << claim)
-            else:
-                cands = every
-            for w in range(W):
-                shifted[w] = 0
-            for k in range(1, M + 1):
-                if cands >> k & 1:
-                    for w in range(W):
-                        word = sums[w] << np.uint64(k)
-                        if w > 0:
-                            word |= sums[w - 1] >> np.uint64(64 - k)
-                        shifted[w] |= word
-            for w in range(W):
-                sums[w] = shifted[w]
-        for total in range(high):  # (the totals below the highest start)
-            if sums[total // 64] >> np.uint64(total % 64) & np.uint64(1):
-                for v in range(max(low, total + 1), high + 1):
-                    out[b, at + v - total] = 1
+            shifted[w] = 0
+        for k in range(1, M + 1):
+            if cands >> k & 1:
+                for w in range(W):
+                    word = sums[w] << np.uint64(k)
+                    if w > 0:
+                        word |= sums[w - 1] >> np.uint64(64 - k)
+                    shifted[w] |= word
+        for w in range(W):
+            sums[w] = shifted[w]
+    for total in range(high):  # (the totals below the highest start)
+        if sums[total // 64] >> np.uint64(total % 64) & np.uint64(1):
+            for v in range(max(low, total + 1), high + 1):
+                out[b, at + v - total] = 1
 
 
 @kernel
