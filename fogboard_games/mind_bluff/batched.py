@@ -105,22 +105,19 @@ class MindBluff(Env):
             outer[f] = [at.get(name, -1) for name in ("player", "score", "game")]
             for g in range(G):
                 inner = game.setup.encoder.inner[g]
-                for kind, (name, inner_key) in enumerate(
-                    ((f"game{g + 1}", key), (f"review{g + 1}", series.REVIEW_KEY))
-                ):
+                kinds = ((f"game{g + 1}", key), (f"review{g + 1}", series.REVIEW_KEY))
+                for kind, (name, inner_key) in enumerate(kinds):
                     if name in at:
                         blocks[f, kind, g] = _offsets(inner.layout(inner_key), at[name])
         return blocks, outer
 
     # ---- restarts and game starts ---------------------------------------------------------
 
-    def _restart(self, rows: np.ndarray) -> None:
-        self._start_games(rows, later=False)
-
-    def _start_games(self, rows: np.ndarray, later: bool) -> None:
-        """The rows' game under way starts (at a restart, their first), its coin
-        and secret start drawn where it has them, logged as chance by
-        `_log_later` (after the step's action, or at once by a reset)."""
+    def _restart(self, rows: np.ndarray, later: bool = False) -> None:
+        """The rows' game under way starts (at a restart, their first; `later`,
+        the series' next), its coin and secret start drawn where it has them,
+        logged as chance by `_log_later` (after the step's action, or at once
+        by a reset)."""
         n = len(rows)
         chance = self.chance[self.game_index[rows]].any() if later else self.chance[0]
         u = self.rng.random((2, n)) if chance else np.zeros((2, 0))  # (coins, spreads)
@@ -147,7 +144,7 @@ class MindBluff(Env):
         out = (ended, rewards, starts, self.fresh)
         done, more = _move_rows(active, acts, *self.rec, self.M, len(self.setups), *out)
         if more:
-            self._start_games(starts[:more], later=True)
+            self._restart(starts[:more], later=True)
         return (ended, rewards) if done else (None, None)
 
     # ---- the tensors ------------------------------------------------------------------
