@@ -358,9 +358,8 @@ def _encode_game(
     for b in range(len(seats)):
         p, ended = seats[b], state[b, g, S_ENDING] >= 0
         running = g == game_index[b] and not ended and max(score[b, 0], score[b, 1]) < 2
-        if p < 0 or g > game_index[b] or (review and not ended):
-            continue
-        if not (recall or not series or running):
+        shown = recall or not series or running  # (a series' current view: the game under way)
+        if p < 0 or g > game_index[b] or (review and not ended) or not shown:
             continue
         if at[0] >= 0:
             out[b, at[0] + p] = 1
