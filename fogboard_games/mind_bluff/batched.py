@@ -4,7 +4,7 @@ as compiled per-row kernels (fogboard_games.jit; docs/batch.md#observations).
 A row keeps what rules.Match keeps: per game its state (phase, count
 left, debts, turns, ending, winner, first seat, start) and its turns'
 records, with the series' game under way and score. `_move_rows` plays as
-Match.play does; `_encode_outer`, `_encode_game` and `_encode_possible`
+Match.play does; `_encode_outer` and `_encode_game` (with `_possible`)
 write a seat's tensor whole from those records, as observer.MindBluffEncoder
 does, at each read. Chance is drawn where a game starts and logged as
 pyspiel's outcomes. Only the movers' information states (the hand) are
@@ -60,8 +60,7 @@ class MindBluff(Env):
         legal = np.zeros((M + 4, self.num_actions), bool)
         legal[0, : M + 1] = True
         legal[1, M + 1 : 2 * M + 1] = True
-        for k in range(1, M + 1):
-            legal[1 + k, M + k] = True
+        legal[np.arange(2, M + 2), np.arange(M + 1, 2 * M + 1)] = True
         legal[M + 2, [2 * M + 1, 2 * M + 2]] = True
         self.legal_bits = (legal.T.astype(np.int64) << np.arange(M + 4)).sum(1)  # (bit: key)
         self.respond_key = M + 2
@@ -71,7 +70,6 @@ class MindBluff(Env):
             np.int64,
         )
         self.T = int(self.g_setup[:, 5].max())
-        self.W = -(-(int(self.g_setup[:, 4].max()) + 1) // 64)  # bitset words of totals
         self.blocks, self.outer = self._layouts()
         # The rows: the game under way, the score, and per game its state and turns.
         self.game_index = np.zeros(B, np.int64)
@@ -84,7 +82,8 @@ class MindBluff(Env):
         self.hand = None  # the movers' tensors handed out (_mover_tensor)
         self.fresh = np.ones(B, bool)  # a game started or ended since the hand's last read
         self.chance = np.array([g.first_player == -1 or g.spread > 0 for g in self.setups])
-        self.no_draws = np.zeros(0)
+        # A row's records, in the order the kernels that move the rows take them.
+        self.rec = (self.game_index, self.mover, self.key, self.score, self.state, self.turns)
 
     @property
     def remaining(self) -> np.ndarray:
@@ -103,32 +102,27 @@ class MindBluff(Env):
                 blocks[f, GAME_BLOCK, 0] = _offsets(layout, 0)
                 continue
             at = layout.offset
-            for i, name in enumerate(("player", "score", "game")):
-                outer[f, i] = at.get(name, -1)
+            outer[f] = [at.get(name, -1) for name in ("player", "score", "game")]
             for g in range(G):
                 inner = game.setup.encoder.inner[g]
-                for kind, (name, inner_key) in enumerate(
-                    ((f"game{g + 1}", key), (f"review{g + 1}", series.REVIEW_KEY))
-                ):
+                kinds = ((f"game{g + 1}", key), (f"review{g + 1}", series.REVIEW_KEY))
+                for kind, (name, inner_key) in enumerate(kinds):
                     if name in at:
                         blocks[f, kind, g] = _offsets(inner.layout(inner_key), at[name])
         return blocks, outer
 
     # ---- restarts and game starts ---------------------------------------------------------
 
-    def _restart(self, rows: np.ndarray) -> None:
-        self._start_games(rows, later=False)
-
-    def _start_games(self, rows: np.ndarray, later: bool) -> None:
-        """The rows' game under way starts (at a restart, their first), its coin
-        and secret start drawn where it has them, logged as chance by
-        `_log_later` (after the step's action, or at once by a reset)."""
+    def _restart(self, rows: np.ndarray, later: bool = False) -> None:
+        """The rows' game under way starts (at a restart, their first; `later`,
+        the series' next), its coin and secret start drawn where it has them,
+        logged as chance by `_log_later` (after the step's action, or at once
+        by a reset)."""
         n = len(rows)
         chance = self.chance[self.game_index[rows]].any() if later else self.chance[0]
-        u = (self.rng.random(n), self.rng.random(n)) if chance else (self.no_draws,) * 2
+        u = self.rng.random((2, n)) if chance else np.zeros((2, 0))  # (coins, spreads)
         outcomes, real = np.empty((n, 2), np.int64), np.empty((n, 2), bool)
-        rec = (self.game_index, self.score, self.state, self.turns, self.mover, self.key)
-        _start_rows(rows, *u, not later, self.g_setup, *rec, self.fresh, outcomes, real)
+        _start_rows(rows, *u, not later, self.g_setup, *self.rec, self.fresh, outcomes, real)
         if chance:
             self._log_later(rows, outcomes, real)
 
@@ -146,12 +140,11 @@ class MindBluff(Env):
         if _check_rows(active, acts, self.legal_bits, self.key, ok):
             self._refuse(active, acts, ok)
         ended, rewards = np.zeros(B, bool), np.zeros((B, 2), np.float32)
-        rec = (self.game_index, self.mover, self.key, self.score, self.state, self.turns)
         starts = np.empty(B if self.is_series else 0, np.int64)
         out = (ended, rewards, starts, self.fresh)
-        done, more = _move_rows(active, acts, *rec, self.M, len(self.setups), *out)
+        done, more = _move_rows(active, acts, *self.rec, self.M, len(self.setups), *out)
         if more:
-            self._start_games(starts[:more], later=True)
+            self._restart(starts[:more], later=True)
         return (ended, rewards) if done else (None, None)
 
     # ---- the tensors ------------------------------------------------------------------
@@ -195,15 +188,13 @@ class MindBluff(Env):
         rows = (seats, self.game_index, self.score)
         if self.is_series:
             _encode_outer(out, *rows, self.outer[f])
-        for g, (_, _, _, low, high, T) in enumerate(self.g_setup.tolist()):
+        for g in range(len(self.setups)):
             for kind in (GAME_BLOCK, REVIEW_BLOCK):
                 at = self.blocks[f, kind, g]
                 if at[13] < 0 and at[1] < 0 and at[2] < 0:  # (no such block)
                     continue
                 review, recall = kind == REVIEW_BLOCK, f == 0
-                _encode_game(out, *rows, self.mover, self.state, self.turns, at, g, review, T, self.M, low, recall, self.is_series)  # fmt: skip
-                if at[12] >= 0:
-                    _encode_possible(out, *rows, self.state, self.turns, at[12], g, low, high, self.M, self.W)  # fmt: skip
+                _encode_game(out, *rows, self.mover, self.state, self.turns, at, g, review, self.g_setup, self.M, recall, self.is_series)  # fmt: skip
 
 
 # A game's state, per row and game (int16).
@@ -215,7 +206,7 @@ S_PHASE, S_REMAINING, S_DEBT0, S_DEBT1, S_TURNS, S_ENDING, S_WINNER, S_FIRST, S_
 
 
 @kernel
-def _start_rows(rows, coins, spreads, restart, g_setup, game_index, score, state, turns, mover, key, fresh, outcomes, real):  # fmt: skip
+def _start_rows(rows, coins, spreads, restart, g_setup, game_index, mover, key, score, state, turns, fresh, outcomes, real):  # fmt: skip
     """Each row's game under way starts (with `restart`, its first: records
     cleared), its chance drawn: the `outcomes` (first seat, start) that are
     `real` (a coin, a secret start)."""
@@ -348,24 +339,27 @@ def _encode_outer(out, seats, game_index, score, outer):
 
 @kernel
 def _encode_game(
-    out, seats, game_index, score, mover, state, turns, at, g, review, T, M, low, recall, series
+    out, seats, game_index, score, mover, state, turns, at, g, review, g_setup, M, recall, series
 ):
     """Game g's block `at` (offsets, -1: absent) in the seat's tensor, as
     MindBluffEncoder.encode writes it, in every game started (in a current
     view of the series, only the game under way while the series runs):
     every turn's eat, claim, response and verdict with perfect recall, else
     the latest; the mover, phase, forced_now and debts, and at the end its
-    ending, start and count left. A review shows a finished game, every
-    seat's eats."""
+    ending, start and count left; in a running game's current view, the
+    counts left it cannot rule out (`_possible`). A review shows a finished
+    game, every seat's eats."""
+    low, high, T = g_setup[g, 3], g_setup[g, 4], g_setup[g, 5]
+    sums = np.zeros(-(-(high + 1) // 64), np.uint64)  # (_possible's bitsets of totals)
+    shifted = np.zeros(len(sums), np.uint64)
     latest = at[8] >= 0
     eats, claims = (at[2], at[8]) if latest else (at[1], at[4])
     forced, responses, verdicts = (at[9], at[10], at[11]) if latest else (at[5], at[6], at[7])
     for b in range(len(seats)):
         p, ended = seats[b], state[b, g, S_ENDING] >= 0
         running = g == game_index[b] and not ended and max(score[b, 0], score[b, 1]) < 2
-        if p < 0 or g > game_index[b] or (review and not ended):
-            continue
-        if not (recall or not series or running):
+        shown = recall or not series or running  # (a series' current view: the game under way)
+        if p < 0 or g > game_index[b] or (review and not ended) or not shown:
             continue
         if at[0] >= 0:
             out[b, at[0] + p] = 1
@@ -387,6 +381,8 @@ def _encode_game(
             if claims >= 0 and turns[b, g, t, VERDICT] >= 0:
                 out[b, verdicts + 2 * k + 1 - turns[b, g, t, VERDICT]] = 1
         _status(out, b, mover[b], state, at, g, low, ended)
+        if at[12] >= 0 and running:
+            _possible(out, b, p, state, turns, at[12], g, low, high, M, sums, shifted)
 
 
 @kernel
@@ -414,45 +410,39 @@ def _status(out, b, mover, state, at, g, low, ended):
 
 
 @kernel
-def _encode_possible(out, seats, game_index, score, state, turns, at, g, low, high, M, W):
-    """rules.remaining_set in a running game's current view: every count left
-    the seat cannot rule out, from the totals one pick of each turn's candidate
-    eats (rules.eat_candidates) makes, kept as a bitset of W words."""
-    sums = np.zeros(W, np.uint64)
-    shifted = np.zeros(W, np.uint64)
-    every = (1 << (M + 1)) - 2  # eats 1 .. M
-    for b in range(len(seats)):
-        p, ended = seats[b], state[b, g, S_ENDING] >= 0
-        if p < 0 or g != game_index[b] or ended or max(score[b, 0], score[b, 1]) == 2:
-            continue
+def _possible(out, b, p, state, turns, at, g, low, high, M, sums, shifted):
+    """rules.remaining_set of seat p in row b's game g under way: every count
+    left it cannot rule out, from the totals one pick of each turn's candidate
+    eats (rules.eat_candidates) makes, kept as a bitset of len(sums) words."""
+    W, every = len(sums), (1 << (M + 1)) - 2  # (every: eats 1 .. M)
+    for w in range(W):
+        sums[w] = 0
+    sums[0] = 1  # the total 0
+    for t in range(state[b, g, S_TURNS]):
+        claim, verdict = turns[b, g, t, CLAIMED], turns[b, g, t, VERDICT]
+        if turns[b, g, t, ACTOR] == p:
+            cands = 1 << turns[b, g, t, ATE]
+        elif claim > 0 and (turns[b, g, t, FORCED] == 1 or verdict == 1):
+            cands = 1 << claim
+        elif verdict == 0:  # BLUFF: anything but the claim
+            cands = every & ~(1 << claim)
+        else:
+            cands = every
         for w in range(W):
-            sums[w] = 0
-        sums[0] = 1  # the total 0
-        for t in range(state[b, g, S_TURNS]):
-            claim, verdict = turns[b, g, t, CLAIMED], turns[b, g, t, VERDICT]
-            if turns[b, g, t, ACTOR] == p:
-                cands = 1 << turns[b, g, t, ATE]
-            elif claim > 0 and (turns[b, g, t, FORCED] == 1 or verdict == 1):
-                cands = 1 << claim
-            elif verdict == 0:  # BLUFF: anything but the claim
-                cands = every & ~(1 << claim)
-            else:
-                cands = every
-            for w in range(W):
-                shifted[w] = 0
-            for k in range(1, M + 1):
-                if cands >> k & 1:
-                    for w in range(W):
-                        word = sums[w] << np.uint64(k)
-                        if w > 0:
-                            word |= sums[w - 1] >> np.uint64(64 - k)
-                        shifted[w] |= word
-            for w in range(W):
-                sums[w] = shifted[w]
-        for total in range(high):  # (the totals below the highest start)
-            if sums[total // 64] >> np.uint64(total % 64) & np.uint64(1):
-                for v in range(max(low, total + 1), high + 1):
-                    out[b, at + v - total] = 1
+            shifted[w] = 0
+        for k in range(1, M + 1):
+            if cands >> k & 1:
+                for w in range(W):
+                    word = sums[w] << np.uint64(k)
+                    if w > 0:
+                        word |= sums[w - 1] >> np.uint64(64 - k)
+                    shifted[w] |= word
+        for w in range(W):
+            sums[w] = shifted[w]
+    for total in range(high):  # (the totals below the highest start)
+        if sums[total // 64] >> np.uint64(total % 64) & np.uint64(1):
+            for v in range(max(low, total + 1), high + 1):
+                out[b, at + v - total] = 1
 
 
 @kernel

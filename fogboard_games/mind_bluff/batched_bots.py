@@ -115,8 +115,7 @@ class MindBluffBatchBot(BatchBot):
             mine = (game == g).nonzero()[0]
             if len(mine):
                 # (a view when every row is read, else only the columns read are copied)
-                whole = len(mine) == len(x)
-                block = x[:, lo:hi] if whole else x[rows[mine], lo:hi]
+                block = x[:, lo:hi] if len(mine) == len(x) else x[rows[mine], lo:hi]
                 parts[mine] = self._summary(block, s, T, at)
                 parts[mine, Part.GAME] = g
         return parts
