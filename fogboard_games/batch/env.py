@@ -171,7 +171,9 @@ class Env:
     play is not always finished, and must end the step exactly as it was
     (`_sitting` is False outside a step, so a replay of histories with a mask
     of its own never sees it). It first checks the playing rows'
-    actions and calls `_refuse` on any illegal one, changing nothing; then it
+    actions (the last state's legal mask, `self._state.legal_action_mask`,
+    is made before `_play` is called) and calls `_refuse` on any illegal
+    one, changing nothing; then it
     applies them and returns (ended, rewards): None, None when no row ended
     and none was paid, else the (B,) bool mask of the rows that ended at this
     step and the (B, P) float32 rewards of the step (zeros but in the rows
