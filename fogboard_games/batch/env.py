@@ -170,11 +170,9 @@ class Env:
     (`step(actions, rows)`), which `_sitting` tells: then a row that does not
     play is not always finished, and must end the step exactly as it was
     (`_sitting` is False outside a step, so a replay of histories with a mask
-    of its own never sees it). It first checks the playing rows'
-    actions (the last state's legal mask, `self._state.legal_action_mask`,
-    is made before `_play` is called) and calls `_refuse` on any illegal
-    one, changing nothing; then it
-    applies them and returns (ended, rewards): None, None when no row ended
+    of its own never sees it). The playing rows' actions are legal: `step`
+    has checked them against the last state's legal mask, and refused any
+    illegal one, before `_play` is called. It applies them and returns (ended, rewards): None, None when no row ended
     and none was paid, else the (B,) bool mask of the rows that ended at this
     step and the (B, P) float32 rewards of the step (zeros but in the rows
     paid: those, and in a game paying during play, such as Parley's rounds,
@@ -308,8 +306,11 @@ class Env:
                 active = ~self.terminated if self._finished else self._everyone  # (none sits out)
             else:
                 self._sitting = True  # (engines then mask what they do in every row)
-        if self._state._mask is None:
-            self._state.legal_action_mask  # noqa: B018  (made before any row changes)
+        # The last state's legal mask, made now if never read (before any row
+        # changes), is what every engine's actions are checked against.
+        mask = self._state.legal_action_mask
+        if _illegal(mask.T, a, active):
+            self._refuse(active, a, mask)
         try:
             ended, rewards = self._play(a, active)
         except BaseException:
@@ -464,12 +465,13 @@ class Env:
             )
         return self._seat_tensors(form, int(player)).astype(self.dtype)  # (a new array)
 
-    def _refuse(self, active, acts: np.ndarray, ok: np.ndarray) -> None:
-        """Raise for the first playing row whose action is not legal (`ok` False)."""
-        bad = ~ok & active
+    def _refuse(self, active, acts: np.ndarray, mask: np.ndarray) -> None:
+        """Raise for the first playing row whose action is not legal by `mask`."""
+        inside = (acts >= 0) & (acts < self.num_actions)
+        bad = active & ~(inside & mask[self.rows, np.where(inside, acts, 0)])
         row = int(np.flatnonzero(bad)[0])
         action = int(acts[row])
-        legal = np.flatnonzero(self._state.legal_action_mask[row]).tolist()
+        legal = np.flatnonzero(mask[row]).tolist()
         seat = int(self.mover[row])
         count = int(np.count_nonzero(bad))
         more = f" ({count - 1} other rows are illegal too)" if count > 1 else ""
@@ -568,3 +570,15 @@ def _seen(mover, terminated):
     for b in range(len(mover)):
         player[b] = TERMINAL if ended[b] else mover[b]
     return player, ended
+
+
+@kernel
+def _illegal(by_action, actions, active) -> int:
+    """The count of playing rows whose action is not legal by the (A, B) mask (a
+    pass along the rows with no branch: numba runs it on many rows at once)."""
+    A, bad = by_action.shape[0], 0
+    for b in range(len(actions)):
+        a = actions[b]
+        inside = (a >= 0) & (a < A)
+        bad += active[b] & ~(inside & by_action[a if inside else 0, b])
+    return bad

@@ -139,13 +139,10 @@ class Boards(Env):
         return (ending != 0, rewards) if ends else (None, None)
 
     def _rules(self, acts, live, ending, rewards) -> int:
-        """The rules of the rows' actions (`_play_rows`, which checks them first;
+        """The rules of the rows' (checked) actions (`_play_rows`;
         the cap's distToWin here): the count of rows ended."""
-        ok, rows = np.empty(len(acts), bool), (self.grid, self.chains, self.known, self.rec)
-        rows += (self.mover, self.spec, self.wins, self.sides, self.blocks)
-        bad, ends, capped = _play_rows(acts, live, ok, *rows, ending, rewards)
-        if bad:
-            self._refuse(live, acts, ok)
+        rows = (self.grid, self.chains, self.known, self.rec, self.mover, self.spec, self.wins)
+        ends, capped = _play_rows(acts, live, *rows, self.sides, self.blocks, ending, rewards)
         for b in np.flatnonzero(ending == CAPPED).tolist() if capped else ():  # (rare: row by row)
             board = self.grid[b].tolist()  # (rules' EMPTY / X_STONE / O_STONE)
             d0, d1 = (rules.dist_to_win(self.geo, board, p, p + 1, 2 - p) for p in (0, 1))
@@ -255,35 +252,6 @@ def _legal_rows(known, mover, rec, terminated, spec, mask):
 
 
 @kernel
-def _check_rows(acts, live, known, mover, rec, spec, ok) -> int:
-    """ok[b]: row b's action is legal, or row b does not play; the count of rows
-    not ok. Without senses the rows are first counted in a pass numba vectorizes
-    (the movers' words picked by arithmetic from both seats' words and, for a
-    cell past 64, both of the second: indices computed per row keep it scalar),
-    ok written only if a row is bad."""
-    C, A, K, hi, one = spec[CELLS], spec[ACTIONS], spec[BLOCK], known.shape[1] - 1, np.uint64(1)
-    k0, k1, h0, h1, bad = known[0, 0], known[1, 0], known[0, hi], known[1, hi], 0
-    for b in range(0 if K else len(acts)):
-        a = acts[b]
-        c, pick = min(max(a, 0), C - 1), np.uint64(0) - np.uint64(mover[b])
-        low, high = k0[b] ^ (k0[b] ^ k1[b]) & pick, h0[b] ^ (h0[b] ^ h1[b]) & pick
-        word = low ^ (low ^ high) & np.uint64(0) - np.uint64(c >> 6)
-        bad += np.int64(live[b] & ((a != c) | (word >> np.uint64(c & 63) & one != 0)))
-    if not (K or bad):
-        return 0
-    bad = 0
-    for b in range(len(acts)):
-        a = acts[b]
-        c = min(max(a, 0), C - 1)  # (a cell to read whatever the action)
-        fresh = (known[mover[b], c >> 6, b] >> np.uint64(c & 63)) & one == 0
-        sensing = (K > 0) & (rec[b, SENSED] < 0)
-        good = (C <= a) & (a < A) if sensing else (a == c) & fresh
-        ok[b] = good = good | (not live[b])
-        bad += not good
-    return bad
-
-
-@kernel
 def _flood(n0, n1, loose0, loose1, wide, files, inner0, inner1, outer0, outer1):
     """Hex: the chain of stone n in `loose`, flooded with shifts (a few rounds:
     loose chains are short), and it with its neighbours; `inner`, `outer`: the
@@ -337,18 +305,14 @@ def _join(k, b, p, n0, n1, sides, walls) -> bool:
 
 @kernel
 def _play_rows(
-    acts, live, ok, grid, chains, known, rec, mover, spec, wins, sides, blocks, ending, rewards
+    acts, live, grid, chains, known, rec, mover, spec, wins, sides, blocks, ending, rewards
 ):
-    """Each playing row's action, checked first (`_check_rows`: the count of rows
-    not ok, and nothing played, if any), as rules.Match.play: a sense (opponent
+    """Each playing row's (checked) action, as rules.Match.play: a sense (opponent
     stones in the anchor's block proven), or an attempt (a stone placed, or an
     opponent stone proven), its ending (a line through the stone, hex's edges
     joined (`_join`), the full board, the ply cap: CAPPED for Boards._rules; 1 +
     the outcome entry, RETURNS, in `ending`, and `rewards`) and the turn; the
     counts of rows ended and capped. (One loop: docs/batch.md#where-the-time-goes.)"""
-    bad = _check_rows(acts, live, known, mover, rec, spec, ok)
-    if bad:
-        return bad, 0, 0
     # The facts in locals: numba cannot tell the stores below from `spec`'s entries.
     C, K, ttt, abrupt, cap, files = spec[CELLS], spec[BLOCK], spec[TTT], spec[ABRUPT], spec[CAP], spec[FILES]  # fmt: skip
     count, capped, one, wide = 0, 0, np.uint64(1), C > 64
@@ -386,7 +350,7 @@ def _play_rows(
         ending[b] = e = end + stop * CAPPED
         rewards[b, 0], rewards[b, 1] = RETURNS[e, 0], RETURNS[e, 1]
         count, capped = count + (e != 0), capped + stop
-    return 0, count, capped
+    return count, capped
 
 
 @kernel

@@ -89,12 +89,9 @@ class LiarsDice(Env):
 
     def _play(self, acts: np.ndarray, active):
         B, P = self.batch_size, self.num_players
-        ok, ended, rewards = np.empty(B, bool), np.zeros(B, bool), np.zeros((B, P), np.float32)
-        legal = self._state.legal_action_mask.T  # (A, B: Env made it before the step)
+        ended, rewards = np.zeros(B, bool), np.zeros((B, P), np.float32)
         state = (self.row, self.seats, self.hands, self.g, self.round_rows, self.tensors)
-        bad, rolls, calls = _play_rows(acts, active, legal, *state, ok, ended, rewards)
-        if bad:
-            self._refuse(active, acts, ok)
+        rolls, calls = _play_rows(acts, active, *state, ended, rewards)
         if rolls:
             self._roll()
         return (ended, rewards) if calls else (None, None)  # (only a call ends a game)
@@ -230,18 +227,11 @@ def _roll_rows(rows, faces, at, row, seats, hands, g, t, real):
 
 
 @kernel
-def _play_rows(acts, plays, legal, row, seats, hands, g, round_rows, t, ok, ended, rewards):
-    """Every playing row's decision, if all are legal by the mask `legal` (A, B) (else
-    none: `ok` False where illegal; `legal` empty: a history, not checked): the bids
-    (`_bid_rows`), then the choices, passes, writes and calls. Returns the counts
-    of illegal ones, of rows waiting for a roll, of calls."""
-    P, B, bad = g[PLAYERS], len(acts), 0
-    for b in range(B if len(legal) else 0):
-        a = acts[b]
-        ok[b] = not plays[b] or 0 <= a < len(legal) and legal[a, b]
-        bad += not ok[b]
-    if bad:
-        return bad, 0, 0
+def _play_rows(acts, plays, row, seats, hands, g, round_rows, t, ended, rewards):
+    """Every playing row's (checked) decision: the bids (`_bid_rows`), then the
+    choices, passes, writes and calls. Returns the counts of rows waiting for a
+    roll and of calls."""
+    P, B = g[PLAYERS], len(acts)
     col, said = _bid_rows(acts, plays, row, g)
     info, hand, _ = t
     calls, n, rolls = np.empty((B, 2), np.int64), 0, 0  # the rows that called
@@ -271,7 +261,7 @@ def _play_rows(acts, plays, legal, row, seats, hands, g, round_rows, t, ok, ende
             if len(hand):
                 hand[b, col[b]] = 1
     rounds = _settle_rows(calls[:n], row, seats, hands, g, t, ended, rewards)
-    return 0, rolls + rounds, n
+    return rolls + rounds, n
 
 
 @kernel
@@ -356,9 +346,8 @@ def _replay_rows(history, hstart, hpos, row, seats, hands, g, round_rows, t):
     """Every row played again from its history (`history` flat, a row's
     entries from hstart to hpos), a decision at a time and the rolls they call for."""
     B, PD = len(hstart), g[PLAYERS] * g[NUMDICE]
-    plays, ok, ended = np.zeros(B, np.bool_), np.zeros(B, np.bool_), np.zeros(B, np.bool_)
+    plays, ended = np.zeros(B, np.bool_), np.zeros(B, np.bool_)
     acts, rewards = np.zeros(B, np.int64), np.zeros((B, g[PLAYERS]), np.float32)
-    unchecked = np.zeros((0, B), np.bool_)
     _restart_rows(np.arange(B), history.reshape(B, -1)[:, :PD], row, seats, hands, g, t, True)
     at = hstart + PD
     while True:
@@ -368,7 +357,7 @@ def _replay_rows(history, hstart, hpos, row, seats, hands, g, round_rows, t):
             at[b] += plays[b]
         if not plays.any():
             return
-        _play_rows(acts, plays, unchecked, row, seats, hands, g, round_rows, t, ok, ended, rewards)
+        _play_rows(acts, plays, row, seats, hands, g, round_rows, t, ended, rewards)
         rolls = np.nonzero(row[ROLLING] >= 0)[0]
         _roll_rows(rolls, history, at, row, seats, hands, g, t, np.zeros(0, np.bool_))
 

@@ -136,9 +136,6 @@ class MindBluff(Env):
 
     def _play(self, acts: np.ndarray, active):
         B = self.batch_size
-        ok = np.empty(B, bool)
-        if _check_rows(active, acts, self.legal_bits, self.key, ok):
-            self._refuse(active, acts, ok)
         ended, rewards = np.zeros(B, bool), np.zeros((B, 2), np.float32)
         starts = np.empty(B if self.is_series else 0, np.int64)
         out = (ended, rewards, starts, self.fresh)
@@ -244,21 +241,6 @@ def _mask_rows(mask, legal_bits, key):
         bits = legal_bits[a]
         for b in range(mask.shape[1]):
             mask[a, b] = (bits >> key[b]) & 1
-
-
-@kernel
-def _check_rows(moving, acts, legal_bits, key, ok):
-    """Each moving row's action checked against its legal key's bit of the
-    action's bits (any id out of range is illegal): `ok`, and the count of
-    illegal ones."""
-    bad = 0
-    for b in range(len(acts)):
-        act = acts[b]
-        inside = (act >= 0) & (act < len(legal_bits))
-        bit = (legal_bits[act if inside else 0] >> key[b]) & 1
-        ok[b] = (not moving[b]) | (inside & (bit == 1))
-        bad += not ok[b]
-    return bad
 
 
 @kernel

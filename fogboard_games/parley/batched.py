@@ -117,10 +117,7 @@ class Parley(Env):
 
     def _play(self, acts: np.ndarray, active):
         B, n = self.batch_size, self.num_players
-        ok = np.empty(B, bool)
-        bad, hips = _check_rows(acts, active, ok, self.legal, self.st, n)
-        if bad:
-            self._refuse(active, acts, ok)
+        hips = _hip_shots(acts, active, self.st, n)
         # The hip-shots' results (a hit: 0 of 0..2) in row order; `shots`: their rows, outcomes.
         draws = self.rng.integers(0, 3, size=hips) if hips else np.zeros(0, np.int64)
         shots, over = np.empty((hips, 2), np.int64), np.zeros(B, np.int8)
@@ -196,16 +193,13 @@ def _legal_rows(mask, legal, terminated):
 
 
 @kernel
-def _check_rows(acts, play, ok, legal, st, n):
-    """Whether each playing row's action is legal (`ok`, True in the others);
-    returns the illegal count and the hip-shots' (whose results chance draws)."""
-    bad, hips = 0, 0
+def _hip_shots(acts, play, st, n):
+    """The count of playing rows shooting from the hip (whose results chance draws)."""
+    hips = 0
     for b in range(len(acts)):
         a = acts[b]
-        ok[b] = not play[b] or 0 <= a < 64 and (legal[b] >> a) & 1 == 1
         hips += play[b] and st[b, PHASE] == ACT and 3 * n < a <= 4 * n
-        bad += not ok[b]
-    return bad, hips
+    return hips
 
 
 @kernel
