@@ -99,7 +99,13 @@ class Boards(Env):
         # slot. Under imperfect recall the information state's hands show the
         # observation's columns (no step writes them: a read copies them whole).
         self.kept, self.hands = [None, None], [NO_HAND] * 4
-        self.slot, self.tracking = 0, False
+        self.slot = 0
+
+    @property
+    def tracking(self) -> bool:
+        """Some form's tensors are kept (made at its first read; before it a step
+        writes no tensor)."""
+        return any(kept is not None for kept in self.kept)
 
     # ---- restart and play ---------------------------------------------------------
 
@@ -166,7 +172,7 @@ class Boards(Env):
         if self.kept[f] is None:
             B, width = self.batch_size, (self.tensor_size, self.obs_size)[f]
             store, shown = np.zeros((2 * B, width), np.uint8), np.full((2, B), -2, np.int32)
-            self.kept[f], self.tracking = (store, shown), True
+            self.kept[f] = (store, shown)
             self._replay()
         store = self.kept[f][0]
         if form == "information_state" and self.forgets:

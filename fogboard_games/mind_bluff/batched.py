@@ -78,7 +78,6 @@ class MindBluff(Env):
         self.key = np.zeros(B, np.int8)
         self.state = np.zeros((B, G, 9), np.int16)  # (S_PHASE .. S_START)
         self.turns = np.full((B, G, self.T, 6), -1, np.int8)
-        self.tracking = False  # some tensor was read (none is made before)
         self.hand = None  # the movers' tensors handed out (_mover_tensor)
         self.fresh = np.ones(B, bool)  # a game started or ended since the hand's last read
         self.chance = np.array([g.first_player == -1 or g.spread > 0 for g in self.setups])
@@ -146,6 +145,12 @@ class MindBluff(Env):
 
     # ---- the tensors ------------------------------------------------------------------
 
+    @property
+    def tracking(self) -> bool:
+        """The movers' tensors are kept (the hand: made at the first read of
+        State.observation; before it a step writes no tensor)."""
+        return self.hand is not None
+
     def _mover_tensor(self) -> np.ndarray:
         """The movers' tensors, in an array kept in place (the hand): observations
         encoded whole at each read; information states brought up to date from
@@ -159,7 +164,6 @@ class MindBluff(Env):
             self.hand_seat = np.full(B, -1, np.int8)  # the seat each row last showed
             self.hand_turns = np.zeros(B, np.int16)  # the turns it showed of the game
             self.fresh[:] = True
-            self.tracking = True
         if f == 1:
             self.hand[:] = 0
             whole = ~self.terminated
@@ -176,7 +180,6 @@ class MindBluff(Env):
         f = 0 if form == "information_state" else 1
         out = np.zeros((self.batch_size, (self.tensor_size, self.obs_size)[f]), np.uint8)
         self._encode(out, np.full(self.batch_size, player), f)
-        self.tracking = True
         return out
 
     def _encode(self, out, seats, f: int) -> None:
