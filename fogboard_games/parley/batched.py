@@ -148,14 +148,15 @@ class Parley(Env):
         return view
 
     def _seat_tensors(self, form: str, player: int) -> np.ndarray:
-        B, out = self.batch_size, self._zeros(form)
+        # (in uint8, which holds every value: Env hands out a copy in its dtype)
+        B, out = self.batch_size, self._zeros(form, np.uint8)
         shown, done = np.full(B, BLANK, np.int8), np.zeros(B, np.int16)
         self._encode(out, np.full(B, player), shown, done, form)
         return out
 
-    def _zeros(self, form: str) -> np.ndarray:
+    def _zeros(self, form: str, dtype=None) -> np.ndarray:
         size = self.tensor_size if form == "information_state" else self.obs_size
-        return np.zeros((self.batch_size, size), self.dtype)
+        return np.zeros((self.batch_size, size), self.dtype if dtype is None else dtype)
 
     def _encode(self, out, seats, shown, done, form: str) -> None:
         recall = form == "information_state"
