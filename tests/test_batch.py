@@ -574,6 +574,22 @@ def test_random_actions_is_uniform_per_row_and_the_documented_draw(actions):
 
 
 @pytest.mark.parametrize(
+    "bits",
+    [np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64, np.random.MT19937],
+)
+def test_random_actions_draws_rng_random_whatever_the_bit_generator(bits):
+    """The draw reads some bit generators' raw words in place of `rng.random`
+    (batch.draw.WORDS): it plays what the same u from `rng.random` gives, and
+    leaves the generator where `rng.random` would, for those and for others."""
+    rng = np.random.Generator(bits(7))
+    mask = (rng.random((25, 3000)) < 0.4).T  # (the (A, B) layout)
+    for _ in range(3):
+        same = copy.deepcopy(rng)
+        assert np.array_equal(random_actions(rng, mask), _kth_legal(same.random(len(mask)), mask))
+        assert rng.random() == same.random()
+
+
+@pytest.mark.parametrize(
     "preset, form",
     [(p, f) for p in ("phantom-ttt-3", "dark-hex-5", "liars-dice") for f in batch.FORMS]
     + [("mind-bluff-series", "information_state"), ("parley", "information_state")],
