@@ -15,7 +15,7 @@ import pyspiel
 
 from fogboard_games.batch.draw import random_actions
 from fogboard_games.core.observer import INFO_STATE, OBSERVATION
-from fogboard_games.jit import kernel
+from fogboard_games.jit import inline, kernel
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)  # -4: the current player of a finished row
 # What State.observation is: the mover's information-state tensor (OpenSpiel's
@@ -320,12 +320,12 @@ class Env:
             self._sitting = False
         if ended is None:
             rewards, ended = np.zeros((self.batch_size, self.num_players), np.float32), None
-        self._finished = _advance(
-            self.history.reshape(-1), self.hpos, a, active, ended, self.terminated
+        self._finished, player, done = _advance(
+            self.history.reshape(-1), self.hpos, a, active, ended, self.terminated, self.mover
         )
         self._log_drawn()  # the chance the actions led to, after them
         self._stamp += 1
-        self._state = self._snapshot(rewards)
+        self._state = State(self, player, done, rewards)
         self._stepped = True
         return self._state
 
@@ -534,10 +534,9 @@ def _append(history, hpos, rows, outcomes, real):
 def _rows_of(restart, terminated):
     """The rows of a restart mask, and whether every one of them had finished."""
     index, n, finished_only = np.empty(len(restart), np.int64), 0, True
-    for b in range(len(restart)):
-        if restart[b]:
-            index[n], n = b, n + 1
-            finished_only &= terminated[b]
+    for b in range(len(restart)):  # (no branch: a restart's rows are a coin flip)
+        index[n], n = b, n + restart[b]
+        finished_only &= terminated[b] >= restart[b]  # (finished, or not restarted)
     return index[:n], finished_only
 
 
@@ -550,20 +549,21 @@ def _clear(index, hpos, hstart, terminated) -> int:
 
 
 @kernel
-def _advance(history, hpos, actions, active, ended, terminated) -> int:
+def _advance(history, hpos, actions, active, ended, terminated, mover):
     """Every row's action written at its history's next entry (a row that did not
     play writes past its end: garbage, overwritten when it plays), the entry kept
-    where it played; the rows that ended marked: the count finished."""
+    where it played; the rows that ended marked: the count finished, and the
+    step's snapshot (`_seen`)."""
     for b in range(len(actions)):
         history[hpos[b]] = actions[b]
         hpos[b] += active[b]
     if ended is not None:
         for b in range(len(actions)):
             terminated[b] |= ended[b]
-    return np.count_nonzero(terminated)
+    return (np.count_nonzero(terminated), *_seen(mover, terminated))
 
 
-@kernel
+@inline
 def _seen(mover, terminated):
     """A snapshot's own current player (TERMINAL where finished) and terminated."""
     player, ended = np.empty_like(mover), terminated.copy()
