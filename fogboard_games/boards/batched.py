@@ -335,7 +335,8 @@ def _play_rows(
                 c = blocks[a - C, i]
                 known[p, c >> 6, b] |= np.uint64(grid[b, c] == 2 - p) << np.uint64(c & 63)
             continue
-        rec[b, PLIES] += 1
+        plies = rec[b, PLIES] + 1
+        rec[b, PLIES] = plies
         rec[b, OWN0 + p] += 1
         rec[b, SENSED] = -1
         w, bit = a >> 6, one << np.uint64(a & 63)
@@ -348,13 +349,15 @@ def _play_rows(
             chains[b, p, LOOSE] = mine
             win = wins[mine] & placed
             full = mine | chains[b, 1 - p, LOOSE] == board
-        elif placed:  # hex
-            win = _join(chains, b, p, bit * np.uint64(w == 0), bit * np.uint64(w == 1), sides, walls)  # fmt: skip
+        elif placed | (not wide):  # hex (up to 64 cells, a collision floods nothing:
+            n = bit * np.uint64(placed)  # cheaper than a branch on a coin flip)
+            win = _join(chains, b, p, n * np.uint64(w == 0), n * np.uint64(w == 1), sides, walls)
         end = win * (1 + 2 * p) + ((not win) & full) * 2
         mover[b] = p ^ (placed | abrupt)  # (a collision: the turn kept if classical)
-        stop = (end == 0) & (rec[b, PLIES] >= cap)
+        stop = (end == 0) & (plies >= cap)
         ending[b] = e = end + stop * CAPPED
-        rewards[b, 0], rewards[b, 1] = RETURNS[e, 0], RETURNS[e, 1]
+        won = np.float32(win) * np.float32(1 - 2 * p)  # (RETURNS[e], with no load)
+        rewards[b, 0], rewards[b, 1] = won, -won
         count, capped = count + (e != 0), capped + stop
     return count, capped
 
