@@ -140,47 +140,43 @@ class State:
 class Env:
     """What every batched game shares (a subclass supplies the rules).
 
-    `__init__` is the base's alone (a subclass that defines one is refused
-    when its class is made): it calls the subclass's `_configure(game)`,
-    which sets the fixed facts, `num_players`, `num_actions`, `tensor_size`
-    and `max_history` (each checked as soon as it returns); then sets up
-    the history and the rows; then the subclass's `_build()`, which makes
-    the per-row arrays and tables and sets `mover` (B,) int64 (a seat in
-    every row: finished rows are told by `terminated`); then resets every
-    row. A subclass also
-    implements `_restart(rows)` (rows: an int index array;
-    chance is drawn there and logged with `_log`), `_legal_mask()`,
-    `_play(actions, active)` (chance it draws goes through `_log_later`,
-    logged after the step's action, as pyspiel's history orders it),
-    `_mover_tensor()` (what `State.observation` hands out: the movers'
-    tensors of the environment's form, (B, D) in its dtype, zeros in
-    finished rows, read-only, valid until the next step or reset: an
-    engine keeps the array and brings it up to date) and
-    `_seat_tensors(form, p)` (seat p's tensors of the form in every row,
-    (B, D) in any dtype that holds them: `information_state_tensor` and
-    `observation_tensor` check the seat and hand out a copy in the
-    environment's dtype). Each engine keeps its tensors as its game
-    needs (docs/batch.md#observations): built at their first read, so play
-    that never reads one pays nothing for it.
+    `__init__` is the base's alone (a subclass defining one is refused when
+    its class is made). It calls the subclass's hooks in turn (HOOKS, each
+    checked to exist when the class is made):
 
-    `_play` gets every row's action, (B,) int64, and `active`, the (B,) bool
-    mask of the rows that play (the others' actions are garbage to ignore;
-    read-only: all True, one array kept, when every row plays): the running
-    rows, less those sitting out
-    (`step(actions, rows)`), which `_sitting` tells: then a row that does not
-    play is not always finished, and must end the step exactly as it was
-    (`_sitting` is False outside a step, so a replay of histories with a mask
-    of its own never sees it). The playing rows' actions are legal: `step`
-    has checked them against the last state's legal mask, and refused any
-    illegal one, before `_play` is called. It applies them and returns (ended, rewards): None, None when no row ended
-    and none was paid, else the (B,) bool mask of the rows that ended at this
-    step and the (B, P) float32 rewards of the step (zeros but in the rows
-    paid: those, and in a game paying during play, such as Parley's rounds,
-    rows that go on).
-    The step works on whole rows throughout, with masks for the rows that
-    sit out, because at a few thousand rows a numpy call costs about as much
-    as its work: compacting the running rows first would cost more calls
-    than it saves.
+    - `_configure(game)`: the fixed facts, CONFIGURED (checked on return);
+    - `_build()`: the per-row arrays and tables, and `mover` (B,) int64, a
+      seat in every row (finished rows are told by `terminated`); then every
+      row is reset;
+    - `_restart(rows)` (an int index array): the rows at their start; chance
+      is drawn there and logged with `_log`;
+    - `_legal_mask()`: (B, A) bool, the movers' legal actions now;
+    - `_play(actions, active)`: every row's action, (B,) int64, and the (B,)
+      bool mask of the rows that play (read-only; one array, all True, when
+      every row plays). The others' actions are garbage to ignore: the
+      finished rows, and those sitting out (`step(actions, rows)`), which
+      `_sitting` tells: then a row that does not play is not always finished
+      and must end the step exactly as it was (`_sitting` is False outside a
+      step, so a replay with a mask of its own never sees it). The playing
+      rows' actions are legal: `step` checked them against the last state's
+      mask and refused any illegal one first. Chance it draws goes through
+      `_log_later` (logged after the step's action, as pyspiel's history
+      orders it). It returns (ended, rewards): None, None when no row ended
+      and none was paid, else the (B,) bool mask of the rows that ended and
+      the (B, P) float32 rewards (zeros but in the rows paid);
+    - `_mover_tensor()`: what `State.observation` hands out, the movers'
+      tensors of the environment's form, (B, D) in its dtype, zeros in
+      finished rows, read-only, valid until the next step or reset (an
+      engine keeps the array and brings it up to date);
+    - `_seat_tensors(form, p)`: seat p's tensors of the form in every row,
+      (B, D) in any dtype that holds them (the interface checks the seat and
+      hands out a copy in the environment's dtype).
+
+    Each engine keeps its tensors as its game needs (docs/batch.md#observations),
+    built at their first read, so play that never reads one pays nothing for
+    it. The step works on whole rows, with masks for the rows that sit out:
+    at a few thousand rows a numpy call costs about as much as its work, so
+    compacting the running rows first would cost more calls than it saves.
     """
 
     TABLES: tuple = ()  # attributes holding the game's fixed tables (memory_per_row)
@@ -204,7 +200,7 @@ class Env:
                 f"(sets {', '.join(Env.CONFIGURED)}) and _build() (the arrays, "
                 f"{', '.join(Env.BUILT)}), which Env.__init__ calls in turn"
             )
-        missing = [h for h in Env.HOOKS if getattr(cls, h) is getattr(Env, h)]
+        missing = [h for h in Env.HOOKS if not callable(getattr(cls, h, None))]
         if missing:
             raise TypeError(f"{cls.__name__} does not implement {', '.join(missing)} (Env)")
 
@@ -446,23 +442,22 @@ class Env:
             dt = None
         if dt is None or dt.name not in DTYPES:
             raise ValueError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
-        top = self._max_value(observation)
+        self._check_holds(dt, observation, "use float32 or uint8")
+        return observation, dt
+
+    def _check_holds(self, dt, form: str, allowed: str) -> None:
+        """A ValueError where bool cannot hold the form's tensor (recon hex's view)."""
+        top = self._max_value(form)
         if dt == np.bool_ and top > 1:
             raise ValueError(
-                f"dtype bool cannot hold this game's {observation} tensor, whose values go up "
-                f"to {top}; use float32 or uint8"
+                f"dtype bool cannot hold this game's {form} tensor, whose values go up "
+                f"to {top}; {allowed}"
             )
-        return observation, dt
 
     def _seat_tensor(self, form: str, player) -> np.ndarray:
         if not _is_index(player) or not 0 <= player < self.num_players:
             raise ValueError(f"player must be a seat 0..{self.num_players - 1}, got {player!r}")
-        top = self._max_value(form)
-        if self.dtype == np.bool_ and top > 1:  # (recon hex's view under bool)
-            raise ValueError(
-                f"dtype bool cannot hold this game's {form} tensor, whose values go up "
-                f"to {top}; make the environment with float32 or uint8"
-            )
+        self._check_holds(self.dtype, form, "make the environment with float32 or uint8")
         return self._seat_tensors(form, int(player)).astype(self.dtype)  # (a new array)
 
     def _refuse(self, active, acts: np.ndarray, mask: np.ndarray) -> None:
@@ -479,30 +474,6 @@ class Env:
             f"illegal action {action} in row {row} (seat {seat} to move); legal actions "
             f"there: {legal}{more}; no row was changed"
         )
-
-    # Subclass hooks.
-    def _configure(self, game) -> None:
-        """Set the game's fixed facts: at least CONFIGURED."""
-        raise NotImplementedError
-
-    def _build(self) -> None:
-        """Make the per-row arrays and the tables: at least BUILT."""
-        raise NotImplementedError
-
-    def _restart(self, rows: np.ndarray) -> None:
-        raise NotImplementedError
-
-    def _legal_mask(self) -> np.ndarray:
-        raise NotImplementedError
-
-    def _play(self, acts: np.ndarray, active):
-        raise NotImplementedError
-
-    def _mover_tensor(self) -> np.ndarray:
-        raise NotImplementedError
-
-    def _seat_tensors(self, form: str, player: int) -> np.ndarray:
-        raise NotImplementedError
 
     def _max_value(self, form: str) -> int:
         """The most any entry of the form's tensor holds, as the game's encoder
