@@ -56,13 +56,10 @@ class MindBluff(Env):
 
     def _build(self) -> None:
         B, M, G = self.batch_size, self.M, len(self.setups)
-        # legal[key]: eat; claim; a forced claim of the true eat k (1 + k); respond; over.
-        legal = np.zeros((M + 4, self.num_actions), bool)
-        legal[0, : M + 1] = True
-        legal[1, M + 1 : 2 * M + 1] = True
-        legal[np.arange(2, M + 2), np.arange(M + 1, 2 * M + 1)] = True
-        legal[M + 2, [2 * M + 1, 2 * M + 2]] = True
-        self.legal_bits = (legal.T.astype(np.int64) << np.arange(M + 4)).sum(1)  # (bit: key)
+        # Bit k of legal_bits[a]: action a is legal at key k (0 eat; 1 claim; 1 + e a claim
+        # forced honest of the true eat e; M + 2 respond; M + 3, over, none).
+        claims = [2 | 1 << (1 + e) for e in range(1, M + 1)]
+        self.legal_bits = np.array([1] * (M + 1) + claims + [1 << (M + 2)] * 2, np.int64)
         self.respond_key = M + 2
         # Per game: first seat (-1: a coin), start, spread, low, high, turns.
         self.g_setup = np.array(
