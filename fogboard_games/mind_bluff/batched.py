@@ -149,10 +149,6 @@ class MindBluff(Env):
         return self.hand is not None
 
     def _mover_tensor(self) -> np.ndarray:
-        """The movers' tensors, in an array kept in place (the hand): observations
-        encoded whole at each read; information states brought up to date from
-        the rows' records, the changes since the last read (`_hand_current`),
-        or the whole tensor where a game started or ended (`fresh`)."""
         B, f = self.batch_size, 0 if self.form == "information_state" else 1
         if self.hand is None:
             self.hand = np.zeros((B, (self.tensor_size, self.obs_size)[f]), self.dtype)
@@ -327,10 +323,9 @@ def _encode_game(
     MindBluffEncoder.encode writes it, in every game started (in a current
     view of the series, only the game under way while the series runs):
     every turn's eat, claim, response and verdict with perfect recall, else
-    the latest; the mover, phase, forced_now and debts, and at the end its
-    ending, start and count left; in a running game's current view, the
-    counts left it cannot rule out (`_possible`). A review shows a finished
-    game, every seat's eats."""
+    the latest; the status (`_status`); in a running game's current view,
+    the counts left it cannot rule out (`_possible`). A review shows a
+    finished game, every seat's eats."""
     low, high, T = g_setup[g, 3], g_setup[g, 4], g_setup[g, 5]
     sums = np.zeros(-(-(high + 1) // 64), np.uint64)  # (_possible's bitsets of totals)
     shifted = np.zeros(len(sums), np.uint64)
