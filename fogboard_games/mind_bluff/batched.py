@@ -207,9 +207,7 @@ def _start_rows(rows, coins, spreads, restart, g_setup, game_index, mover, key, 
         b = rows[i]
         if restart:
             for g in range(game_index[b] + 1):
-                for t in range(state[b, g, S_TURNS]):
-                    for k in range(6):
-                        turns[b, g, t, k] = -1
+                turns[b, g, : state[b, g, S_TURNS]] = -1
             game_index[b] = score[b, 0] = score[b, 1] = 0
         fresh[b] = True
         g = game_index[b]
@@ -219,8 +217,7 @@ def _start_rows(rows, coins, spreads, restart, g_setup, game_index, mover, key, 
             first = 1 if coins[i] < 0.5 else 0
         if secret:
             start = g_setup[g, 3] + np.int64(spreads[i] * (2 * spread + 1))
-        for k in range(state.shape[2]):
-            state[b, g, k] = 0
+        state[b, g] = 0
         state[b, g, S_ENDING] = -1
         state[b, g, S_FIRST], state[b, g, S_START] = first, start
         state[b, g, S_REMAINING] = start
@@ -433,13 +430,11 @@ def _hand_current(hand, fresh, terminated, mover, game_index, state, turns, at, 
         g, p = game_index[b], mover[b]
         n = state[b, g, S_TURNS]
         if fresh[b]:
-            for c in range(hand.shape[1]):
-                hand[b, c] = 0
+            hand[b] = 0
             seat[b], done[b] = p, n
         if fresh[b] or terminated[b]:
             continue
-        for c in range(at[g, 13], at[g, 13] + 12):  # mover, phase, forced_now, debts, ending
-            hand[b, c] = 0
+        hand[b, at[g, 13] : at[g, 13] + 12] = 0  # mover, phase, forced_now, debts, ending
         _status(hand, b, p, state, at[g], g, 0, False)
         for t in range(max(done[b] - 1, 0), n):
             claim, response = turns[b, g, t, CLAIMED], turns[b, g, t, RESPONSE]
