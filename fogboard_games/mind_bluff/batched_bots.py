@@ -18,11 +18,8 @@ from fogboard_games.core.observer import INFO_STATE
 from fogboard_games.mind_bluff import bots as mb_bots
 from fogboard_games.mind_bluff import rules as mb_rules
 
-# The parts of a key (MindBluffBatchBot._summary), columns of its parts
-# array: the game under way, the phase, the sum of the eats known, the turns
-# unknown, the turns shown BLUFF per claim 1..3 (FULL + c), the claim under
-# way and whether it was forced honest (at a response), the seat's own eat
-# (at its claim), and a claim forced honest.
+# The parts of a key, columns of `_summary`'s array (the class docstring says what
+# they are; BLUFFED_c = FULL + c; ONLY, a forced-honest claim, is set by `_choose`).
 Part = enum.IntEnum(
     "Part", "GAME PHASE FIXED FULL BLUFFED_1 BLUFFED_2 BLUFFED_3 CLAIM FORCED OWN ONLY", start=0
 )
@@ -87,16 +84,12 @@ class MindBluffBatchBot(BatchBot):
             return self._decisions(parts[rows], mask[rows])
 
         acts, at = self.table.actions(parts @ self.place, running, decide, self.rng)
-        bluffs = (self.table.flag[np.maximum(at, 0)] & running).nonzero()[0]
-        if len(bluffs):
-            self._bluff(acts, bluffs, parts)
+        self._bluff(acts, (self.table.flag[np.maximum(at, 0)] & running).nonzero()[0], parts)
         return acts
 
     def _bluff(self, acts, rows, parts) -> None:
         """A free claim: with chance BLUFF_RATE, another eat than its own."""
         rows = rows[self.rng.random(len(rows)) < mb_bots.BLUFF_RATE]
-        if not len(rows):
-            return
         m = np.array([s.max_eat for s in self.games])[parts[rows, Part.GAME]]
         actual = parts[rows, Part.OWN]
         j = (self.rng.random(len(rows)) * (m - 1)).astype(np.int64) + 1  # 1..m-1
