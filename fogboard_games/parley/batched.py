@@ -135,12 +135,8 @@ class Parley(Env):
     # ---- tensors ---------------------------------------------------------------------
 
     def _mover_tensor(self) -> np.ndarray:
-        """The movers' tensors of the environment's form (zeros in finished
-        rows), kept in place from their first read and brought to the rows now."""
-        B = self.batch_size
         if self.hand is None:
-            self.hand = self._zeros(self.form)
-            self.shown, self.done = np.full(B, BLANK, np.int8), np.zeros(B, np.int16)
+            self.hand, self.shown, self.done = self._blank(self.form, self.dtype)
         seats = np.where(self.terminated, -1, self.mover)
         self._encode(self.hand, seats, self.shown, self.done, self.form)
         view = self.hand[:]
@@ -149,14 +145,15 @@ class Parley(Env):
 
     def _seat_tensors(self, form: str, player: int) -> np.ndarray:
         # (in uint8, which holds every value: Env hands out a copy in its dtype)
-        B, out = self.batch_size, self._zeros(form, np.uint8)
-        shown, done = np.full(B, BLANK, np.int8), np.zeros(B, np.int16)
-        self._encode(out, np.full(B, player), shown, done, form)
+        out, shown, done = self._blank(form, np.uint8)
+        self._encode(out, np.full(self.batch_size, player), shown, done, form)
         return out
 
-    def _zeros(self, form: str, dtype=None) -> np.ndarray:
+    def _blank(self, form: str, dtype) -> tuple:
+        """Zero tensors of the form, and what each row showed at its last read: nothing."""
+        B = self.batch_size
         size = self.tensor_size if form == "information_state" else self.obs_size
-        return np.zeros((self.batch_size, size), self.dtype if dtype is None else dtype)
+        return np.zeros((B, size), dtype), np.full(B, BLANK, np.int8), np.zeros(B, np.int16)
 
     def _encode(self, out, seats, shown, done, form: str) -> None:
         recall = form == "information_state"
