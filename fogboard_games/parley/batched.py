@@ -213,15 +213,6 @@ def _next_speaker(actor, place, it, living, said, X, n):
 
 
 @kernel
-def _standing(living, n):
-    """The count of cogs standing, the bits set in `living`."""
-    count = 0
-    for q in range(n):
-        count += (living >> q) & 1
-    return count
-
-
-@kernel
 def _play_rows(
     acts, play, draws, shots, over, legal, mover, st, cogs, cards, points, turns, nturns, c
 ):
@@ -268,7 +259,10 @@ def _play_rows(
                 if cogs[b, target, HP] == 0:
                     st[b, LIVING] &= ~(1 << target)
                     cogs[b, actor, KILLS] += cards[b, r, actor, 1] == target
-                    over[b] = _standing(st[b, LIVING], n) == c[SURVIVORS]
+                    standing = 0
+                    for q in range(n):
+                        standing += (st[b, LIVING] >> q) & 1
+                    over[b] = standing == c[SURVIVORS]
                     target = actor
             st[b, IT] = target
             if over[b]:
