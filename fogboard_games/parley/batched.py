@@ -80,17 +80,14 @@ class Parley(Env):
         # The movers' tensors of the environment's form, kept from their first
         # read, and what each row showed at the last (its cog and turn under way).
         self.hand = self.shown = self.done = None
+        # The rows' records, in the kernels' order (the game's sizes follow them).
+        self.records = (self.legal, self.mover, self.st, self.cogs, self.cards, self.points)
+        self.records += (self.turns, self.nturns)
 
     @property
     def totals(self) -> np.ndarray:
         """(B, P): each cog's points so far (the returns at the end)."""
         return self.cogs[:, :, TOTAL]
-
-    @property
-    def records(self) -> tuple:
-        """The rows' records and the game's sizes, as the kernels take them."""
-        rows = self.legal, self.mover, self.st, self.cogs, self.cards, self.points
-        return (*rows, self.turns, self.nturns, self.sizes)
 
     # ---- restarts, chance and the moves ------------------------------------------------
 
@@ -101,13 +98,12 @@ class Parley(Env):
         self._deal(rows)
 
     def _deal(self, rows: np.ndarray) -> None:
-        """The rows' round starts: every cog's deal (an ordered pair, uniform),
-        then the wake (uniform), logged after the step's action (or the
-        restart); the woken IT's turn starts."""
+        """The rows' round starts: every cog's deal (an ordered pair) and the wake
+        drawn (uniform), logged after the step's action (or the restart)."""
         picks = self.rng.integers(0, self.round_highs, size=(len(rows), self.num_players + 1))
         outcomes = self.round_outcomes.take(picks + self.round_at)
         self._log_later(rows, outcomes)
-        _deal_rows(rows, outcomes, *self.records)
+        _deal_rows(rows, outcomes, *self.records, self.sizes)
 
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (docs/batch.md#interface)."""
@@ -121,12 +117,12 @@ class Parley(Env):
         # The hip-shots' results (a hit: 0 of 0..2) in row order; `shots`: their rows, outcomes.
         draws = self.rng.integers(0, 3, size=hips) if hips else np.zeros(0, np.int64)
         shots, over = np.empty((hips, 2), np.int64), np.zeros(B, np.int8)
-        ends = _play_rows(acts, active, draws, shots, over, *self.records)
+        ends = _play_rows(acts, active, draws, shots, over, *self.records, self.sizes)
         self._log_later(shots[:, 0], shots[:, 1:])
         if not ends:
             return None, None
         paid = np.zeros((B, n), np.float32)
-        _end_rounds(over, paid, *self.records)  # (then 1 where a round follows, 2 the match over)
+        _end_rounds(over, paid, *self.records, self.sizes)  # (over: 1, a round follows; 2, the end)
         rows = np.flatnonzero(over == 1)
         if len(rows):
             self._deal(rows)
@@ -158,7 +154,7 @@ class Parley(Env):
     def _encode(self, out, seats, shown, done, form: str) -> None:
         recall = form == "information_state"
         at = self.at_info if recall else self.at_obs
-        _encode_rows(out, seats, shown, done, at, recall, *self.records)
+        _encode_rows(out, seats, shown, done, at, recall, *self.records, self.sizes)
 
 
 # The kernels loop over the rows, each doing for one row what the rules (or the
