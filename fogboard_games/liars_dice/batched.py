@@ -97,8 +97,7 @@ class LiarsDice(Env):
         return (ended, rewards) if calls else (None, None)  # (only a call ends a game)
 
     def _roll(self) -> None:
-        """The dice the step's decisions call for: D faces a seat drawn (as many as it
-        has dice kept), the rerolls' first, then the rounds'; logged after the step's action."""
+        """The dice the step's decisions call for, the rerolls' then the rounds' (`_roll_rows`)."""
         P, D, rolling = self.num_players, self.setup.numdice, self.row[ROLLING]
         rerolls, rounds = (rolling >= 0) & (rolling < P), rolling == P  # (before any is rolled)
         state = (self.row, self.seats, self.hands, self.g, self.tensors)
