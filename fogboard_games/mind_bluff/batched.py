@@ -110,10 +110,9 @@ class MindBluff(Env):
     # ---- restarts and game starts ---------------------------------------------------------
 
     def _restart(self, rows: np.ndarray, later: bool = False) -> None:
-        """The rows' game under way starts (at a restart, their first; `later`,
-        the series' next), its coin and secret start drawn where it has them,
-        logged as chance by `_log_later` (after the step's action, or at once
-        by a reset)."""
+        """The rows' game under way starts (their first; `later`: the series' next), its
+        coin and secret start drawn where it has them and logged by `_log_later` (after
+        the step's action, or at once by a reset)."""
         n = len(rows)
         chance = self.chance[self.game_index[rows]].any() if later else self.chance[0]
         u = self.rng.random((2, n)) if chance else np.zeros((2, 0))  # (coins, spreads)
@@ -144,8 +143,7 @@ class MindBluff(Env):
 
     @property
     def tracking(self) -> bool:
-        """The movers' tensors are kept (the hand: made at the first read of
-        State.observation; before it a step writes no tensor)."""
+        """The movers' tensors are kept (the hand, made at the first State.observation)."""
         return self.hand is not None
 
     def _mover_tensor(self) -> np.ndarray:
