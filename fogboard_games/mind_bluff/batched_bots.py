@@ -66,8 +66,7 @@ class MindBluffBatchBot(BatchBot):
             hi = max(at[n] + math.prod(inner.shape[n]) for n in mb_bots.READ)
             self.blocks.append((s, turns, {n: a - lo for n, a in at.items()}, lo, hi))
         # The most eats a turn may make, whatever the game: the widest key's radix.
-        spec = registry.param_spec(game.get_type().short_name).params["max_eat"]
-        self.M = spec.high
+        self.M = registry.param_spec(game.get_type().short_name).params["max_eat"].high
         self.scalar = mb_bots.MindBluffHeuristic(game, 0)  # its decision code, not its state
         T = max(block[1] for block in self.blocks)
         radix = [len(self.games), 4, T * self.M + 1, T + 1, T + 1, T + 1, T + 1]
@@ -100,9 +99,8 @@ class MindBluffBatchBot(BatchBot):
         """(R, len(Part)) int64: the key's parts of the rows `rows` of
         information-state tensors (the mover's own)."""
         parts = np.zeros((len(rows), len(Part)), np.int64)
-        if self.at_game is None:
-            game = np.zeros(len(rows), np.int64)
-        else:
+        game = np.zeros(len(rows), np.int64)  # (a single game: game 0)
+        if self.at_game is not None:
             game = x[rows, self.at_game : self.at_game + len(self.games)].argmax(axis=1)
         for g, (s, T, at, lo, hi) in enumerate(self.blocks):
             mine = (game == g).nonzero()[0]
