@@ -191,9 +191,8 @@ class MindBluff(Env):
 # A game's state, per row and game (int16).
 S_PHASE, S_REMAINING, S_DEBT0, S_DEBT1, S_TURNS, S_ENDING, S_WINNER, S_FIRST, S_START = range(9)
 
-# The kernels loop over the rows themselves and call no kernel per row: a
-# call, or a view of a row, passing arrays costs a reference count each,
-# which would cost more than the row's move.
+# `_move_rows` calls no kernel and takes no view per row: each array passed, or
+# view taken, costs a reference count, more than a row's move costs.
 
 
 @kernel
