@@ -97,8 +97,7 @@ class LiarsDice(Env):
         return (ended, rewards) if calls else (None, None)  # (only a call ends a game)
 
     def _roll(self) -> None:
-        """The dice the step's decisions call for: D faces a seat drawn (as many as it
-        has dice kept), the rerolls' first, then the rounds'; logged after the step's action."""
+        """The dice the step's decisions call for, the rerolls' then the rounds' (`_roll_rows`)."""
         P, D, rolling = self.num_players, self.setup.numdice, self.row[ROLLING]
         rerolls, rounds = (rolling >= 0) & (rolling < P), rolling == P  # (before any is rolled)
         state = (self.row, self.seats, self.hands, self.g, self.tensors)
@@ -112,8 +111,7 @@ class LiarsDice(Env):
     # ---- the tensors ----------------------------------------------------------------
 
     def _track(self) -> None:
-        """Keep every seat's information state from now on (once: the rows played
-        again from their histories with the tensor writes on)."""
+        """Keep every seat's information state from now on (once: `_replay_rows`)."""
         if self.info is not None:
             return
         self.info = np.zeros((self.batch_size * self.num_players, self.tensor_size), np.uint8)
@@ -122,8 +120,6 @@ class LiarsDice(Env):
         _replay_rows(self.history.reshape(-1), self.hstart, self.hpos, *state)
 
     def _seat_tensors(self, form: str, player: int) -> np.ndarray:
-        """Seat `player`'s rows of the form: the information states kept from
-        their first read, the observations encoded afresh."""
         if form == "observation":
             out = np.zeros((self.batch_size, self.obs_size), np.uint8)
             _observe(out, np.full(self.batch_size, player), *self.view)
@@ -132,8 +128,6 @@ class LiarsDice(Env):
         return self.info[player :: self.num_players]
 
     def _mover_tensor(self) -> np.ndarray:
-        """The movers' tensors, kept in place in the env's dtype (read-only): the information
-        state as the steps write it (`_hand_out`), the observation encoded afresh."""
         if self.hand is None:
             size = self.tensor_size if self.form == "information_state" else self.obs_size
             self.hand = np.zeros((self.batch_size, size), self.dtype)
@@ -149,9 +143,6 @@ class LiarsDice(Env):
         else:
             _hand_out(self.out, self.info, self.hand_seat, self.row, self.terminated, self.own)
         return self.hand_view
-
-
-# The kernels loop over the rows themselves; the helpers they call per row take numbers.
 
 
 @kernel

@@ -71,12 +71,9 @@ class LiarsDiceBatchBot(BatchBot):
         return self.table.actions(key, running, partial(self._fill, mask), self.rng)[0]
 
     def _decode(self, obs, rows):
-        """(R,) int64 keys of the rows `rows` of observation tensors (the
-        mover's own), the two bits the legal mask gives (`_choose`) left 0.
-
-        The hand counts the dice per face; the standing bid, its holder, the
-        seat and each seat's dice count are one-hot, read by argmax (the bid
-        where it is set: argmax reads 0 in a row of zeros)."""
+        """(R,) int64 keys of the rows `rows` of the movers' observation tensors, the two
+        bits the legal mask gives left 0 (`_choose`); the one-hot pieces are read by argmax
+        (the bid where it is set: argmax reads 0 in a row of zeros)."""
         s = self.setup
         D1, T1, NB1 = self.radix
         if len(rows) < len(obs):

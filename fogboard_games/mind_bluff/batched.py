@@ -56,13 +56,10 @@ class MindBluff(Env):
 
     def _build(self) -> None:
         B, M, G = self.batch_size, self.M, len(self.setups)
-        # legal[key]: eat; claim; a forced claim of the true eat k (1 + k); respond; over.
-        legal = np.zeros((M + 4, self.num_actions), bool)
-        legal[0, : M + 1] = True
-        legal[1, M + 1 : 2 * M + 1] = True
-        legal[np.arange(2, M + 2), np.arange(M + 1, 2 * M + 1)] = True
-        legal[M + 2, [2 * M + 1, 2 * M + 2]] = True
-        self.legal_bits = (legal.T.astype(np.int64) << np.arange(M + 4)).sum(1)  # (bit: key)
+        # Bit k of legal_bits[a]: action a is legal at key k (0 eat; 1 claim; 1 + e a claim
+        # forced honest of the true eat e; M + 2 respond; M + 3, over, none).
+        claims = [2 | 1 << (1 + e) for e in range(1, M + 1)]
+        self.legal_bits = np.array([1] * (M + 1) + claims + [1 << (M + 2)] * 2, np.int64)
         self.respond_key = M + 2
         # Per game: first seat (-1: a coin), start, spread, low, high, turns.
         self.g_setup = np.array(
@@ -113,10 +110,9 @@ class MindBluff(Env):
     # ---- restarts and game starts ---------------------------------------------------------
 
     def _restart(self, rows: np.ndarray, later: bool = False) -> None:
-        """The rows' game under way starts (at a restart, their first; `later`,
-        the series' next), its coin and secret start drawn where it has them,
-        logged as chance by `_log_later` (after the step's action, or at once
-        by a reset)."""
+        """The rows' game under way starts (their first; `later`: the series' next), its
+        coin and secret start drawn where it has them and logged by `_log_later` (after
+        the step's action, or at once by a reset)."""
         n = len(rows)
         chance = self.chance[self.game_index[rows]].any() if later else self.chance[0]
         u = self.rng.random((2, n)) if chance else np.zeros((2, 0))  # (coins, spreads)
@@ -147,15 +143,10 @@ class MindBluff(Env):
 
     @property
     def tracking(self) -> bool:
-        """The movers' tensors are kept (the hand: made at the first read of
-        State.observation; before it a step writes no tensor)."""
+        """The movers' tensors are kept (the hand, made at the first State.observation)."""
         return self.hand is not None
 
     def _mover_tensor(self) -> np.ndarray:
-        """The movers' tensors, in an array kept in place (the hand): observations
-        encoded whole at each read; information states brought up to date from
-        the rows' records, the changes since the last read (`_hand_current`),
-        or the whole tensor where a game started or ended (`fresh`)."""
         B, f = self.batch_size, 0 if self.form == "information_state" else 1
         if self.hand is None:
             self.hand = np.zeros((B, (self.tensor_size, self.obs_size)[f]), self.dtype)
@@ -200,9 +191,8 @@ class MindBluff(Env):
 # A game's state, per row and game (int16).
 S_PHASE, S_REMAINING, S_DEBT0, S_DEBT1, S_TURNS, S_ENDING, S_WINNER, S_FIRST, S_START = range(9)
 
-# The kernels loop over the rows themselves and call no kernel per row: a
-# call, or a view of a row, passing arrays costs a reference count each,
-# which would cost more than the row's move.
+# `_move_rows` calls no kernel and takes no view per row: each array passed, or
+# view taken, costs a reference count, more than a row's move costs.
 
 
 @kernel
@@ -214,9 +204,7 @@ def _start_rows(rows, coins, spreads, restart, g_setup, game_index, mover, key, 
         b = rows[i]
         if restart:
             for g in range(game_index[b] + 1):
-                for t in range(state[b, g, S_TURNS]):
-                    for k in range(6):
-                        turns[b, g, t, k] = -1
+                turns[b, g, : state[b, g, S_TURNS]] = -1
             game_index[b] = score[b, 0] = score[b, 1] = 0
         fresh[b] = True
         g = game_index[b]
@@ -226,8 +214,7 @@ def _start_rows(rows, coins, spreads, restart, g_setup, game_index, mover, key, 
             first = 1 if coins[i] < 0.5 else 0
         if secret:
             start = g_setup[g, 3] + np.int64(spreads[i] * (2 * spread + 1))
-        for k in range(state.shape[2]):
-            state[b, g, k] = 0
+        state[b, g] = 0
         state[b, g, S_ENDING] = -1
         state[b, g, S_FIRST], state[b, g, S_START] = first, start
         state[b, g, S_REMAINING] = start
@@ -330,10 +317,9 @@ def _encode_game(
     MindBluffEncoder.encode writes it, in every game started (in a current
     view of the series, only the game under way while the series runs):
     every turn's eat, claim, response and verdict with perfect recall, else
-    the latest; the mover, phase, forced_now and debts, and at the end its
-    ending, start and count left; in a running game's current view, the
-    counts left it cannot rule out (`_possible`). A review shows a finished
-    game, every seat's eats."""
+    the latest; the status (`_status`); in a running game's current view,
+    the counts left it cannot rule out (`_possible`). A review shows a
+    finished game, every seat's eats."""
     low, high, T = g_setup[g, 3], g_setup[g, 4], g_setup[g, 5]
     sums = np.zeros(-(-(high + 1) // 64), np.uint64)  # (_possible's bitsets of totals)
     shifted = np.zeros(len(sums), np.uint64)
@@ -441,13 +427,11 @@ def _hand_current(hand, fresh, terminated, mover, game_index, state, turns, at, 
         g, p = game_index[b], mover[b]
         n = state[b, g, S_TURNS]
         if fresh[b]:
-            for c in range(hand.shape[1]):
-                hand[b, c] = 0
+            hand[b] = 0
             seat[b], done[b] = p, n
         if fresh[b] or terminated[b]:
             continue
-        for c in range(at[g, 13], at[g, 13] + 12):  # mover, phase, forced_now, debts, ending
-            hand[b, c] = 0
+        hand[b, at[g, 13] : at[g, 13] + 12] = 0  # mover, phase, forced_now, debts, ending
         _status(hand, b, p, state, at[g], g, 0, False)
         for t in range(max(done[b] - 1, 0), n):
             claim, response = turns[b, g, t, CLAIMED], turns[b, g, t, RESPONSE]

@@ -18,11 +18,8 @@ from fogboard_games.core.observer import INFO_STATE
 from fogboard_games.mind_bluff import bots as mb_bots
 from fogboard_games.mind_bluff import rules as mb_rules
 
-# The parts of a key (MindBluffBatchBot._summary), columns of its parts
-# array: the game under way, the phase, the sum of the eats known, the turns
-# unknown, the turns shown BLUFF per claim 1..3 (FULL + c), the claim under
-# way and whether it was forced honest (at a response), the seat's own eat
-# (at its claim), and a claim forced honest.
+# The parts of a key, columns of `_summary`'s array (the class docstring says what
+# they are; BLUFFED_c = FULL + c; ONLY, a forced-honest claim, is set by `_choose`).
 Part = enum.IntEnum(
     "Part", "GAME PHASE FIXED FULL BLUFFED_1 BLUFFED_2 BLUFFED_3 CLAIM FORCED OWN ONLY", start=0
 )
@@ -69,8 +66,7 @@ class MindBluffBatchBot(BatchBot):
             hi = max(at[n] + math.prod(inner.shape[n]) for n in mb_bots.READ)
             self.blocks.append((s, turns, {n: a - lo for n, a in at.items()}, lo, hi))
         # The most eats a turn may make, whatever the game: the widest key's radix.
-        spec = registry.param_spec(game.get_type().short_name).params["max_eat"]
-        self.M = spec.high
+        self.M = registry.param_spec(game.get_type().short_name).params["max_eat"].high
         self.scalar = mb_bots.MindBluffHeuristic(game, 0)  # its decision code, not its state
         T = max(block[1] for block in self.blocks)
         radix = [len(self.games), 4, T * self.M + 1, T + 1, T + 1, T + 1, T + 1]
@@ -87,16 +83,12 @@ class MindBluffBatchBot(BatchBot):
             return self._decisions(parts[rows], mask[rows])
 
         acts, at = self.table.actions(parts @ self.place, running, decide, self.rng)
-        bluffs = (self.table.flag[np.maximum(at, 0)] & running).nonzero()[0]
-        if len(bluffs):
-            self._bluff(acts, bluffs, parts)
+        self._bluff(acts, (self.table.flag[np.maximum(at, 0)] & running).nonzero()[0], parts)
         return acts
 
     def _bluff(self, acts, rows, parts) -> None:
         """A free claim: with chance BLUFF_RATE, another eat than its own."""
         rows = rows[self.rng.random(len(rows)) < mb_bots.BLUFF_RATE]
-        if not len(rows):
-            return
         m = np.array([s.max_eat for s in self.games])[parts[rows, Part.GAME]]
         actual = parts[rows, Part.OWN]
         j = (self.rng.random(len(rows)) * (m - 1)).astype(np.int64) + 1  # 1..m-1
@@ -107,9 +99,8 @@ class MindBluffBatchBot(BatchBot):
         """(R, len(Part)) int64: the key's parts of the rows `rows` of
         information-state tensors (the mover's own)."""
         parts = np.zeros((len(rows), len(Part)), np.int64)
-        if self.at_game is None:
-            game = np.zeros(len(rows), np.int64)
-        else:
+        game = np.zeros(len(rows), np.int64)  # (a single game: game 0)
+        if self.at_game is not None:
             game = x[rows, self.at_game : self.at_game + len(self.games)].argmax(axis=1)
         for g, (s, T, at, lo, hi) in enumerate(self.blocks):
             mine = (game == g).nonzero()[0]

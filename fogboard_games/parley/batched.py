@@ -80,17 +80,14 @@ class Parley(Env):
         # The movers' tensors of the environment's form, kept from their first
         # read, and what each row showed at the last (its cog and turn under way).
         self.hand = self.shown = self.done = None
+        # The rows' records, in the kernels' order (the game's sizes follow them).
+        self.records = (self.legal, self.mover, self.st, self.cogs, self.cards, self.points)
+        self.records += (self.turns, self.nturns)
 
     @property
     def totals(self) -> np.ndarray:
         """(B, P): each cog's points so far (the returns at the end)."""
         return self.cogs[:, :, TOTAL]
-
-    @property
-    def records(self) -> tuple:
-        """The rows' records and the game's sizes, as the kernels take them."""
-        rows = self.legal, self.mover, self.st, self.cogs, self.cards, self.points
-        return (*rows, self.turns, self.nturns, self.sizes)
 
     # ---- restarts, chance and the moves ------------------------------------------------
 
@@ -101,13 +98,12 @@ class Parley(Env):
         self._deal(rows)
 
     def _deal(self, rows: np.ndarray) -> None:
-        """The rows' round starts: every cog's deal (an ordered pair, uniform),
-        then the wake (uniform), logged after the step's action (or the
-        restart); the woken IT's turn starts."""
+        """The rows' round starts: every cog's deal (an ordered pair) and the wake
+        drawn (uniform), logged after the step's action (or the restart)."""
         picks = self.rng.integers(0, self.round_highs, size=(len(rows), self.num_players + 1))
         outcomes = self.round_outcomes.take(picks + self.round_at)
         self._log_later(rows, outcomes)
-        _deal_rows(rows, outcomes, *self.records)
+        _deal_rows(rows, outcomes, *self.records, self.sizes)
 
     def _legal_mask(self) -> np.ndarray:
         """(B, A) bool, a transposed view of an (A, B) array (docs/batch.md#interface)."""
@@ -121,12 +117,12 @@ class Parley(Env):
         # The hip-shots' results (a hit: 0 of 0..2) in row order; `shots`: their rows, outcomes.
         draws = self.rng.integers(0, 3, size=hips) if hips else np.zeros(0, np.int64)
         shots, over = np.empty((hips, 2), np.int64), np.zeros(B, np.int8)
-        ends = _play_rows(acts, active, draws, shots, over, *self.records)
+        ends = _play_rows(acts, active, draws, shots, over, *self.records, self.sizes)
         self._log_later(shots[:, 0], shots[:, 1:])
         if not ends:
             return None, None
         paid = np.zeros((B, n), np.float32)
-        _end_rounds(over, paid, *self.records)  # (then 1 where a round follows, 2 the match over)
+        _end_rounds(over, paid, *self.records, self.sizes)  # (over: 1, a round follows; 2, the end)
         rows = np.flatnonzero(over == 1)
         if len(rows):
             self._deal(rows)
@@ -135,12 +131,8 @@ class Parley(Env):
     # ---- tensors ---------------------------------------------------------------------
 
     def _mover_tensor(self) -> np.ndarray:
-        """The movers' tensors of the environment's form (zeros in finished
-        rows), kept in place from their first read and brought to the rows now."""
-        B = self.batch_size
         if self.hand is None:
-            self.hand = self._zeros(self.form)
-            self.shown, self.done = np.full(B, BLANK, np.int8), np.zeros(B, np.int16)
+            self.hand, self.shown, self.done = self._blank(self.form, self.dtype)
         seats = np.where(self.terminated, -1, self.mover)
         self._encode(self.hand, seats, self.shown, self.done, self.form)
         view = self.hand[:]
@@ -149,19 +141,20 @@ class Parley(Env):
 
     def _seat_tensors(self, form: str, player: int) -> np.ndarray:
         # (in uint8, which holds every value: Env hands out a copy in its dtype)
-        B, out = self.batch_size, self._zeros(form, np.uint8)
-        shown, done = np.full(B, BLANK, np.int8), np.zeros(B, np.int16)
-        self._encode(out, np.full(B, player), shown, done, form)
+        out, shown, done = self._blank(form, np.uint8)
+        self._encode(out, np.full(self.batch_size, player), shown, done, form)
         return out
 
-    def _zeros(self, form: str, dtype=None) -> np.ndarray:
+    def _blank(self, form: str, dtype) -> tuple:
+        """Zero tensors of the form, and what each row showed at its last read: nothing."""
+        B = self.batch_size
         size = self.tensor_size if form == "information_state" else self.obs_size
-        return np.zeros((self.batch_size, size), self.dtype if dtype is None else dtype)
+        return np.zeros((B, size), dtype), np.full(B, BLANK, np.int8), np.zeros(B, np.int16)
 
     def _encode(self, out, seats, shown, done, form: str) -> None:
         recall = form == "information_state"
         at = self.at_info if recall else self.at_obs
-        _encode_rows(out, seats, shown, done, at, recall, *self.records)
+        _encode_rows(out, seats, shown, done, at, recall, *self.records, self.sizes)
 
 
 # The kernels loop over the rows, each doing for one row what the rules (or the
@@ -216,15 +209,6 @@ def _next_speaker(actor, place, it, living, said, X, n):
 
 
 @kernel
-def _standing(living, n):
-    """The count of cogs standing, the bits set in `living`."""
-    count = 0
-    for q in range(n):
-        count += (living >> q) & 1
-    return count
-
-
-@kernel
 def _play_rows(
     acts, play, draws, shots, over, legal, mover, st, cogs, cards, points, turns, nturns, c
 ):
@@ -271,7 +255,10 @@ def _play_rows(
                 if cogs[b, target, HP] == 0:
                     st[b, LIVING] &= ~(1 << target)
                     cogs[b, actor, KILLS] += cards[b, r, actor, 1] == target
-                    over[b] = _standing(st[b, LIVING], n) == c[SURVIVORS]
+                    standing = 0
+                    for q in range(n):
+                        standing += (st[b, LIVING] >> q) & 1
+                    over[b] = standing == c[SURVIVORS]
                     target = actor
             st[b, IT] = target
             if over[b]:
