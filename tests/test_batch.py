@@ -526,6 +526,9 @@ def test_random_actions_are_legal_and_uniform():
     row_major = np.zeros((100, 5), bool)
     row_major[:, 3] = True
     assert (random_actions(rng, row_major) == 3).all()
+    wide = np.zeros((3, 2**15 + 1), bool)  # (counts past int16)
+    wide[:, [7, 2**15]] = True
+    assert set(random_actions(rng, wide)) <= {7, 2**15}
 
 
 def _kth_legal(u, mask):

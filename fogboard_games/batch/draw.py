@@ -21,46 +21,25 @@ def random_actions(rng, mask):
     Row b with c legal actions draws one float64 u from `rng` and plays its
     (floor(u * c) + 1)-th legal action: uniform over the c actions up to
     float64 rounding (a bias below 1e-15), and floor(u * c) < c always.
-    Rows with no legal action get A - 1. The mask may be the transposed view
-    of an (A, B) array, as fogboard_games.batch hands it out: the kernel
-    reads it through its strides, without a copy.
+    Rows with no legal action get A - 1. The mask is read in place where it
+    is the transposed view of an (A, B) array, as fogboard_games.batch hands
+    it out (another layout is copied into that one first).
     """
     bits = rng.bit_generator
     if type(bits) in WORDS:
         u = bits.random_raw(len(mask))
     else:  # (the words that make `rng.random`'s u)
         u = (rng.random(len(mask)) * 2.0**53).astype(np.uint64) << np.uint64(11)
-    by_action = mask.T
-    if by_action.flags.c_contiguous and len(by_action) < 2**15:  # (the environment's layout)
-        # (counts in the narrowest type that holds them, from -A to A - 1: the
-        # more rows a vector instruction takes, the faster the passes run)
-        count = np.zeros(len(mask), np.int8 if len(by_action) < 2**7 else np.int16)
-        return _pick_by_action(by_action.view(np.uint8), u, count, np.zeros_like(count))
-    return _pick(np.ascontiguousarray(mask).view(np.uint8), u)
+    # (counts in the narrowest type that holds them, from -A to A - 1: the more
+    # rows a vector instruction takes, the faster the passes run)
+    by_action = np.ascontiguousarray(mask.T).view(np.uint8)
+    A = len(by_action)
+    count = np.zeros(len(mask), np.int8 if A < 2**7 else np.int16 if A < 2**15 else np.int32)
+    return _pick(by_action, u, count, np.zeros_like(count))
 
 
 @kernel
-def _pick(mask, u):
-    """The draw over a row-major (B, A) mask, a row at a time."""
-    B, A = mask.shape
-    out = np.empty(B, np.int64)
-    for b in range(B):
-        count = 0
-        for a in range(A):
-            count += mask[b, a]
-        k = int((u[b] >> np.uint64(11)) * 2.0**-53 * count)
-        out[b] = A - 1
-        for a in range(A):
-            if mask[b, a]:
-                if k == 0:
-                    out[b] = a
-                    break
-                k -= 1
-    return out
-
-
-@kernel
-def _pick_by_action(by_action, u, k, out):
+def _pick(by_action, u, k, out):
     """The draw over an (A, B) mask, an action at a time across the rows (in
     memory order: a row's actions are B apart), without a branch, so the
     compiler works on many rows at once: a row's count `k` goes below zero
