@@ -239,15 +239,14 @@ def _legal_rows(known, mover, rec, terminated, spec, mask):
     nor a slice assignment, which it runs an entry at a time.)"""
     C, A, K, B = spec[CELLS], spec[ACTIONS], spec[BLOCK], len(mover)
     out, sensing = mask.view(np.uint8), np.zeros(B, np.uint8)
-    live, words, free = np.empty(B, np.uint64), np.empty(B, np.uint64), np.empty(B, np.uint8)
+    words, free = np.empty(B, np.uint64), np.empty(B, np.uint8)
     for b in range(B if K else 0):
         sensing[b] = (rec[b, SENSED] < 0) & (not terminated[b])
-    for b in range(B):  # (all ones in a row that attempts, else zeros)
-        live[b] = np.uint64(0) - np.uint64(not (terminated[b] | sensing[b]))
     for w in range(known.shape[1]):
         k0, k1 = known[0, w], known[1, w]
-        for b in range(B):
-            words[b] = ~(k0[b] ^ (k0[b] ^ k1[b]) & np.uint64(0) - np.uint64(mover[b])) & live[b]
+        for b in range(B):  # (`live`: all ones in a row that attempts, else zeros)
+            live = np.uint64(0) - np.uint64(not (terminated[b] | sensing[b]))
+            words[b] = ~(k0[b] ^ (k0[b] ^ k1[b]) & np.uint64(0) - np.uint64(mover[b])) & live
         for c0 in range(64 * w, min(C, 64 * w + 64), 8):
             shift = np.uint64(c0 & 63)
             for b in range(B):
