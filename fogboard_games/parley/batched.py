@@ -265,10 +265,8 @@ def _play_rows(
                 ends += 1
                 continue  # (the actor stays the mover; `_end_rounds` ends the round)
         speaker = _next_speaker(actor, place, st[b, IT], st[b, LIVING], said, X, n)
-        st[b, PHASE] = REACT
-        mover[b] = speaker
-        if speaker < 0:
-            mover[b] = _start_turn(st, turns, nturns, b, k + 1, c[TALK])
+        st[b, PHASE] = REACT  # (unless no cog reacts: then the next IT's turn starts)
+        mover[b] = speaker if speaker >= 0 else _start_turn(st, turns, nturns, b, k + 1, c[TALK])
         legal[b] = _options(st, cogs, b, mover[b], c)
     return ends
 
