@@ -265,7 +265,7 @@ class Env:
             before.legal_action_mask  # noqa: B018  (made before any row changes)
             later = False
         if len(index):
-            self._finished = _clear(index, self.hpos, self.hstart, self.terminated)
+            _clear(index, self.hpos, self.hstart, self.terminated)
             self._restart(index)
             self._log_drawn()  # (a restart's chance, drawn by the rules' own functions)
         self._stamp += 1
@@ -427,7 +427,8 @@ class Env:
         self._later.clear()
 
     def _snapshot(self, rewards: np.ndarray) -> State:
-        return State(self, *_seen(self.mover, self.terminated), rewards)
+        self._finished, player, done = _seen(self.mover, self.terminated)
+        return State(self, player, done, rewards)
 
     def _check_form(self, game, observation, dtype):
         """The observation form and numpy dtype asked for, or a ValueError
@@ -512,35 +513,37 @@ def _rows_of(restart, terminated):
 
 
 @kernel
-def _clear(index, hpos, hstart, terminated) -> int:
-    """The rows' histories emptied and their ends undone: the count still finished."""
+def _clear(index, hpos, hstart, terminated) -> None:
+    """The rows' histories emptied and their ends undone."""
     for b in index:
         hpos[b], terminated[b] = hstart[b], False
-    return np.count_nonzero(terminated)
 
 
 @kernel
 def _advance(history, hpos, actions, active, ended, terminated, mover):
     """Every row's action written at its history's next entry (a row that did not
     play writes past its end: garbage, overwritten when it plays), the entry kept
-    where it played; the rows that ended marked: the count finished, and the
-    step's snapshot (`_seen`)."""
+    where it played; the rows that ended marked; then `_seen`."""
     for b in range(len(actions)):
         history[hpos[b]] = actions[b]
+    for b in range(len(actions)):  # (a pass of its own, which numba vectorizes)
         hpos[b] += active[b]
     if ended is not None:
         for b in range(len(actions)):
             terminated[b] |= ended[b]
-    return (np.count_nonzero(terminated), *_seen(mover, terminated))
+    return _seen(mover, terminated)
 
 
 @inline
 def _seen(mover, terminated):
-    """A snapshot's own current player (TERMINAL where finished) and terminated."""
-    player, ended = np.empty_like(mover), terminated.copy()
+    """The count of rows finished, and a snapshot's own current player (TERMINAL
+    where finished) and terminated."""
+    player, ended, count = np.empty_like(mover), np.empty_like(terminated), 0
     for b in range(len(mover)):
+        ended[b] = terminated[b]
         player[b] = TERMINAL if ended[b] else mover[b]
-    return player, ended
+        count += ended[b]
+    return count, player, ended
 
 
 @kernel
