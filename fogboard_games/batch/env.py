@@ -162,8 +162,8 @@ class Env:
       mask and refused any illegal one first. Chance it draws goes through
       `_log_later` (logged after the step's action, as pyspiel's history
       orders it). It returns (ended, rewards): None, None when no row ended
-      and none was paid, else the (B,) bool mask of the rows that ended and
-      the (B, P) float32 rewards (zeros but in the rows paid);
+      and none was paid, else the rows that ended, a (B,) bool mask (or ints,
+      nonzero where ended), and the (B, P) float32 rewards (zeros but in the rows paid);
     - `_mover_tensor()`: what `State.observation` hands out, the movers'
       tensors of the environment's form, (B, D) in its dtype, zeros in
       finished rows, read-only, valid until the next step or reset (an
@@ -530,7 +530,7 @@ def _advance(history, hpos, actions, active, ended, terminated, mover):
         hpos[b] += active[b]
     if ended is not None:
         for b in range(len(actions)):
-            terminated[b] |= ended[b]
+            terminated[b] |= ended[b] != 0
     return _seen(mover, terminated)
 
 

@@ -147,7 +147,7 @@ class Boards(Env):
                 shown[:, idle] = np.where(was >= 0, B + 2 * idle - was, was)
         if self.always_passes:
             self.slot ^= 1
-        return (ending != 0, rewards) if ends else (None, None)
+        return (ending, rewards) if ends else (None, None)  # (ending: nonzero where ended)
 
     def _rules(self, acts, live, ending, rewards) -> int:
         """The rules of the rows' (checked) actions (`_play_rows`;
