@@ -110,7 +110,7 @@ class Boards(Env):
     def tracking(self) -> bool:
         """Some form's tensors are kept (made at its first read; before it a step
         writes no tensor)."""
-        return any(kept is not None for kept in self.kept)
+        return self.kept != [None, None]
 
     # ---- restart and play ---------------------------------------------------------
 
@@ -135,7 +135,6 @@ class Boards(Env):
         B, live = self.batch_size, active
         ending, rewards = np.zeros(B, np.int8), np.zeros((B, 2), np.float32)
         ends = self._rules(acts, live, ending, rewards)
-        self._write(acts, live, ending)
         if self.always_passes and self._sitting:
             # The rows sitting a step out exchange their seats' store rows (and the
             # hands' shown rows: b <-> B + b), so their mover's is in the next step's slot.
@@ -150,23 +149,22 @@ class Boards(Env):
         return (ending, rewards) if ends else (None, None)  # (ending: nonzero where ended)
 
     def _rules(self, acts, live, ending, rewards) -> int:
-        """The rules of the rows' (checked) actions (`_play_rows`;
-        the cap's distToWin here): the count of rows ended."""
+        """The rules of the rows' (checked) actions (`_play_rows`; the cap's distToWin
+        here), then the kept forms' tensors written: the count of rows ended. (A ply's
+        record for the writes is kept only when some are: `_replay` remakes it.)"""
         rows = (self.grid, self.chains, self.known, self.rec, self.mover, self.spec, self.sides)
-        ends, capped = _play_rows(acts, live, *rows, ending, rewards, *self.kind)
+        kept = True if self.tracking else None
+        ends, capped = _play_rows(acts, live, *rows, ending, rewards, *self.kind, kept)
         for b in np.flatnonzero(ending == CAPPED).tolist() if capped else ():  # (rare: row by row)
             board = self.grid[b].tolist()  # (rules' EMPTY / X_STONE / O_STONE)
             d0, d1 = (rules.dist_to_win(self.geo, board, p, p + 1, 2 - p) for p in (0, 1))
             ending[b] = 1 if d0 < d1 else 3 if d1 < d0 else 2
             rewards[b] = RETURNS[ending[b]]
-        return ends
-
-    def _write(self, acts, live, ending) -> None:
-        """The rows' actions, just played, into the kept forms' tensors."""
         for f, kept in enumerate(self.kept):
             if kept:
                 facts = (self.grid, self.rec, self.spec, self.blocks, kept[0])
                 _write_rows(acts, live, ending, *facts, *self.hands[2 * f : 2 * f + 2], kept[1], f)
+        return ends
 
     # ---- tensors ------------------------------------------------------------------
 
@@ -194,7 +192,6 @@ class Boards(Env):
             acts, live = self.history[:, k].astype(np.int64), length > k
             ending = np.zeros(B, np.int8)
             self._rules(acts, live, ending, np.zeros((B, 2), np.float32))
-            self._write(acts, live, ending)
 
     def _seat_tensors(self, form: str, player: int) -> np.ndarray:
         rows = (self.rec[:, FLIP] ^ player).astype(np.int64) * self.batch_size + self.rows
@@ -315,15 +312,16 @@ def _join(k, b, p, n0, n1, sides, walls) -> bool:
 
 @kernel
 def _play_rows(
-    acts, live, grid, chains, known, rec, mover, spec, sides, ending, rewards, wins, blocks, wide
+    acts, live, grid, chains, known, rec, mover, spec, sides, ending, paid, wins, blocks, wide, kept
 ):
     """Each playing row's (checked) action, as rules.Match.play: a sense (opponent
     stones in the anchor's block proven), or an attempt (a stone placed, or an
     opponent stone proven), its ending (a line through the stone, hex's edges
     joined (`_join`), the full board, the ply cap: CAPPED for Boards._rules; 1 +
-    the outcome entry, RETURNS, in `ending`, and `rewards`) and the turn; the
+    the outcome entry, RETURNS, in `ending`, and `paid`) and the turn; the
     counts of rows ended and capped. (One loop: docs/batch.md#where-the-time-goes.)
-    `wins`, `blocks`, `wide`: None where the board has none (Boards.kind)."""
+    `wins`, `blocks`, `wide`: None where the board has none (Boards.kind); `kept`:
+    None where no tensor is kept (the writes' record, LAST and OWN, then left)."""
     # The facts in locals: numba cannot tell the stores below from `spec`'s entries.
     C, K, abrupt, cap, files = spec[CELLS], spec[BLOCK], spec[ABRUPT], spec[CAP], spec[FILES]
     count, capped, one, wide = 0, 0, np.uint64(1), wide is not None
@@ -333,7 +331,8 @@ def _play_rows(
         a, p = acts[b], mover[b]
         if not live[b]:
             continue
-        rec[b, LAST] = p
+        if kept is not None:  # (the ply's mover, for the tensor writes)
+            rec[b, LAST] = p
         if blocks is not None and rec[b, SENSED] < 0:
             rec[b, SENSED] = a - C
             for i in range(K):
@@ -342,7 +341,8 @@ def _play_rows(
             continue
         plies = rec[b, PLIES] + 1
         rec[b, PLIES] = plies
-        rec[b, OWN0 + p] += 1
+        if kept is not None:
+            rec[b, OWN0 + p] += 1
         rec[b, SENSED] = -1
         w, bit = a >> 6, one << np.uint64(a & 63)
         known[p, w, b] |= bit
@@ -362,7 +362,7 @@ def _play_rows(
         stop = (end == 0) & (plies >= cap)
         ending[b] = e = end + stop * CAPPED
         won = np.float32(win) * np.float32(1 - 2 * p)  # (RETURNS[e], with no load)
-        rewards[b, 0], rewards[b, 1] = won, -won
+        paid[b, 0], paid[b, 1] = won, -won
         count, capped = count + (e != 0), capped + stop
     return count, capped
 
