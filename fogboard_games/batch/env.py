@@ -506,7 +506,7 @@ def _append(history, hpos, rows, outcomes, real):
 def _rows_of(restart, terminated):
     """The rows of a restart mask, and whether every one of them had finished."""
     index, n, finished_only = np.empty(len(restart), np.int64), 0, True
-    for b in range(len(restart)):  # (no branch: a restart's rows are a coin flip)
+    for b in range(len(restart)):  # (no branch: on tic-tac-toe one measured slower)
         index[n], n = b, n + restart[b]
         finished_only &= terminated[b] >= restart[b]  # (finished, or not restarted)
     return index[:n], finished_only

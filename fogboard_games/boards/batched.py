@@ -153,8 +153,8 @@ class Boards(Env):
         here), then the kept forms' tensors written: the count of rows ended. (A ply's
         record for the writes is kept only when some are: `_replay` remakes it.)"""
         rows = (self.grid, self.chains, self.known, self.rec, self.mover, self.spec, self.sides)
-        kept = True if self.tracking else None
-        ends, capped = _play_rows(acts, live, *rows, ending, rewards, *self.kind, kept)
+        keeping = True if self.tracking else None
+        ends, capped = _play_rows(acts, live, *rows, ending, rewards, *self.kind, keeping)
         for b in np.flatnonzero(ending == CAPPED).tolist() if capped else ():  # (rare: row by row)
             board = self.grid[b].tolist()  # (rules' EMPTY / X_STONE / O_STONE)
             d0, d1 = (rules.dist_to_win(self.geo, board, p, p + 1, 2 - p) for p in (0, 1))
@@ -321,7 +321,7 @@ def _play_rows(
     the outcome entry, RETURNS, in `ending`, and `paid`) and the turn; the
     counts of rows ended and capped. (One loop: docs/batch.md#where-the-time-goes.)
     `wins`, `blocks`, `wide`: None where the board has none (Boards.kind); `kept`:
-    None where no tensor is kept (the writes' record, LAST and OWN, then left)."""
+    None where no tensor is kept (the writes' record, LAST and OWN, left as it is)."""
     # The facts in locals: numba cannot tell the stores below from `spec`'s entries.
     C, K, abrupt, cap, files = spec[CELLS], spec[BLOCK], spec[ABRUPT], spec[CAP], spec[FILES]
     count, capped, one, wide = 0, 0, np.uint64(1), wide is not None
