@@ -290,11 +290,12 @@ def _join(k, b, p, n0, n1, sides, walls) -> bool:
     as `chains` keeps them), joins an edge if a stone of it is on it (`sides`)
     or next to a stone joined to it, else stays loose; whether it joined both.
     (Inlined: a call would pass its tuples through memory.)"""
-    e = 2 + 2 * p
+    one = np.uint64(1)  # (p is unsigned, and so its sides' rows: see _play_rows)
+    e = one + one + (p << one)
     if not walls[0]:  # (up to 64 cells: a word a set, half the row's cache line)
         loose, first, far = k[b, p, 0] | n0, k[b, p, 1], k[b, p, 2]
         n, _, g, _ = _flood(n0, n1, loose, n1, *walls)
-        on, to = g & first | n & sides[e, 0] != 0, g & far | n & sides[e + 1, 0] != 0
+        on, to = g & first | n & sides[e, 0] != 0, g & far | n & sides[e + one, 0] != 0
         k[b, p, 0] = loose ^ n * np.uint64(on | to)
         k[b, p, 1], k[b, p, 2] = first | n * np.uint64(on), far | n * np.uint64(to)
         return on & to
@@ -302,7 +303,7 @@ def _join(k, b, p, n0, n1, sides, walls) -> bool:
     loose0, loose1 = loose0 | n0, loose1 | n1
     n0, n1, g0, g1 = _flood(n0, n1, loose0, loose1, *walls)
     first = g0 & first0 | g1 & first1 | n0 & sides[e, 0] | n1 & sides[e, 1] != 0
-    far = g0 & far0 | g1 & far1 | n0 & sides[e + 1, 0] | n1 & sides[e + 1, 1] != 0
+    far = g0 & far0 | g1 & far1 | n0 & sides[e + one, 0] | n1 & sides[e + one, 1] != 0
     on, to, joined = np.uint64(first), np.uint64(far), np.uint64(first | far)
     k[b, p, 0], k[b, p, 1] = loose0 ^ n0 * joined, loose1 ^ n1 * joined
     k[b, p, 2], k[b, p, 3] = first0 | n0 * on, first1 | n1 * on
@@ -331,13 +332,14 @@ def _play_rows(
         a, p = acts[b], mover[b]
         if not live[b]:
             continue
+        pu, au = np.uint64(p), np.uint64(a)  # (unsigned indices: numba wraps no sign)
         if kept is not None:  # (the ply's mover, for the tensor writes)
             rec[b, LAST] = p
         if blocks is not None and rec[b, SENSED] < 0:
             rec[b, SENSED] = a - C
             for i in range(K):
                 c = blocks[a - C, i]
-                known[p, c >> 6, b] |= np.uint64(grid[b, c] == 2 - p) << np.uint64(c & 63)
+                known[pu, c >> 6, b] |= np.uint64(grid[b, c] == 2 - p) << np.uint64(c & 63)
             continue
         plies = rec[b, PLIES] + 1
         rec[b, PLIES] = plies
@@ -345,18 +347,18 @@ def _play_rows(
             rec[b, OWN0 + p] += 1
         rec[b, SENSED] = -1
         w, bit = a >> 6, one << np.uint64(a & 63)
-        known[p, w, b] |= bit
-        old, win, full = grid[b, a], False, False
+        known[pu, au >> np.uint64(6), b] |= bit
+        old, win, full = grid[b, au], False, False
         placed = old == 0  # (else an opponent stone: own stones are not legal)
-        grid[b, a] = old + placed * (p + 1)
+        grid[b, au] = old + placed * (p + 1)
         if wins is not None:  # tic-tac-toe (selects: placed and win are coin flips)
-            mine = chains[b, p, LOOSE] | bit * np.uint64(placed)
-            chains[b, p, LOOSE] = mine
+            mine = chains[b, pu, LOOSE] | bit * np.uint64(placed)
+            chains[b, pu, LOOSE] = mine
             win = wins[mine] & placed
-            full = mine | chains[b, 1 - p, LOOSE] == board
+            full = mine | chains[b, pu ^ one, LOOSE] == board
         elif placed | (not wide):  # hex (up to 64 cells, a collision floods nothing:
             n = bit * np.uint64(placed)  # cheaper than a branch on a coin flip)
-            win = _join(chains, b, p, n * np.uint64(w == 0), n * np.uint64(w == 1), sides, walls)
+            win = _join(chains, b, pu, n * np.uint64(w == 0), n * np.uint64(w == 1), sides, walls)
         end = win * (1 + 2 * p) + ((not win) & full) * 2
         mover[b] = p ^ (placed | abrupt)  # (a collision: the turn kept if classical)
         stop = (end == 0) & (plies >= cap)
