@@ -81,7 +81,7 @@ class Boards(Env):
         self.blocks = np.array(geo.blocks or [[0]], np.int16)
         # What this kind of board has, else None (the win table, the sense blocks, a
         # second word a set): numba compiles each kind its own rules, without the
-        # others' branches (6 to 10% of a step on the small boards).
+        # others' branches (5 to 8% of a step on the small boards).
         wide = True if C > 64 else None
         self.kind = (self.wins if geo.is_ttt else None, self.blocks if geo.sense else None, wide)
         # Each form's tensor at the start (every cell unknown, no ply yet), as encoded.
