@@ -315,7 +315,7 @@ class Env:
         finally:
             self._sitting = False
         if ended is None:
-            rewards, ended = np.zeros((self.batch_size, self.num_players), np.float32), None
+            rewards = np.zeros((self.batch_size, self.num_players), np.float32)
         self._finished, player, done = _advance(
             self.history.reshape(-1), self.hpos, a, active, ended, self.terminated, self.mover
         )

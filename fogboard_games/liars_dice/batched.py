@@ -104,7 +104,7 @@ class LiarsDice(Env):
         for rows, width in (np.flatnonzero(rerolls), D), (np.flatnonzero(rounds), P * D):
             if len(rows):
                 faces = self.rng.integers(0, self.setup.sides, size=(len(rows), width))
-                real, at = np.empty(faces.shape, bool), np.empty(self.batch_size, np.int64)
+                real, at = np.empty(faces.shape, bool), np.empty(0, np.int64)  # (at: a history's)
                 _roll_rows(rows, faces.reshape(-1), at, *state, real.reshape(-1))
                 self._log_later(rows, faces, real)
 
@@ -193,7 +193,7 @@ def _roll_rows(rows, faces, at, row, seats, hands, g, t, real):
     a seat's whole hand again, or every seat's dice, seat by seat. With `real` (a flag
     per face), the faces are drawn D a seat, row i's from i * (D a seat rolling), and
     `real` marks those kept (as many as the seat has dice); else (`real` empty: a
-    history) only those kept; at[b] is moved on past them."""
+    history) only those kept, and at[b] is moved on past them."""
     P, S, D = g[PLAYERS], g[SIDES], g[NUMDICE]
     info, hand, hand_seat = t
     drawn = len(real) > 0
@@ -210,11 +210,13 @@ def _roll_rows(rows, faces, at, row, seats, hands, g, t, real):
                 at_b += 1
             for f in range(S):
                 hands[b, NOW, s, f] = dice_f = count >> 8 * f & 255
-                if len(info):
-                    info[b * P + s, col + f] += dice_f
+                if len(info):  # (the hand's columns: a new hand's, zeros before)
+                    info[b * P + s, col + f] = dice_f
                 if len(hand) and hand_seat[b] == s:
-                    hand[b, col + f] += dice_f
-        at[b], row[ROLLING, b] = at_b, -1
+                    hand[b, col + f] = dice_f
+        row[ROLLING, b] = -1
+        if not drawn:
+            at[b] = at_b
 
 
 @kernel
