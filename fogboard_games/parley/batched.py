@@ -92,8 +92,8 @@ class Parley(Env):
     # ---- restarts, chance and the moves ------------------------------------------------
 
     def _restart(self, rows: np.ndarray) -> None:
-        if self.hand is not None:
-            self.shown[rows] = STALE  # (cleared at the next read, in its kernel)
+        if self.hand is not None:  # (cleared at the next read, in its kernel; a row read
+            self.shown[rows[self.shown[rows] != BLANK]] = STALE  # finished was already)
         self.st[rows, ROUND], self.cogs[rows, :, TOTAL] = 0, 0
         self._deal(rows)
 
