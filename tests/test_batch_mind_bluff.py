@@ -169,7 +169,7 @@ def test_the_series_movers_tensor_read_now_and_then_with_some_rows_restarted():
 
 
 @pytest.mark.parametrize(
-    # (mind-bluff's own columns exchanged in groups by turn, the others' in one)
+    # (the second draws its first seat by a coin and its start in secret)
     "game",
     ["mind-bluff", "fogboard_mind_bluff(start=7,start_spread=3,first_player=-1)"],
 )

@@ -149,7 +149,7 @@ class Env:
       seat in every row (finished rows are told by `terminated`); then every
       row is reset;
     - `_restart(rows)` (an int index array): the rows at their start; chance
-      is drawn there and logged with `_log`;
+      is drawn there and logged with `_log` or `_log_later` (a reset logs it);
     - `_legal_mask()`: (B, A) bool, the movers' legal actions now;
     - `_play(actions, active)`: every row's action, (B,) int64, and the (B,)
       bool mask of the rows that play (read-only; one array, all True, when
