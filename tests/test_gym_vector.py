@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ gymnasium = pytest.importorskip("gymnasium")
 
 from gymnasium.utils import env_checker, passive_env_checker  # noqa: E402
 
+import fogboard_games  # noqa: E402
 from fogboard_games import gym as fogboard_gym  # noqa: E402
 from fogboard_games.batch import env as batch_env  # noqa: E402
 from fogboard_games.core import registry  # noqa: E402
@@ -341,3 +343,24 @@ def test_the_bytes_a_row_named_are_what_a_row_takes_and_the_bound_is_the_memory(
         fogboard_gym.make_vec(preset, 101, observation=form)
     monkeypatch.setattr(batch_env, "available_memory", lambda: None)  # no bound known
     assert fogboard_gym.make_vec(preset, 101, observation=form).num_envs == 101
+
+
+@pytest.mark.parametrize(
+    "preset", ["phantom-ttt-3", "liars-dice-2x3", "mind-bluff-tiny", "parley-tiny"]
+)
+def test_the_docs_table_of_bytes_a_row_is_what_make_vec_counts(preset):
+    """docs/gym.md's table of the bytes a row `make_vec` counts (seat 0), by
+    observation form and dtype, is the count, measured again (it went stale
+    once when the engines changed)."""
+    text = (Path(__file__).parent.parent / "docs" / "gym.md").read_text()
+    row = re.search(
+        rf"^\| `{re.escape(preset)}` \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \|$", text, re.M
+    )
+    assert row, f"{preset} is not in docs/gym.md's table"
+    documented = [int(x.replace(",", "")) for x in row.groups()]
+    game = fogboard_games.load(preset)
+    counted = []
+    for form, dtype in (("information_state", "float32"), ("information_state", "uint8"), ("observation", "uint8")):  # fmt: skip
+        single = fogboard_gym._observation_space(game, form, dtype)
+        counted.append(fogboard_gym.FogboardVectorEnv._row_bytes(game, 0, form, single))
+    assert counted == documented
