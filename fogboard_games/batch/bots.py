@@ -53,24 +53,13 @@ class BatchBot:
         """(B,) int64: the actions of the running rows (the others' are ignored)."""
         raise NotImplementedError
 
-    def _by_mover(self, state, form: str, decode) -> np.ndarray:
-        """`decode(tensors, rows)` (an array, a row per row of `rows`) of the
-        movers' tensors of `form`, for every row (zeros in finished ones):
-        State.observation where the environment hands out that form, else each
-        seat's tensor read from the environment, in the rows that seat moves."""
-        env = self.env
-        if env.form == form:
-            return decode(state.observation, np.arange(env.batch_size))
-        read = env.observation_tensor if form == "observation" else env.information_state_tensor
-        out = None
-        for p in range(env.num_players):
-            rows = (state.current_player == p).nonzero()[0]
-            if len(rows):
-                part = decode(read(p), rows)
-                if out is None:
-                    out = np.zeros((env.batch_size, *part.shape[1:]), part.dtype)
-                out[rows] = part
-        return out
+    def _by_mover(self, state, form: str) -> np.ndarray:
+        """The movers' tensors of `form`, (B, D), for every row: State.observation
+        where the environment hands out that form, else read from the environment
+        for every row's mover at once (a finished row's: seat 0's, never used)."""
+        if self.env.form == form:
+            return state.observation
+        return self.env._tensors_of(form, np.where(state.terminated, 0, state.current_player))
 
     def _check(self, state) -> None:
         """Refuse anything but the environment's latest State: a heuristic

@@ -168,9 +168,10 @@ class Env:
       tensors of the environment's form, (B, D) in its dtype, zeros in
       finished rows, read-only, valid until the next step or reset (an
       engine keeps the array and brings it up to date);
-    - `_seat_tensors(form, p)`: seat p's tensors of the form in every row,
-      (B, D) in any dtype that holds them (the interface checks the seat and
-      hands out a copy in the environment's dtype).
+    - `_seat_tensors(form, seats)`: row b of seat seats[b]'s tensor of the
+      form ((B,) int64 seats), (B, D) in any dtype that holds them (the
+      interface checks the seats and hands out a copy in the environment's
+      dtype: `_tensors_of`).
 
     Each engine keeps its tensors as its game needs (docs/batch.md#observations),
     built at their first read, so play that never reads one pays nothing for
@@ -458,8 +459,13 @@ class Env:
     def _seat_tensor(self, form: str, player) -> np.ndarray:
         if not _is_index(player) or not 0 <= player < self.num_players:
             raise ValueError(f"player must be a seat 0..{self.num_players - 1}, got {player!r}")
+        return self._tensors_of(form, np.full(self.batch_size, int(player)))
+
+    def _tensors_of(self, form: str, seats: np.ndarray) -> np.ndarray:
+        """(B, D) in the environment's dtype, a new array: row b of seat seats[b]'s
+        tensor of the form, every row in one pass (a batched bot reads its movers')."""
         self._check_holds(self.dtype, form, "make the environment with float32 or uint8")
-        return self._seat_tensors(form, int(player)).astype(self.dtype)  # (a new array)
+        return self._seat_tensors(form, seats).astype(self.dtype)
 
     def _refuse(self, active, acts: np.ndarray, mask: np.ndarray) -> None:
         """Raise for the first playing row whose action is not legal by `mask`."""

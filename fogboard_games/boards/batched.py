@@ -193,8 +193,8 @@ class Boards(Env):
             ending = np.zeros(B, np.int8)
             self._rules(acts, live, ending, np.zeros((B, 2), np.float32))
 
-    def _seat_tensors(self, form: str, player: int) -> np.ndarray:
-        rows = (self.rec[:, FLIP] ^ player).astype(np.int64) * self.batch_size + self.rows
+    def _seat_tensors(self, form: str, seats: np.ndarray) -> np.ndarray:
+        rows = (self.rec[:, FLIP] ^ seats).astype(np.int64) * self.batch_size + self.rows
         return self._tensors(form).take(rows, axis=0)
 
     def _mover_tensor(self) -> np.ndarray:

@@ -119,13 +119,13 @@ class LiarsDice(Env):
         state = (self.row, self.seats, self.hands, self.g, self.round_rows, self.tensors)
         _replay_rows(self.history.reshape(-1), self.hstart, self.hpos, *state)
 
-    def _seat_tensors(self, form: str, player: int) -> np.ndarray:
+    def _seat_tensors(self, form: str, seats: np.ndarray) -> np.ndarray:
         if form == "observation":
             out = np.zeros((self.batch_size, self.obs_size), np.uint8)
-            _observe(out, np.full(self.batch_size, player), *self.view)
+            _observe(out, seats, *self.view)
             return out
         self._track()
-        return self.info[player :: self.num_players]
+        return self.info.take(self.rows * self.num_players + seats, axis=0)
 
     def _mover_tensor(self) -> np.ndarray:
         if self.hand is None:

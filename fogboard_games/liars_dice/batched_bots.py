@@ -63,21 +63,19 @@ class LiarsDiceBatchBot(BatchBot):
             self.wilds[s.wild_face - 1] = 1
 
     def _choose(self, state, running: np.ndarray) -> np.ndarray:
-        key = self._by_mover(state, "observation", self._decode)
+        key = self._decode(self._by_mover(state, "observation"))
         mask = state.legal_action_mask
         s = self.setup
         if s.rerolls:
             key += mask[:, s.keep] * 4 + mask[:, s.reroll] * 2
         return self.table.actions(key, running, partial(self._fill, mask), self.rng)[0]
 
-    def _decode(self, obs, rows):
-        """(R,) int64 keys of the rows `rows` of the movers' observation tensors, the two
-        bits the legal mask gives left 0 (`_choose`); the one-hot pieces are read by argmax
-        (the bid where it is set: argmax reads 0 in a row of zeros)."""
+    def _decode(self, obs):
+        """(B,) int64 keys of the movers' observation tensors, the two bits the legal
+        mask gives left 0 (`_choose`); the one-hot pieces are read by argmax (the bid
+        where it is set: argmax reads 0 in a row of zeros)."""
         s = self.setup
         D1, T1, NB1 = self.radix
-        if len(rows) < len(obs):
-            obs = obs[rows]
         hand = obs[:, self.at_hand : self.at_hand + s.sides]
         code = (hand @ self.hand_radix.astype(np.float32)).astype(np.int64)  # (< 6 ** 6: exact)
         in_play = s.total

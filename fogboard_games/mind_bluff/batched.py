@@ -167,10 +167,10 @@ class MindBluff(Env):
         self.fresh[:] = False
         return self.hand_view
 
-    def _seat_tensors(self, form: str, player: int) -> np.ndarray:
+    def _seat_tensors(self, form: str, seats: np.ndarray) -> np.ndarray:
         f = 0 if form == "information_state" else 1
         out = np.zeros((self.batch_size, (self.tensor_size, self.obs_size)[f]), np.uint8)
-        self._encode(out, np.full(self.batch_size, player), f)
+        self._encode(out, seats, f)
         return out
 
     def _encode(self, out, seats, f: int) -> None:

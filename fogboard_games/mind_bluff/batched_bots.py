@@ -75,7 +75,7 @@ class MindBluffBatchBot(BatchBot):
         self.table = Table()
 
     def _choose(self, state, running: np.ndarray) -> np.ndarray:
-        parts = self._by_mover(state, "information_state", self._decode)
+        parts = self._decode(self._by_mover(state, "information_state"))
         mask = state.legal_action_mask
         parts[:, Part.ONLY] = mask.sum(axis=1) == 1  # a forced-honest claim
 
@@ -95,18 +95,18 @@ class MindBluffBatchBot(BatchBot):
         other = j + (j >= actual)  # the j-th of the eats but `actual`
         acts[rows] = m + other
 
-    def _decode(self, x: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """(R, len(Part)) int64: the key's parts of the rows `rows` of
-        information-state tensors (the mover's own)."""
-        parts = np.zeros((len(rows), len(Part)), np.int64)
-        game = np.zeros(len(rows), np.int64)  # (a single game: game 0)
+    def _decode(self, x: np.ndarray) -> np.ndarray:
+        """(B, len(Part)) int64: the key's parts of the movers' information-state
+        tensors."""
+        parts = np.zeros((len(x), len(Part)), np.int64)
+        game = np.zeros(len(x), np.int64)  # (a single game: game 0)
         if self.at_game is not None:
-            game = x[rows, self.at_game : self.at_game + len(self.games)].argmax(axis=1)
+            game = x[:, self.at_game : self.at_game + len(self.games)].argmax(axis=1)
         for g, (s, T, at, lo, hi) in enumerate(self.blocks):
             mine = (game == g).nonzero()[0]
             if len(mine):
                 # (a view when every row is read, else only the columns read are copied)
-                block = x[:, lo:hi] if len(mine) == len(x) else x[rows[mine], lo:hi]
+                block = x[:, lo:hi] if len(mine) == len(x) else x[mine, lo:hi]
                 parts[mine] = self._summary(block, s, T, at)
                 parts[mine, Part.GAME] = g
         return parts

@@ -139,10 +139,10 @@ class Parley(Env):
         view.flags.writeable = False
         return view
 
-    def _seat_tensors(self, form: str, player: int) -> np.ndarray:
+    def _seat_tensors(self, form: str, seats: np.ndarray) -> np.ndarray:
         # (in uint8, which holds every value: Env hands out a copy in its dtype)
         out, shown, done = self._blank(form, np.uint8)
-        self._encode(out, np.full(self.batch_size, player), shown, done, form)
+        self._encode(out, seats, shown, done, form)
         return out
 
     def _blank(self, form: str, dtype) -> tuple:
