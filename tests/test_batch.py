@@ -712,3 +712,26 @@ def test_an_engine_cannot_get_the_env_contract_wrong():
 
     with pytest.raises(TypeError, match=r"Forgetful._configure did not set max_history"):
         Forgetful(fogboard_games.load("dark-hex-4"), 4, 0)
+
+
+@pytest.mark.parametrize(
+    "preset", ["phantom-ttt-3", "recon-hex-5", "liars-dice", "mind-bluff-series", "parley-tiny"]
+)
+def test_a_seats_tensor_is_a_new_array_in_the_environments_dtype(preset):
+    """information_state_tensor(p) and observation_tensor(p) hand out arrays
+    of their own (engines return fresh arrays and the environment converts
+    them only where its dtype differs): writing into one changes no later
+    read, nor the handed-out observation."""
+    env = batch.make(preset, batch_size=8, seed=1, dtype="uint8")
+    rng = np.random.default_rng(1)
+    s = env.reset()
+    for _ in range(5):
+        s = env.step(random_actions(rng, s.legal_action_mask))
+    mover = s.observation.copy()
+    for read in (env.information_state_tensor, env.observation_tensor):
+        first = read(0)
+        assert first.dtype == np.uint8 and first.flags.writeable
+        again = first.copy()
+        first[:] = 7
+        assert np.array_equal(read(0), again)
+    assert np.array_equal(s.observation, mover)

@@ -169,8 +169,8 @@ class Env:
       finished rows, read-only, valid until the next step or reset (an
       engine keeps the array and brings it up to date);
     - `_seat_tensors(form, seats)`: row b of seat seats[b]'s tensor of the
-      form ((B,) int64 seats), (B, D) in any dtype that holds them (the
-      interface checks the seats and hands out a copy in the environment's
+      form ((B,) int64 seats), a new (B, D) array in any dtype that holds them
+      (the interface checks the seats and hands it out in the environment's
       dtype: `_tensors_of`).
 
     Each engine keeps its tensors as its game needs (docs/batch.md#observations),
@@ -465,7 +465,7 @@ class Env:
         """(B, D) in the environment's dtype, a new array: row b of seat seats[b]'s
         tensor of the form, every row in one pass (a batched bot reads its movers')."""
         self._check_holds(self.dtype, form, "make the environment with float32 or uint8")
-        return self._seat_tensors(form, seats).astype(self.dtype)
+        return self._seat_tensors(form, seats).astype(self.dtype, copy=False)
 
     def _refuse(self, active, acts: np.ndarray, mask: np.ndarray) -> None:
         """Raise for the first playing row whose action is not legal by `mask`."""
