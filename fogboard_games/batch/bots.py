@@ -54,9 +54,8 @@ class BatchBot:
         raise NotImplementedError
 
     def _by_mover(self, state, form: str) -> np.ndarray:
-        """The movers' tensors of `form`, (B, D), for every row: State.observation
-        where the environment hands out that form, else read from the environment
-        for every row's mover at once (a finished row's: seat 0's, never used)."""
+        """The movers' tensors of `form`, (B, D): State.observation where it is that
+        form, else every row's mover's read at once (a finished row's: seat 0's)."""
         if self.env.form == form:
             return state.observation
         return self.env._tensors_of(form, np.where(state.terminated, 0, state.current_player))

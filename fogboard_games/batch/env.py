@@ -89,15 +89,8 @@ class State:
     """
 
     __slots__ = (
-        "current_player",
-        "rewards",
-        "terminated",
-        "_env",
-        "_stamp",
-        "_mask",
-        "_after",
-        "_observation",
-    )
+        "current_player", "rewards", "terminated", "_env", "_stamp", "_mask", "_after", "_observation"
+    )  # fmt: skip
 
     def __init__(self, env, current_player, terminated, rewards):
         self.current_player = current_player

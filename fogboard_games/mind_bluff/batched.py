@@ -24,13 +24,21 @@ from fogboard_games.mind_bluff import rules, series
 EAT, CLAIM, RESPOND, OVER = rules.EAT, rules.CLAIM, rules.RESPOND, rules.OVER
 # A turn's record, per row, game and turn (-1: not yet; eat 0: all done).
 ACTOR, ATE, CLAIMED, FORCED, RESPONSE, VERDICT = range(6)
-# The pieces a game's block may hold, in this order (observer.MindBluffEncoder's names).
+# The pieces a game's block may hold, in this order (observer.MindBluffEncoder's names),
+# and their indices (A_*) in a block's offsets (`at`, a row of `_layouts`' blocks).
 PIECES = (
     "player", "eats", "eat_now", "first", "claims", "forced", "responses", "verdicts",
     "last_claim", "last_forced", "last_response", "last_verdict", "remaining_possible",
     "mover", "phase", "forced_now", "debts", "ending", "start_shown", "remaining_shown",
 )  # fmt: skip
+A_PLAYER, A_EATS, A_EAT_NOW, A_FIRST, A_CLAIMS, A_FORCED, A_RESPONSES, A_VERDICTS = range(8)
+A_LAST_CLAIM, A_LAST_FORCED, A_LAST_RESPONSE, A_LAST_VERDICT, A_POSSIBLE = range(8, 13)
+A_MOVER, A_PHASE, A_FORCED_NOW, A_DEBTS, A_ENDING, A_START_SHOWN, A_REMAINING_SHOWN = range(13, 20)
+assert (A_LAST_CLAIM, A_MOVER, A_REMAINING_SHOWN) == tuple(
+    map(PIECES.index, ("last_claim", "mover", "remaining_shown"))
+)
 GAME_BLOCK, REVIEW_BLOCK = 0, 1
+STATUS = 12  # mover, phase, forced_now, debts, ending (3): one span (_layouts checks)
 
 
 def _offsets(layout, base: int) -> np.ndarray:
@@ -105,6 +113,8 @@ class MindBluff(Env):
                 for kind, (name, inner_key) in enumerate(kinds):
                     if name in at:
                         blocks[f, kind, g] = _offsets(inner.layout(inner_key), at[name])
+        mover, ending = blocks[..., A_MOVER], blocks[..., A_ENDING]  # (STATUS: one span)
+        assert ((mover < 0) | (ending + 3 - mover == STATUS)).all()
         return blocks, outer
 
     # ---- restarts and game starts ---------------------------------------------------------
@@ -182,7 +192,7 @@ class MindBluff(Env):
         for g in range(len(self.setups)):
             for kind in (GAME_BLOCK, REVIEW_BLOCK):
                 at = self.blocks[f, kind, g]
-                if at[13] < 0 and at[1] < 0 and at[2] < 0:  # (no such block)
+                if at[A_MOVER] < 0 and at[A_EATS] < 0 and at[A_EAT_NOW] < 0:  # (no such block)
                     continue
                 review, recall = kind == REVIEW_BLOCK, f == 0
                 _encode_game(out, *rows, self.mover, self.state, self.turns, at, g, review, self.g_setup, self.M, recall, self.is_series)  # fmt: skip
@@ -323,19 +333,20 @@ def _encode_game(
     low, high, T = g_setup[g, 3], g_setup[g, 4], g_setup[g, 5]
     sums = np.zeros(-(-(high + 1) // 64), np.uint64)  # (_possible's bitsets of totals)
     shifted = np.zeros(len(sums), np.uint64)
-    latest = at[8] >= 0
-    eats, claims = (at[2], at[8]) if latest else (at[1], at[4])
-    forced, responses, verdicts = (at[9], at[10], at[11]) if latest else (at[5], at[6], at[7])
+    latest = at[A_LAST_CLAIM] >= 0  # (the latest turn only: LAST_*, four on in PIECES)
+    eats, last = at[A_EAT_NOW] if latest else at[A_EATS], 4 * latest
+    claims, forced = at[A_CLAIMS + last], at[A_FORCED + last]
+    responses, verdicts = at[A_RESPONSES + last], at[A_VERDICTS + last]
     for b in range(len(seats)):
         p, ended = seats[b], state[b, g, S_ENDING] >= 0
         running = g == game_index[b] and not ended and max(score[b, 0], score[b, 1]) < 2
         shown = recall or not series or running  # (a series' current view: the game under way)
         if p < 0 or g > game_index[b] or (review and not ended) or not shown:
             continue
-        if at[0] >= 0:
-            out[b, at[0] + p] = 1
-        if at[3] >= 0 and state[b, g, S_FIRST] >= 0:
-            out[b, at[3] + state[b, g, S_FIRST]] = 1
+        if at[A_PLAYER] >= 0:
+            out[b, at[A_PLAYER] + p] = 1
+        if at[A_FIRST] >= 0 and state[b, g, S_FIRST] >= 0:
+            out[b, at[A_FIRST] + state[b, g, S_FIRST]] = 1
         n = state[b, g, S_TURNS]
         for t in range(max(n - 1, 0) if latest else 0, n):
             actor, ate = turns[b, g, t, ACTOR], turns[b, g, t, ATE]
@@ -352,8 +363,8 @@ def _encode_game(
             if claims >= 0 and turns[b, g, t, VERDICT] >= 0:
                 out[b, verdicts + 2 * k + 1 - turns[b, g, t, VERDICT]] = 1
         _status(out, b, mover[b], state, at, g, low, ended)
-        if at[12] >= 0 and running:
-            _possible(out, b, p, state, turns, at[12], g, low, high, M, sums, shifted)
+        if at[A_POSSIBLE] >= 0 and running:
+            _possible(out, b, p, state, turns, at[A_POSSIBLE], g, low, high, M, sums, shifted)
 
 
 @kernel
@@ -361,23 +372,23 @@ def _status(out, b, mover, state, at, g, low, ended):
     """Game g's public pieces of its block `at` in row b: the mover, phase,
     forced_now, debts, and at the end its ending, start and count left (and
     the count left where a finished current view shows it)."""
-    if ended and at[12] >= 0:
-        out[b, at[12] + state[b, g, S_REMAINING]] = 1
-    if at[13] < 0:
+    if ended and at[A_POSSIBLE] >= 0:
+        out[b, at[A_POSSIBLE] + state[b, g, S_REMAINING]] = 1
+    if at[A_MOVER] < 0:
         return
     phase = state[b, g, S_PHASE]
     if not ended:
-        out[b, at[13] + mover] = 1
+        out[b, at[A_MOVER] + mover] = 1
         if phase == CLAIM and state[b, g, S_DEBT0 + mover] > 0:
-            out[b, at[15]] = 1
-    out[b, at[14] + phase] = 1
-    out[b, at[16]] = state[b, g, S_DEBT0]
-    out[b, at[16] + 1] = state[b, g, S_DEBT1]
+            out[b, at[A_FORCED_NOW]] = 1
+    out[b, at[A_PHASE] + phase] = 1
+    out[b, at[A_DEBTS]] = state[b, g, S_DEBT0]
+    out[b, at[A_DEBTS] + 1] = state[b, g, S_DEBT1]
     if ended:
-        out[b, at[17] + state[b, g, S_ENDING]] = 1
-        if at[18] >= 0:
-            out[b, at[18] + state[b, g, S_START] - low] = 1
-        out[b, at[19] + state[b, g, S_REMAINING]] = 1
+        out[b, at[A_ENDING] + state[b, g, S_ENDING]] = 1
+        if at[A_START_SHOWN] >= 0:
+            out[b, at[A_START_SHOWN] + state[b, g, S_START] - low] = 1
+        out[b, at[A_REMAINING_SHOWN] + state[b, g, S_REMAINING]] = 1
 
 
 @kernel
@@ -431,29 +442,29 @@ def _hand_current(hand, fresh, terminated, mover, game_index, state, turns, at, 
             seat[b], done[b] = p, n
         if fresh[b] or terminated[b]:
             continue
-        hand[b, at[g, 13] : at[g, 13] + 12] = 0  # mover, phase, forced_now, debts, ending
+        hand[b, at[g, A_MOVER] : at[g, A_MOVER] + STATUS] = 0
         _status(hand, b, p, state, at[g], g, 0, False)
         for t in range(max(done[b] - 1, 0), n):
             claim, response = turns[b, g, t, CLAIMED], turns[b, g, t, RESPONSE]
             if claim > 0:
-                hand[b, at[g, 4] + t * M + claim - 1] = 1
-                hand[b, at[g, 5] + t] = turns[b, g, t, FORCED]
+                hand[b, at[g, A_CLAIMS] + t * M + claim - 1] = 1
+                hand[b, at[g, A_FORCED] + t] = turns[b, g, t, FORCED]
             if response >= 0:
-                hand[b, at[g, 6] + 2 * t + response] = 1
+                hand[b, at[g, A_RESPONSES] + 2 * t + response] = 1
             if turns[b, g, t, VERDICT] >= 0:
-                hand[b, at[g, 7] + 2 * t + 1 - turns[b, g, t, VERDICT]] = 1
+                hand[b, at[g, A_VERDICTS] + 2 * t + 1 - turns[b, g, t, VERDICT]] = 1
             if turns[b, g, t, ACTOR] == p and turns[b, g, t, ATE] > 0:
-                hand[b, at[g, 1] + t * M + turns[b, g, t, ATE] - 1] = 1
+                hand[b, at[g, A_EATS] + t * M + turns[b, g, t, ATE] - 1] = 1
         if seat[b] != p:
             if outer[0] >= 0:
                 hand[b, outer[0] + 1 - p] = 0
                 hand[b, outer[0] + p] = 1
             for gg in range(g + 1):
-                hand[b, at[gg, 0] + 1 - p] = 0
-                hand[b, at[gg, 0] + p] = 1
+                hand[b, at[gg, A_PLAYER] + 1 - p] = 0
+                hand[b, at[gg, A_PLAYER] + p] = 1
                 for t in range(state[b, gg, S_TURNS]):
                     ate = turns[b, gg, t, ATE]
                     if ate > 0:
-                        hand[b, at[gg, 1] + t * M + ate - 1] = turns[b, gg, t, ACTOR] == p
+                        hand[b, at[gg, A_EATS] + t * M + ate - 1] = turns[b, gg, t, ACTOR] == p
         seat[b] = p
         done[b] = n
